@@ -1,0 +1,45 @@
+"""One call from typed text and a locale to the reply: parse → validate → calculate → render.
+
+The Slack layer and the command-line tool both call `answer`; neither knows how a reply is made.
+"""
+
+from __future__ import annotations
+
+from babel import Locale
+
+from bot.calculator import Quantity, Result, make_scenario, solve
+from bot.errors import UserInputError
+from bot.messages import Reply, build_error_reply, build_help_reply, build_result_reply
+from bot.parsing import Command, parse_command
+
+
+def answer(text: str, locale: Locale) -> Reply:
+    """The reply to `text` for a user whose numbers are written the way `locale` writes them.
+
+    A user's mistake becomes a localized error reply; nothing else is caught here, so a bug surfaces as one.
+    """
+    try:
+        command = parse_command(text, locale)
+        if command.wants_help:
+            return build_help_reply(command.locale)
+        return build_result_reply(_calculate(command), command.notes, command.locale)
+    except UserInputError as error:
+        return build_error_reply(error, _reply_locale(text, locale))
+
+
+def _calculate(command: Command) -> Result:
+    """Validate and solve; a broken rule is reported with the token the user typed for that value."""
+    try:
+        return solve(make_scenario(**{quantity.value: value for quantity, value in command.values.items()}))
+    except UserInputError as error:
+        if error.token is None and error.quantity is not None:
+            error.token = command.tokens.get(Quantity(error.quantity))
+        raise
+
+
+def _reply_locale(text: str, locale: Locale) -> Locale:
+    """The locale to explain an error in: the user's override if it can be read, else their own."""
+    try:
+        return parse_command(text, locale).locale
+    except UserInputError:
+        return locale

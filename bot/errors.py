@@ -1,0 +1,43 @@
+"""The one error type a user can cause: it carries data, and the message layer turns it into words."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class ErrorCode(str, Enum):
+    TOO_LONG = "too_long"
+    UNKNOWN_WORD = "unknown_word"
+    NOT_A_NUMBER = "not_a_number"
+    AMBIGUOUS_NUMBER = "ambiguous_number"
+    UNKNOWN_SUFFIX = "unknown_suffix"
+    TOO_MANY_NUMBERS = "too_many_numbers"
+    DUPLICATE_QUANTITY = "duplicate_quantity"
+    MISSING_VALUE = "missing_value"
+    NOT_ENOUGH_QUANTITIES = "not_enough_quantities"
+    TOO_MANY_QUANTITIES = "too_many_quantities"
+    DEVICES_NOT_WHOLE = "devices_not_whole"
+    OUT_OF_RANGE = "out_of_range"
+    PERCENT_NOT_ALLOWED = "percent_not_allowed"
+    ACTUAL_ABOVE_IDEAL = "actual_above_ideal"
+    UNKNOWN_LOCALE = "unknown_locale"
+
+
+@dataclass(eq=False)
+class UserInputError(Exception):
+    """Raised for anything wrong with what the user typed.
+
+    `token` is the user's own text (escaped by the renderer, never trusted), `quantity` the field it was meant
+    for, `low`/`high` the bounds of the violated rule and `suggestions` values the user may have meant.
+    """
+
+    code: ErrorCode
+    token: str | None = None
+    quantity: str | None = None
+    low: str | None = None
+    high: str | None = None
+    suggestions: tuple[str, ...] = field(default_factory=tuple)
+
+    def __str__(self) -> str:  # for logs only; users see the rendered message
+        return f"{self.code.value}: token={self.token!r} quantity={self.quantity!r}"

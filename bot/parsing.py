@@ -1,0 +1,177 @@
+"""From the text a user typed, in their locale, to the quantities it names.
+
+`parse_command` is pure: it takes the text and a Babel `Locale`, and returns a `Command` or raises
+`UserInputError`; nothing else can come out of it.
+
+Grammar (documented in the help reply):
+    [DEVICES [THROUGHPUT [EFFICIENCY]]] [KEY=VALUE ...] [lang=TAG]
+Positional numbers are devices, per-device throughput and efficiency, in that order. Named values may
+stand in any order; `actual=` (the cluster's measured or wanted throughput) opens the inverse modes.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from babel import Locale
+
+from bot.calculator import Quantity
+from bot.errors import ErrorCode, UserInputError
+from bot.numbers import SPACES, Reading, read_number, resolve_locale, uses_space_grouping
+
+MAX_INPUT_LENGTH = 500
+HELP_WORDS = frozenset({"help", "hilfe", "?", "aide", "ayuda", "ajuda", "aiuto"})
+POSITIONAL_ORDER = (Quantity.DEVICES, Quantity.THROUGHPUT, Quantity.EFFICIENCY)
+KEYWORDS: dict[str, Quantity | None] = {
+    **dict.fromkeys(("devices", "device", "d", "gpus", "n", "geräte", "geraete"), Quantity.DEVICES),
+    **dict.fromkeys(("throughput", "per-device", "v", "rate", "durchsatz"), Quantity.THROUGHPUT),
+    **dict.fromkeys(("efficiency", "eff", "e", "effizienz"), Quantity.EFFICIENCY),
+    **dict.fromkeys(("actual", "a", "target", "cluster", "measured", "ist", "ziel"), Quantity.ACTUAL),
+    **dict.fromkeys(("lang", "locale", "language", "sprache"), None),
+}
+_MENTION = re.compile(r"<@[A-Z0-9]+(?:\|[^>]*)?>")
+_KEY_VALUE = re.compile(r"\s*([=:])\s*")
+_KEYED = re.compile(r"([^=:]*)[=:](.*)")
+_GROUP_OF_THREE = re.compile(r"\d{3}(?:[.,]\d+)?%?")
+
+
+@dataclass(frozen=True)
+class Note:
+    """How one value was read, when the reply must say so."""
+
+    quantity: Quantity
+    reading: Reading
+    bare_percent: bool = False  # an efficiency above 1 typed without % and read as a percentage
+
+
+@dataclass(frozen=True)
+class Command:
+    """What the user asked: three quantities (or help), in the locale their numbers were read in."""
+
+    locale: Locale
+    values: dict[Quantity, Decimal] = field(default_factory=dict)
+    tokens: dict[Quantity, str] = field(default_factory=dict)
+    notes: tuple[Note, ...] = ()
+    wants_help: bool = False
+
+
+def parse_command(text: str, locale: Locale) -> Command:
+    """Parse the text after `/dpscale` (or after the bot's mention) read in `locale`."""
+    if len(text) > MAX_INPUT_LENGTH:
+        raise UserInputError(ErrorCode.TOO_LONG, high=str(MAX_INPUT_LENGTH))
+    words = _split_words(text)
+    locale = _take_locale_override(words, locale)
+    if not words or (len(words) == 1 and words[0].casefold() in HELP_WORDS):
+        return Command(locale=locale, wants_help=True)
+    readings: dict[Quantity, tuple[Reading, bool]] = {}
+    positional = iter(POSITIONAL_ORDER)
+    for word in _join_space_groups(words, locale):
+        quantity, raw = _split_key(word)
+        if quantity is None:
+            quantity = next(positional, None)
+            if quantity is None:
+                raise UserInputError(ErrorCode.TOO_MANY_NUMBERS, token=word)
+        if quantity in readings:
+            raise UserInputError(ErrorCode.DUPLICATE_QUANTITY, token=word, quantity=quantity.value)
+        readings[quantity] = _read_value(quantity, raw, locale)
+    return _command_from(readings, locale)
+
+
+def _split_words(text: str) -> list[str]:
+    text = text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+    text = _MENTION.sub(" ", text)
+    text = "".join(" " if unicodedata.category(c)[0] in "CZ" and c not in SPACES else c for c in text)
+    text = unicodedata.normalize("NFKC", text.replace("\u202f", "\u00a0"))
+    text = _KEY_VALUE.sub(r"\1", text)
+    words = text.split()
+    # a percent sign standing alone belongs to the number before it: `90 %`
+    joined: list[str] = []
+    for word in words:
+        if word == "%" and joined:
+            joined[-1] += "%"
+        else:
+            joined.append(word)
+    return joined
+
+
+def _take_locale_override(words: list[str], locale: Locale) -> Locale:
+    for index, word in enumerate(words):
+        match = _KEYED.match(word)
+        if match and match.group(1).casefold() in KEYWORDS and KEYWORDS[match.group(1).casefold()] is None:
+            del words[index]
+            return resolve_locale(match.group(2))
+    return locale
+
+
+def _join_space_groups(words: list[str], locale: Locale) -> list[str]:
+    """In locales that group digits with spaces, `2 000` is one number: join a group of exactly three digits
+    to the number before it, unless that would leave fewer numbers than the three positional slots."""
+    if not uses_space_grouping(locale):
+        return words
+    joined: list[str] = []
+    for word in words:
+        previous = joined[-1] if joined else ""
+        if _GROUP_OF_THREE.fullmatch(word) and re.fullmatch(r"[\w=:]*?\d{1,3}(?:\s\d{3})*", previous):
+            joined[-1] = previous + " " + word
+        else:
+            joined.append(word)
+    if _count_positional(joined) < len(POSITIONAL_ORDER) <= _count_positional(words):
+        return words
+    return joined
+
+
+def _count_positional(words: list[str]) -> int:
+    return sum(1 for word in words if not _KEYED.match(word))
+
+
+def _split_key(word: str) -> tuple[Quantity | None, str]:
+    """`key=value` or `key:value` → (quantity, value); a bare word → (None, word)."""
+    match = _KEYED.match(word)
+    if match is None:
+        if not any(c.isdigit() for c in word):
+            raise UserInputError(ErrorCode.UNKNOWN_WORD, token=word)
+        return None, word
+    key, value = match.group(1).casefold(), match.group(2)
+    quantity = KEYWORDS.get(key)
+    if quantity is None:
+        raise UserInputError(ErrorCode.UNKNOWN_WORD, token=word)
+    if not value:
+        raise UserInputError(ErrorCode.MISSING_VALUE, token=word, quantity=quantity.value)
+    return quantity, value
+
+
+def _read_value(quantity: Quantity, raw: str, locale: Locale) -> tuple[Reading, bool]:
+    has_percent = raw.endswith("%")
+    body = raw[:-1].rstrip(SPACES) if has_percent else raw
+    if not body or not any(c.isdigit() for c in body):
+        raise UserInputError(ErrorCode.UNKNOWN_WORD, token=raw)
+    if has_percent and quantity is not Quantity.EFFICIENCY:
+        raise UserInputError(ErrorCode.PERCENT_NOT_ALLOWED, token=raw, quantity=quantity.value)
+    reading = read_number(body, locale)
+    reading = Reading(raw, reading.value, reading.kind, reading.alternative)
+    if quantity is not Quantity.EFFICIENCY:
+        return reading, False
+    if has_percent:
+        return _scaled(reading, Decimal("0.01")), False
+    if reading.value > 1:
+        return _scaled(reading, Decimal("0.01")), True
+    return reading, False
+
+
+def _scaled(reading: Reading, factor: Decimal) -> Reading:
+    alternative = None if reading.alternative is None else reading.alternative * factor
+    return Reading(reading.token, reading.value * factor, reading.kind, alternative)
+
+
+def _command_from(readings: dict[Quantity, tuple[Reading, bool]], locale: Locale) -> Command:
+    notes = tuple(
+        Note(quantity, reading, bare_percent)
+        for quantity, (reading, bare_percent) in readings.items()
+        if reading.kind is not None or bare_percent
+    )
+    values = {quantity: reading.value for quantity, (reading, _) in readings.items()}
+    tokens = {quantity: reading.token for quantity, (reading, _) in readings.items()}
+    return Command(locale=locale, values=values, tokens=tokens, notes=notes)
