@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import ROUND_CEILING, Decimal, localcontext
-from enum import Enum
+from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from bot.errors import ErrorCode, UserInputError
 
 
-class Quantity(str, Enum):
+class Quantity(StrEnum):
     """The four quantities of the model; any three determine the fourth."""
 
     DEVICES = "devices"

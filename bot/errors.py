@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 
-class ErrorCode(str, Enum):
+class ErrorCode(StrEnum):
     TOO_LONG = "too_long"
     UNKNOWN_WORD = "unknown_word"
     NOT_A_NUMBER = "not_a_number"
     AMBIGUOUS_NUMBER = "ambiguous_number"
+    AMBIGUOUS_GROUPING = "ambiguous_grouping"
     UNKNOWN_SUFFIX = "unknown_suffix"
     TOO_MANY_NUMBERS = "too_many_numbers"
     DUPLICATE_QUANTITY = "duplicate_quantity"

@@ -269,7 +269,7 @@ def usage_line(locale: Locale) -> str:
     t = _Text(locale)
     d, v, e = EXAMPLE
     return t._("Usage: {usage}, for example {example}").format(
-        usage=code("/dpscale DEVICES THROUGHPUT EFFICIENCY"),
+        usage=code("/dpscale " + t._("DEVICES THROUGHPUT EFFICIENCY")),
         example=code(f"/dpscale {t.num(d, 0)} {t.num(v)} {t.pct(e)}"),
     )
 
@@ -341,6 +341,7 @@ def describe_error(error: UserInputError, locale: Locale) -> str:
         ErrorCode.UNKNOWN_WORD: _("I don't know {token}. Use numbers, or the words {keys}."),
         ErrorCode.NOT_A_NUMBER: _("{token} is not a number I can read. Write numbers like {example}."),
         ErrorCode.AMBIGUOUS_NUMBER: _("{token} could mean {options}. Write it as one of those."),
+        ErrorCode.AMBIGUOUS_GROUPING: _("In {token} I can't tell where one number ends and the next begins. Write numbers without spaces inside them, like {example}."),
         ErrorCode.UNKNOWN_SUFFIX: _("{token} has a suffix I don't know; use k (thousand), M (million) or G (billion)."),
         ErrorCode.TOO_MANY_NUMBERS: _("Too many numbers: {token} is one more than devices, throughput and efficiency."),
         ErrorCode.DUPLICATE_QUANTITY: _("{quantity} is given twice ({token}). Give each value once."),
@@ -397,10 +398,10 @@ def _bound(quantity: str | None, value: str | None, t: _Text) -> str:
 def _quantity_name(quantity: str | None, t: _Text) -> str:
     _ = t._
     names = {
-        Quantity.DEVICES.value: _("Devices"),
-        Quantity.THROUGHPUT.value: _("Per-device throughput"),
-        Quantity.EFFICIENCY.value: _("Scaling efficiency"),
-        Quantity.ACTUAL.value: _("Actual throughput"),
+        Quantity.DEVICES.value: _("The number of devices"),
+        Quantity.THROUGHPUT.value: _("The per-device throughput"),
+        Quantity.EFFICIENCY.value: _("The scaling efficiency"),
+        Quantity.ACTUAL.value: _("The actual throughput"),
     }
     return names.get(quantity or "", _("The value"))
 
@@ -414,7 +415,8 @@ def render_plain_text(reply: Reply) -> str:
     for block in reply.blocks:
         kind = block["type"]
         if kind == "header":
-            out.append(block["text"]["text"].upper())
+            title = block["text"]["text"]
+            out.append(title + "\n" + "=" * len(title))
         elif kind == "divider":
             out.append("—" * 40)
         elif kind == "section" and "fields" in block:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from decimal import Decimal
-from enum import Enum
+from enum import StrEnum
 from functools import lru_cache
 
 from babel import Locale, UnknownLocaleError
@@ -47,7 +47,7 @@ def resolve_locale(tag: str) -> Locale:
         raise UserInputError(ErrorCode.UNKNOWN_LOCALE, token=tag) from None
 
 
-class ReadingKind(str, Enum):
+class ReadingKind(StrEnum):
     OTHER_CONVENTION = "other_convention"  # not valid in the user's format; read in the only other that fits
     AMBIGUOUS = "ambiguous"  # valid in the user's format and, with another value, in another
 

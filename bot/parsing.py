@@ -11,6 +11,7 @@ stand in any order; `actual=` (the cluster's measured or wanted throughput) open
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -36,6 +37,9 @@ _MENTION = re.compile(r"<@[A-Z0-9]+(?:\|[^>]*)?>")
 _KEY_VALUE = re.compile(r"\s*([=:])\s*")
 _KEYED = re.compile(r"([^=:]*)[=:](.*)")
 _GROUP_OF_THREE = re.compile(r"\d{3}(?:[.,]\d+)?%?")
+_TAKES_GROUP = re.compile(r"(?:[^=:\s]+[=:])?\d{1,3}")
+_LEADING_ZERO = re.compile(r"0\d")
+MAX_GROUP_CHOICES = 10
 
 
 @dataclass(frozen=True)
@@ -107,24 +111,49 @@ def _take_locale_override(words: list[str], locale: Locale) -> Locale:
 
 
 def _join_space_groups(words: list[str], locale: Locale) -> list[str]:
-    """In locales that group digits with spaces, `2 000` is one number: join a group of exactly three digits
-    to the number before it, unless that would leave fewer numbers than the three positional slots."""
+    """In locales that group digits with spaces, `2 000` is one number.
+
+    A word of exactly three digits may continue the number before it. Of all ways to join such words, the one
+    that gives as many numbers as the command needs wins; if two ways do, the user is asked to write the
+    numbers without inner spaces rather than being guessed at.
+    """
     if not uses_space_grouping(locale):
         return words
-    joined: list[str] = []
-    for word in words:
-        previous = joined[-1] if joined else ""
-        if _GROUP_OF_THREE.fullmatch(word) and re.fullmatch(r"[\w=:]*?\d{1,3}(?:\s\d{3})*", previous):
-            joined[-1] = previous + " " + word
-        else:
-            joined.append(word)
-    if _count_positional(joined) < len(POSITIONAL_ORDER) <= _count_positional(words):
+    joinable = [
+        i for i in range(1, len(words)) if _GROUP_OF_THREE.fullmatch(words[i]) and _TAKES_GROUP.fullmatch(words[i - 1])
+    ]
+    if not joinable:
         return words
-    return joined
+    greedy = _segment(words, set(joinable))
+    if len(joinable) > MAX_GROUP_CHOICES:
+        return greedy
+    needed = len(POSITIONAL_ORDER) - sum(1 for word in words if _KEYED.match(word))
+    fitting: list[set[int]] = []
+    for choice in itertools.product((True, False), repeat=len(joinable)):
+        chosen = {i for i, join in zip(joinable, choice, strict=True) if join}
+        if _fits(_segment(words, chosen), needed):
+            fitting.append(chosen)
+    if not fitting:
+        return greedy
+    if len(fitting) > 1:
+        differing = sorted(set().union(*fitting) - fitting[0].intersection(*fitting[1:]))
+        raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=" ".join(words[differing[0] - 1 : differing[-1] + 1]))
+    return _segment(words, fitting[0])
 
 
-def _count_positional(words: list[str]) -> int:
-    return sum(1 for word in words if not _KEYED.match(word))
+def _segment(words: list[str], joins: set[int]) -> list[str]:
+    segmented: list[str] = []
+    for index, word in enumerate(words):
+        if index in joins:
+            segmented[-1] += " " + word
+        else:
+            segmented.append(word)
+    return segmented
+
+
+def _fits(segmented: list[str], needed: int) -> bool:
+    positional = [word for word in segmented if not _KEYED.match(word)]
+    return len(positional) == needed and not any(_LEADING_ZERO.match(_KEYED.sub(r"\2", w)) for w in segmented)
 
 
 def _split_key(word: str) -> tuple[Quantity | None, str]:

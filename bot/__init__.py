@@ -1,0 +1,1 @@
+"""dpscale: what a data-parallel training cluster really delivers, answered in Slack."""

@@ -1,0 +1,36 @@
+"""The offline command-line tool prints the same reply the bot sends."""
+
+import json
+import subprocess
+import sys
+
+from bot.cli import main
+
+
+def test_cli_prints_the_result_in_the_requested_locale(capsys):
+    assert main(["64 2.000 90 %", "--locale", "de-DE"]) == 0
+    out = capsys.readouterr().out
+    assert "115.200 Beispiele/s" in out and "57,6×" in out
+
+
+def test_cli_json_is_the_block_kit_payload(capsys):
+    assert main(["64", "2000", "90%", "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["blocks"][0]["type"] == "header"
+    assert "115,200" in payload["text"]
+
+
+def test_cli_user_error_goes_to_stderr_with_exit_2(capsys):
+    assert main(["64 2000 150%"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "150%" in captured.err
+
+
+def test_cli_unknown_locale_is_a_user_error(capsys):
+    assert main(["64 2000 90%", "--locale", "xx-YY"]) == 2
+    assert "xx-YY is not a language I know" in capsys.readouterr().err
+
+
+def test_console_script_runs_as_a_module():
+    done = subprocess.run([sys.executable, "-m", "bot.cli", "64 2000 90%"], capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and "Actual throughput: 115,200 samples/s" in done.stdout

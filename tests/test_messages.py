@@ -1,0 +1,118 @@
+"""What the user reads: the reply's numbers in their locale, notes on doubtful readings, errors, help, limits."""
+
+import json
+
+import pytest
+
+from blockkit import assert_no_broadcast, assert_within_limits
+from bot.engine import answer
+from bot.messages import render_plain_text
+from bot.numbers import resolve_locale
+
+
+def reply_text(text: str, locale: str) -> str:
+    return render_plain_text(answer(text, resolve_locale(locale)))
+
+
+@pytest.mark.parametrize(
+    ("locale", "text", "shown"),
+    [
+        ("de-DE", "64 2.000 90 %", ["115.200 Beispiele/s", "128.000 Beispiele/s", "57,6×", "12.800 Beispiele/s",
+                                     "A = I · E = 128.000 × 0,9 = 115.200", "Was ist Skalierungseffizienz?"]),
+        ("en-US", "64 2000 90%", ["115,200 samples/s", "128,000 samples/s", "57.6×", "12,800 samples/s",
+                                  "I = d · v = 64 × 2,000 = 128,000", "Why is scaling not linear?"]),
+        ("fr-FR", "64 2 000 90 %", ["115\u202f200 samples/s", "57,6×", "90\u00a0%"]),
+        ("en-US", "64 2000 actual=115200", ["Measured scaling efficiency: 90%", "E = A / I = 115,200 / 128,000 = 0.9",
+                                            "holds for 64 devices"]),
+        ("en-US", "v=2000 e=90% actual=115201", ["Devices needed: 65", "⌈115,201 / (2,000 × 0.9)⌉ = 65",
+                                                 "which deliver 117,000 samples/s"]),
+        ("en-US", "devices=64 e=0.9 actual=115200", ["Per-device throughput needed: 2,000 samples/s"]),
+        ("en-US", "1 2000 90%", ["A single device has nothing to synchronize"]),
+    ],
+)
+def test_results_are_written_in_the_readers_locale(locale, text, shown):
+    output = reply_text(text, locale)
+    for fragment in shown:
+        assert fragment in output
+
+
+@pytest.mark.parametrize(
+    ("locale", "text", "note"),
+    [
+        ("de-DE", "64 2.000 0.9", "0.9 ist nicht in Ihrem Zahlenformat geschrieben; gelesen als 90\u00a0%"),
+        ("de-DE", "64 2.000 90 %", "2.000 in Ihrem Zahlenformat als 2000 gelesen. Falls Sie 2 meinten"),
+        ("en-US", "64 2.000 90%", "Read 2.000 as 2 in your number format. If you meant 2000, write it as 2000."),
+        ("en-US", "64 0,5k 90%", "0,5k is not written in your number format; read it as 500."),
+        ("en-US", "64 2000 90", "Read 90 as a percentage: 90%."),
+    ],
+)
+def test_every_doubtful_reading_is_explained_in_the_reply(locale, text, note):
+    assert note in reply_text(text, locale)
+
+
+def test_an_unambiguous_command_carries_no_reading_note():
+    assert "🔍" not in reply_text("64 2000 90%", "en-US") and ":mag:" not in reply_text("64 2000 90%", "en-US")
+
+
+@pytest.mark.parametrize(
+    ("locale", "text", "message"),
+    [
+        ("en-US", "64 2000 150%", "150% — The scaling efficiency must be from 0.01% to 100%."),
+        ("de-DE", "64 2000 150 %", "150% — Die Skalierungseffizienz muss zwischen 0,01\u00a0% und 100\u00a0% liegen."),
+        ("de-DE", "64,5 2000 90%", "64,5 — Die Gerätezahl muss eine ganze Zahl sein, etwa 64."),
+        ("en-US", "0 2000 90%", "0 — The number of devices must be from 1 to 1,000,000."),
+        ("en-US", "64 -5 90%", "-5 — The per-device throughput must be more than 0 and at most 1,000,000,000,000."),
+        ("en-US", "64 2000 apples", "I don't know apples."),
+        ("de-DE", "64 2000 Äpfel", "Äpfel kenne ich nicht."),
+        ("en-US", "64 2000", "Give three of devices, throughput, efficiency and actual"),
+        ("en-US", "64 2000 actual=200000", "cannot exceed the ideal one (128,000)"),
+        ("de-CH", "64 2,000 90%", "2,000 kann 2 oder 2'000 bedeuten."),
+        ("en-US", "64 2000 90% lang=xx", "xx is not a language I know; use a tag like de-DE."),
+        ("en-US", "x" * 600, "at most 500 characters"),
+    ],
+)
+def test_errors_name_the_problem_in_the_users_language_with_the_usage_line(locale, text, message):
+    reply = answer(text, resolve_locale(locale))
+    output = render_plain_text(reply)
+    assert reply.is_error
+    assert message in output
+    assert "/dpscale" in output  # the usage line with an example
+
+
+def test_the_usage_example_is_written_in_the_users_number_format():
+    assert "/dpscale 64 2.000 90\u00a0%" in reply_text("x", "de-DE")
+    assert "/dpscale 64 2,000 90%" in reply_text("x", "en-US")
+
+
+def test_help_shows_examples_in_the_readers_number_format():
+    german = reply_text("hilfe", "de-DE")
+    assert "/dpscale 64 2.000 actual=115.200" in german
+    assert "zweitausend schreibt man 2.000, neun Zehntel 0,9" in german
+    assert "lang=" in german
+
+
+def test_a_locale_with_no_catalog_gets_english_words_and_its_own_numbers():
+    output = reply_text("64 2 000 90 %", "fr-FR")
+    assert "Actual throughput" in output and "115\u202f200" in output
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["<!channel> 64", "&lt;!here&gt;", "64 <@U123ABC|bob> 2000", "<#C123|general> 1", "<https://evil.example|x>",
+     "64 2000 <!subteam^S123>"],
+)
+def test_user_markup_is_echoed_inert(text):
+    reply = answer(text, resolve_locale("en-US"))
+    assert_no_broadcast({"text": reply.text, "blocks": reply.blocks})
+
+
+@pytest.mark.parametrize(
+    ("locale", "text"),
+    [("en-US", "64 2000 90%"), ("de-DE", "64 2.000 0.9"), ("en-US", "help"), ("de-DE", "oops"),
+     ("en-US", "v=1000000000000 e=0.0001 actual=1"), ("en-US", "1000000 1000000000000 100%")],
+)
+def test_replies_stay_inside_block_kit_limits(locale, text):
+    reply = answer(text, resolve_locale(locale))
+    assert_within_limits(reply.blocks)
+    assert reply.text and len(reply.text) < 3000
+    json.dumps(reply.blocks)

@@ -1,0 +1,64 @@
+"""Properties over many values and arbitrary text: numbers round-trip through Babel, and no input escapes."""
+
+from decimal import Decimal
+
+from babel.numbers import format_decimal
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from blockkit import assert_no_broadcast, assert_within_limits
+from bot.engine import answer
+from bot.errors import ErrorCode, UserInputError
+from bot.numbers import read_number, resolve_locale, uses_space_grouping
+from bot.parsing import parse_command
+
+LOCALES = ["de-DE", "en-US", "en-GB", "fr-FR", "es-ES", "es-LA", "pt-BR", "it-IT", "ja-JP", "ko-KR", "zh-CN", "zh-TW"]
+values = st.decimals(min_value=Decimal("0.01"), max_value=Decimal("1e12"), places=2, allow_nan=False)
+
+
+@given(value=values, locale=st.sampled_from(LOCALES))
+def test_a_number_babel_writes_in_a_locale_reads_back_equal(value, locale):
+    cldr = resolve_locale(locale)
+    assert read_number(format_decimal(value, locale=cldr), cldr).value == value
+
+
+@given(
+    devices=st.integers(min_value=1, max_value=100_000),
+    throughput=values,
+    percent=st.integers(min_value=1, max_value=100),
+    locale=st.sampled_from(LOCALES),
+)
+def test_a_command_written_in_the_users_format_reads_back_exactly(devices, throughput, percent, locale):
+    """Read back equal, or, only where spaces both group digits and separate numbers, asked to disambiguate."""
+    cldr = resolve_locale(locale)
+    text = f"{format_decimal(devices, locale=cldr)} {format_decimal(throughput, locale=cldr)} {percent}%"
+    try:
+        command = parse_command(text, cldr)
+    except UserInputError as error:
+        assert error.code is ErrorCode.AMBIGUOUS_GROUPING and uses_space_grouping(cldr)
+        return
+    assert list(command.values.values()) == [devices, throughput, Decimal(percent) / 100]
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(text=st.text(max_size=120), locale=st.sampled_from(LOCALES))
+def test_only_the_users_error_can_come_out_of_parsing(text, locale):
+    try:
+        parse_command(text, resolve_locale(locale))
+    except UserInputError:
+        pass
+
+
+tokens = st.one_of(
+    st.from_regex(r"[0-9][0-9.,' ]{0,12}[%kMG]?", fullmatch=True),
+    st.sampled_from(["<!channel>", "<!here>", "<@U123>", "&lt;!everyone&gt;", "lang=de", "actual=", "e=", "%", "help"]),
+    st.text(max_size=8),
+)
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(words=st.lists(tokens, max_size=6), locale=st.sampled_from(LOCALES))
+def test_every_reply_to_any_text_stays_inside_block_kit_limits_and_pings_no_one(words, locale):
+    reply = answer(" ".join(words), resolve_locale(locale))
+    assert_within_limits(reply.blocks)
+    assert_no_broadcast({"text": reply.text, "blocks": reply.blocks})
