@@ -1,0 +1,43 @@
+"""`python -m bot`: Socket Mode when SLACK_APP_TOKEN is set, otherwise HTTP on $PORT under gunicorn."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+from bot.settings import Settings, SettingsError, load_settings
+
+
+def main() -> int:
+    try:
+        settings = load_settings()
+    except SettingsError as error:
+        print(error, file=sys.stderr)
+        return 2
+    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    if settings.socket_mode:
+        return run_socket_mode(settings)
+    return run_http(settings)
+
+
+def run_socket_mode(settings: Settings) -> int:
+    from slack_bolt.adapter.socket_mode import SocketModeHandler
+
+    from bot.slack.app import create_app
+
+    assert settings.slack_app_token is not None
+    SocketModeHandler(create_app(settings), settings.slack_app_token.get_secret_value()).start()
+    return 0
+
+
+def run_http(settings: Settings) -> int:
+    from gunicorn.app.wsgiapp import WSGIApplication
+
+    sys.argv = ["gunicorn", "--config", "gunicorn.conf.py", "--bind", f"0.0.0.0:{settings.port}",
+                "bot.server:create_wsgi_app()"]
+    WSGIApplication("%(prog)s [OPTIONS] [APP_MODULE]").run()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,41 @@
+"""The app factory: one Bolt App, its Web API clients, and every feature's listeners."""
+
+from __future__ import annotations
+
+import logging
+
+from slack_bolt import App
+from slack_sdk import WebClient
+
+from bot.numbers import resolve_locale
+from bot.settings import Settings
+from bot.slack import commands, events, failures
+from bot.slack.context import Services
+from bot.slack.locales import LocaleDirectory
+
+API_TIMEOUT = 10
+
+
+def create_app(settings: Settings) -> App:
+    """Build the app. Listeners answer in-line (`process_before_response`), so a slash command's reply is in
+    its acknowledgement with no thread hand-off; slow follow-up work (mentions) runs in lazy listeners."""
+    token = settings.slack_bot_token.get_secret_value()
+    client = WebClient(token=token, base_url=settings.slack_api_url, timeout=API_TIMEOUT)
+    lookup_client = WebClient(
+        token=token,
+        base_url=settings.slack_api_url,
+        timeout=settings.dpscale_locale_timeout,  # type: ignore[arg-type]  # urllib takes float seconds
+        retry_handlers=[],
+    )
+    secret = settings.slack_signing_secret
+    app = App(
+        client=client,
+        signing_secret=secret.get_secret_value() if secret else None,
+        process_before_response=True,
+        logger=logging.getLogger("bot.bolt"),
+    )
+    services = Services(locales=LocaleDirectory(lookup_client, resolve_locale(settings.dpscale_default_locale)))
+    failures.register(app, services.locales)
+    commands.register(app, services)
+    events.register(app, services)
+    return app

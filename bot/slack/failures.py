@@ -1,0 +1,47 @@
+"""Unexpected failures: logged with their traceback; the user gets a short localized apology, never the error."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from babel import Locale
+from slack_bolt import App, BoltResponse
+from slack_sdk import WebClient
+
+from bot.messages import build_failure_reply
+from bot.slack.locales import LocaleDirectory
+
+logger = logging.getLogger(__name__)
+
+
+def register(app: App, locales: LocaleDirectory) -> None:
+    @app.error
+    def handle_error(error: Exception, body: dict[str, Any]) -> BoltResponse:
+        logger.exception("listener failed", exc_info=error)
+        reply = build_failure_reply(locales.default)
+        if body.get("command"):
+            payload = {"response_type": "ephemeral", "text": reply.text, "blocks": reply.blocks}
+            return BoltResponse(status=200, body=json.dumps(payload), headers={"content-type": "application/json"})
+        return BoltResponse(status=200, body="")
+
+
+@contextmanager
+def apologize_in_thread(
+    client: WebClient, channel: str | None, thread_ts: str | None, locale: Locale
+) -> Iterator[None]:
+    """For work done after the acknowledgement (lazy listeners), where Bolt's error handler is not called."""
+    try:
+        yield
+    except Exception:
+        logger.exception("lazy listener failed")
+        if channel:
+            reply = build_failure_reply(locale)
+            try:
+                client.chat_postMessage(channel=channel, thread_ts=thread_ts, text=reply.text, blocks=reply.blocks)
+            except Exception:
+                logger.exception("could not post the apology either")
+        raise

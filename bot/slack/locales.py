@@ -1,0 +1,83 @@
+"""Which locale a Slack user reads: `users.info` with `include_locale`, cached, bounded in time and size.
+
+Slack's API must never make a user wait past the 3-second acknowledgement window: the lookup has a short
+timeout and no retries, and after a failure (error, 429, timeout) lookups pause for a while, so that an
+unavailable API costs one slow request rather than one per user.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+
+from babel import Locale
+from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError, SlackClientError
+
+from bot.errors import UserInputError
+from bot.numbers import resolve_locale
+from bot.slack.memory import ExpiringCache
+
+logger = logging.getLogger(__name__)
+
+CACHE_ENTRIES = 10_000
+CACHE_TTL = 6 * 3600.0
+PAUSE_AFTER_FAILURE = 30.0
+
+
+class LocaleDirectory:
+    def __init__(
+        self,
+        client: WebClient,
+        default: Locale,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._client = client
+        self.default = default
+        self._clock = clock
+        self._cache: ExpiringCache[Locale] = ExpiringCache(CACHE_ENTRIES, CACHE_TTL, clock)
+        self._paused_until = 0.0
+        self._lock = threading.Lock()
+
+    def locale_of(self, team_id: str | None, user_id: str | None) -> Locale:
+        """The user's Slack locale, or the default when Slack does not tell us in time."""
+        if not user_id:
+            return self.default
+        key = (team_id, user_id)
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        if self._clock() < self._paused_until:
+            return self.default
+        locale = self._look_up(user_id)
+        if locale is None:
+            return self.default
+        self._cache.put(key, locale)
+        return locale
+
+    def _look_up(self, user_id: str) -> Locale | None:
+        try:
+            response = self._client.users_info(user=user_id, include_locale=True)
+        except SlackApiError as error:
+            retry_after = error.response.headers.get("Retry-After") if error.response is not None else None
+            self._pause(float(retry_after) if retry_after and retry_after.isdigit() else PAUSE_AFTER_FAILURE,
+                        f"slack error {error.response.status_code if error.response is not None else '?'}")
+            return None
+        except (SlackClientError, OSError, ValueError) as error:  # timeouts, refused connections, bad bodies
+            self._pause(PAUSE_AFTER_FAILURE, type(error).__name__)
+            return None
+        tag = (response.get("user") or {}).get("locale")
+        if not tag:
+            return None
+        try:
+            return resolve_locale(tag)
+        except UserInputError:
+            logger.warning("users.info gave a locale Babel does not know; using the default")
+            return None
+
+    def _pause(self, seconds: float, reason: str) -> None:
+        with self._lock:
+            self._paused_until = self._clock() + max(1.0, min(seconds, 300.0))
+        logger.warning("users.info failed (%s); using the default locale for %.0f s", reason, seconds)

@@ -1,0 +1,55 @@
+"""Small thread-safe memories with a size bound and an expiry, so a long-running worker never grows."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+V = TypeVar("V")
+
+
+class ExpiringCache(Generic[V]):
+    """At most `max_entries` values, each forgotten `ttl` seconds after it was stored (least recent go first)."""
+
+    def __init__(self, max_entries: int, ttl: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self._entries: OrderedDict[object, tuple[float, V]] = OrderedDict()
+        self._max_entries = max_entries
+        self._ttl = ttl
+        self._clock = clock
+        self._lock = threading.Lock()
+
+    def get(self, key: object) -> V | None:
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is None:
+                return None
+            expires, value = entry
+            if expires <= self._clock():
+                del self._entries[key]
+                return None
+            self._entries.move_to_end(key)
+            return value
+
+    def put(self, key: object, value: V, ttl: float | None = None) -> None:
+        with self._lock:
+            self._entries[key] = (self._clock() + (self._ttl if ttl is None else ttl), value)
+            self._entries.move_to_end(key)
+            while len(self._entries) > self._max_entries:
+                self._entries.popitem(last=False)
+
+    def add_if_new(self, key: object, value: V) -> bool:
+        """Store `value` unless `key` is already held; True if it was new. Atomic across threads."""
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is not None and entry[0] > self._clock():
+                return False
+            self._entries[key] = (self._clock() + self._ttl, value)
+            while len(self._entries) > self._max_entries:
+                self._entries.popitem(last=False)
+            return True
+
+    def __len__(self) -> int:
+        return len(self._entries)
