@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import sys
 
 from bot.settings import Settings, SettingsError, load_settings
@@ -14,7 +13,6 @@ def main() -> int:
     except SettingsError as error:
         print(error, file=sys.stderr)
         return 2
-    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     if settings.socket_mode:
         return run_socket_mode(settings)
     return run_http(settings)
@@ -23,9 +21,10 @@ def main() -> int:
 def run_socket_mode(settings: Settings) -> int:
     from slack_bolt.adapter.socket_mode import SocketModeHandler
 
-    from bot.slack.app import create_app
+    from bot.slack.app import configure_logging, create_app
 
     assert settings.slack_app_token is not None
+    configure_logging(settings)
     SocketModeHandler(create_app(settings), settings.slack_app_token.get_secret_value()).start()
     return 0
 

@@ -11,7 +11,7 @@ from typing import Any
 from slack_bolt.adapter.wsgi import SlackRequestHandler
 
 from bot.settings import Settings, load_settings
-from bot.slack.app import create_app
+from bot.slack.app import configure_logging, create_app
 
 EVENTS_PATH = "/slack/events"
 HEALTH_PATH = "/healthz"
@@ -20,7 +20,9 @@ StartResponse = Callable[..., Any]
 
 
 def create_wsgi_app(settings: Settings | None = None) -> Callable[[dict[str, Any], StartResponse], Iterable[bytes]]:
-    slack = SlackRequestHandler(create_app(settings or load_settings()), path=EVENTS_PATH)
+    settings = settings or load_settings()
+    configure_logging(settings)
+    slack = SlackRequestHandler(create_app(settings), path=EVENTS_PATH)
 
     def application(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         if environ.get("PATH_INFO") == HEALTH_PATH and environ.get("REQUEST_METHOD") in ("GET", "HEAD"):

@@ -16,6 +16,11 @@ from bot.slack.locales import LocaleDirectory
 API_TIMEOUT = 10
 
 
+def configure_logging(settings: Settings) -> None:
+    """Log lines to stderr at the configured level; the process's only log configuration."""
+    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s %(message)s", force=True)
+
+
 def create_app(settings: Settings) -> App:
     """Build the app. Listeners answer in-line (`process_before_response`), so a slash command's reply is in
     its acknowledgement with no thread hand-off; slow follow-up work (mentions) runs in lazy listeners."""

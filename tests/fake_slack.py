@@ -1,0 +1,128 @@
+"""A fake Slack Web API served over HTTP on loopback, for end-to-end tests and benchmarks.
+
+It answers `auth.test`, `users.info` and `chat.postMessage` the way Slack does, receives `response_url`
+posts at /response/…, records every call, and can fail, rate-limit, hang or slow down a method on demand.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qsl
+
+BOT_USER_ID = "UDPSCALE"
+TEAM_ID = "T0TEAM"
+HANG_LIMIT = 15.0  # a hanging method answers after this long at the most, so no test can wait forever
+
+
+@dataclass
+class Call:
+    method: str
+    params: dict[str, Any]
+    headers: dict[str, str]
+
+
+@dataclass
+class FakeSlack:
+    """Behaviour per method: 'ok', 'error' (HTTP 500), 'ratelimit' (HTTP 429), 'hang', or a delay in seconds."""
+
+    locales: dict[str, str | None] = field(default_factory=dict)
+    behaviour: dict[str, str | float] = field(default_factory=dict)
+    calls: list[Call] = field(default_factory=list)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    _released: threading.Event = field(default_factory=threading.Event)
+
+    def start(self) -> FakeSlack:
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                raw = self.rfile.read(length).decode()
+                fake._serve(self, raw)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        return self
+
+    def stop(self) -> None:
+        self._released.set()
+        self.server.shutdown()
+        self.server.server_close()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    @property
+    def api_url(self) -> str:
+        return self.url + "/api/"
+
+    def response_url(self, name: str) -> str:
+        return f"{self.url}/response/{name}"
+
+    def calls_to(self, method: str) -> list[Call]:
+        with self._lock:
+            return [c for c in self.calls if c.method == method]
+
+    def wait_for(self, method: str, count: int = 1, timeout: float = 5.0) -> list[Call]:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            found = self.calls_to(method)
+            if len(found) >= count:
+                return found
+            time.sleep(0.01)
+        return self.calls_to(method)
+
+    def _serve(self, handler: BaseHTTPRequestHandler, raw: str) -> None:
+        path = handler.path.split("?")[0]
+        method = path.removeprefix("/api/") if path.startswith("/api/") else path
+        content_type = handler.headers.get("Content-Type", "")
+        params = json.loads(raw or "{}") if "json" in content_type else dict(parse_qsl(raw))
+        with self._lock:
+            self.calls.append(Call(method, params, dict(handler.headers)))
+        behaviour = self.behaviour.get(method, "ok")
+        if behaviour == "hang":
+            self._released.wait(HANG_LIMIT)
+        elif isinstance(behaviour, (int, float)):
+            time.sleep(behaviour)
+        if behaviour == "error":
+            return _send(handler, 500, {"ok": False, "error": "internal_error"})
+        if behaviour == "ratelimit":
+            return _send(handler, 429, {"ok": False, "error": "ratelimited"}, {"Retry-After": "30"})
+        return _send(handler, 200, self._answer(method, params))
+
+    def _answer(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        if method == "auth.test":
+            return {"ok": True, "user_id": BOT_USER_ID, "bot_id": "BDPSCALE", "team_id": TEAM_ID, "user": "dpscale"}
+        if method == "users.info":
+            user = params.get("user", "")
+            profile: dict[str, Any] = {"id": user, "team_id": TEAM_ID}
+            locale = self.locales.get(user, "en-US")
+            if locale is not None:
+                profile["locale"] = locale
+            return {"ok": True, "user": profile}
+        if method == "chat.postMessage":
+            return {"ok": True, "channel": params.get("channel"), "ts": f"{time.time():.6f}"}
+        return {"ok": True}
+
+
+def _send(handler: BaseHTTPRequestHandler, status: int, body: dict[str, Any], headers: dict[str, str] | None = None):
+    data = json.dumps(body).encode()
+    handler.send_response(status)
+    handler.send_header("Content-Type", "application/json; charset=utf-8")
+    handler.send_header("Content-Length", str(len(data)))
+    for key, value in (headers or {}).items():
+        handler.send_header(key, value)
+    handler.end_headers()
+    handler.wfile.write(data)

@@ -1,0 +1,183 @@
+"""Signed requests to the app under test, made the way Slack makes them, and the server it runs under."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+from fake_slack import TEAM_ID, FakeSlack
+from slack_sdk.signature import SignatureVerifier
+
+ROOT = Path(__file__).resolve().parent.parent
+SIGNING_SECRET = "test-signing-secret"
+BOT_TOKEN = "xoxb-test-token"
+
+
+@dataclass
+class Response:
+    status: int
+    body: bytes
+    elapsed: float
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def procfile_command(process: str = "web") -> list[str]:
+    for line in (ROOT / "Procfile").read_text().splitlines():
+        name, _, command = line.partition(":")
+        if name.strip() == process:
+            return shlex.split(command.strip())
+    raise LookupError(process)
+
+
+class AppServer:
+    """The Procfile's `web:` command, started on a loopback port against a fake Slack Web API."""
+
+    def __init__(self, fake: FakeSlack, env: dict[str, str] | None = None, command: list[str] | None = None):
+        self.port = free_port()
+        self.fake = fake
+        base_env = {
+            "PATH": os.environ["PATH"],
+            "SLACK_BOT_TOKEN": BOT_TOKEN,
+            "SLACK_SIGNING_SECRET": SIGNING_SECRET,
+            "SLACK_API_URL": fake.api_url,
+            "PORT": str(self.port),
+            "LOG_LEVEL": "INFO",
+            "PYTHONPATH": str(ROOT),
+        }
+        self.env = {**base_env, **(env or {})}
+        self.command = command or procfile_command("web")
+        self.process: subprocess.Popen[bytes] | None = None
+        self._log = tempfile.TemporaryFile()
+        self._text = ""
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 20.0) -> AppServer:
+        executable = Path(sys.executable).parent / self.command[0]
+        command = [str(executable) if executable.exists() else self.command[0], *self.command[1:]]
+        self.process = subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=self._log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(self.output())
+            try:
+                if get(self.url + "/healthz").status == 200:
+                    return self
+            except OSError:
+                time.sleep(0.05)
+        raise TimeoutError("server did not start: " + self.output())
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        if not self._log.closed:
+            self._log.seek(0)
+            self._text = self._log.read().decode(errors="replace")
+            self._log.close()
+
+    def output(self) -> str:
+        """Everything the server printed; stops it first so that nothing is still being written."""
+        self.stop()
+        return self._text
+
+
+def signed_headers(body: str, content_type: str, secret: str = SIGNING_SECRET, timestamp: int | None = None):
+    ts = str(int(time.time()) if timestamp is None else timestamp)
+    return {
+        "Content-Type": content_type,
+        "X-Slack-Request-Timestamp": ts,
+        "X-Slack-Signature": SignatureVerifier(secret).generate_signature(timestamp=ts, body=body),
+    }
+
+
+def slash_command_body(text: str, user: str = "U1", response_url: str = "", **extra: str) -> str:
+    fields = {
+        "token": "legacy",
+        "team_id": TEAM_ID,
+        "team_domain": "example",
+        "channel_id": "C1",
+        "channel_name": "ml",
+        "user_id": user,
+        "user_name": "someone",
+        "command": "/dpscale",
+        "text": text,
+        "api_app_id": "A1",
+        "response_url": response_url or "http://127.0.0.1:9/response/unused",
+        "trigger_id": "1.2.3",
+        **extra,
+    }
+    return urlencode(fields)
+
+
+def mention_body(text: str, user: str, event_id: str, ts: str, thread_ts: str | None = None) -> str:
+    event: dict[str, Any] = {
+        "type": "app_mention", "user": user, "text": text, "ts": ts, "channel": "C1", "event_ts": ts,
+    }
+    if thread_ts:
+        event["thread_ts"] = thread_ts
+    return json.dumps({
+        "token": "legacy",
+        "team_id": TEAM_ID,
+        "api_app_id": "A1",
+        "event": event,
+        "type": "event_callback",
+        "event_id": event_id,
+        "event_time": int(time.time()),
+        "authorizations": [{"team_id": TEAM_ID, "user_id": "UDPSCALE", "is_bot": True}],
+    })
+
+
+def post(url: str, body: str, headers: dict[str, str], timeout: float = 10.0) -> Response:
+    request = urllib.request.Request(url, data=body.encode(), headers=headers, method="POST")
+    return _open(request, timeout)
+
+
+def get(url: str, timeout: float = 5.0) -> Response:
+    return _open(urllib.request.Request(url, method="GET"), timeout)
+
+
+def _open(request: urllib.request.Request, timeout: float) -> Response:
+    started = time.monotonic()
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as reply:
+            return Response(reply.status, reply.read(), time.monotonic() - started)
+    except urllib.error.HTTPError as error:
+        return Response(error.code, error.read(), time.monotonic() - started)
+
+
+def send_command(server: AppServer, text: str, user: str = "U1", **headers: str) -> Response:
+    body = slash_command_body(text, user=user)
+    return post(server.url + "/slack/events", body, {**signed_headers(body, "application/x-www-form-urlencoded"), **headers})
+
+
+def send_mention(server: AppServer, text: str, user: str, event_id: str, ts: str, thread_ts: str | None = None,
+                 **headers: str) -> Response:
+    body = mention_body(text, user, event_id, ts, thread_ts)
+    return post(server.url + "/slack/events", body, {**signed_headers(body, "application/json"), **headers})

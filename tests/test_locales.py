@@ -1,0 +1,78 @@
+"""Finding a user's locale: cached, bounded, and never slower than Slack's deadline allows."""
+
+from __future__ import annotations
+
+import pytest
+from fake_slack import FakeSlack
+from slack_sdk import WebClient
+
+from bot.numbers import resolve_locale
+from bot.slack.locales import CACHE_TTL, PAUSE_AFTER_FAILURE, LocaleDirectory
+from bot.slack.memory import ExpiringCache
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def fake():
+    fake = FakeSlack(locales={"UDE": "de-DE", "ULA": "es-LA", "UXX": "xx-XX"}).start()
+    yield fake
+    fake.stop()
+
+
+def directory(fake: FakeSlack, clock: Clock) -> LocaleDirectory:
+    client = WebClient(token="xoxb-1", base_url=fake.api_url, timeout=1, retry_handlers=[])
+    return LocaleDirectory(client, resolve_locale("en-US"), clock=clock)
+
+
+def test_a_users_locale_is_looked_up_once_then_cached_until_it_expires(fake):
+    clock = Clock()
+    locales = directory(fake, clock)
+    assert str(locales.locale_of("T", "UDE")) == "de_DE"
+    assert str(locales.locale_of("T", "UDE")) == "de_DE"
+    assert len(fake.calls_to("users.info")) == 1
+    assert fake.calls_to("users.info")[0].params["include_locale"] in ("true", "1", True)
+    clock.now += CACHE_TTL + 1
+    locales.locale_of("T", "UDE")
+    assert len(fake.calls_to("users.info")) == 2
+
+
+def test_slack_only_locales_are_mapped_and_unknown_ones_fall_back(fake):
+    locales = directory(fake, Clock())
+    assert str(locales.locale_of("T", "ULA")) == "es_419"
+    assert str(locales.locale_of("T", "UXX")) == "en_US"
+
+
+@pytest.mark.parametrize("behaviour", ["error", "ratelimit"])
+def test_after_a_failure_lookups_pause_and_then_resume(fake, behaviour):
+    clock = Clock()
+    locales = directory(fake, clock)
+    fake.behaviour["users.info"] = behaviour
+    assert str(locales.locale_of("T", "UDE")) == "en_US"
+    assert str(locales.locale_of("T", "UDE")) == "en_US"
+    assert len(fake.calls_to("users.info")) == 1
+    fake.behaviour["users.info"] = "ok"
+    clock.now += PAUSE_AFTER_FAILURE + 1
+    assert str(locales.locale_of("T", "UDE")) == "de_DE"
+
+
+def test_expiring_cache_is_bounded_and_forgets_the_least_recent():
+    cache: ExpiringCache[int] = ExpiringCache(max_entries=3, ttl=10)
+    for key in range(5):
+        cache.put(key, key)
+    assert len(cache) == 3 and cache.get(0) is None and cache.get(4) == 4
+
+
+def test_add_if_new_admits_a_key_once_until_it_expires():
+    clock = Clock()
+    seen: ExpiringCache[bool] = ExpiringCache(max_entries=10, ttl=5, clock=clock)
+    assert seen.add_if_new("Ev1", True) is True
+    assert seen.add_if_new("Ev1", True) is False
+    clock.now += 6
+    assert seen.add_if_new("Ev1", True) is True

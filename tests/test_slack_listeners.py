@@ -1,0 +1,68 @@
+"""Listener-level behaviour that end-to-end tests cannot provoke: a bug inside a listener."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from fake_slack import BOT_USER_ID, FakeSlack
+from slack_bolt import BoltRequest
+from slack_client import BOT_TOKEN, SIGNING_SECRET, mention_body, signed_headers, slash_command_body
+
+from bot.settings import Settings
+from bot.slack import commands, events
+from bot.slack.app import create_app
+
+
+@pytest.fixture
+def fake():
+    fake = FakeSlack(locales={"UDE": "de-DE"}).start()
+    yield fake
+    fake.stop()
+
+
+@pytest.fixture
+def app(fake):
+    settings = Settings.model_validate({
+        "slack_bot_token": BOT_TOKEN, "slack_signing_secret": SIGNING_SECRET, "slack_api_url": fake.api_url,
+    })
+    return create_app(settings)
+
+
+def explode(text, locale):
+    raise RuntimeError("internal detail /srv/secret.py line 42")
+
+
+def test_a_failing_slash_command_gets_a_short_apology_and_never_the_exception(app, monkeypatch, caplog):
+    monkeypatch.setattr(commands, "answer", explode)
+    body = slash_command_body("64 2000 90%", user="UDE")
+    response = app.dispatch(BoltRequest(body=body, headers=signed_headers(body, "application/x-www-form-urlencoded")))
+    assert response.status == 200
+    payload = json.loads(response.body)
+    assert payload["response_type"] == "ephemeral"
+    assert payload["text"].startswith("Sorry, something went wrong")
+    assert "internal detail" not in response.body and "Traceback" not in response.body
+    assert any("internal detail" in (r.exc_text or "") for r in caplog.records)  # the log keeps the traceback
+
+
+def test_a_failing_mention_apologizes_in_the_thread_in_the_users_language(app, fake, monkeypatch):
+    monkeypatch.setattr(events, "answer", explode)
+    body = mention_body(f"<@{BOT_USER_ID}> 64 2000 90%", "UDE", "EvBoom", "1700000000.000900")
+    response = app.dispatch(BoltRequest(body=body, headers=signed_headers(body, "application/json")))
+    assert response.status == 200
+    call = fake.wait_for("chat.postMessage")[0]
+    assert call.params["thread_ts"] == "1700000000.000900"
+    assert call.params["text"].startswith("Entschuldigung")
+    assert "internal detail" not in json.dumps(call.params)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (f"<@{BOT_USER_ID}> 64 2000 90%", "  64 2000 90%"),
+        (f"<@{BOT_USER_ID}|dpscale> help", "  help"),
+        ("<@UOTHER> 64", "<@UOTHER> 64"),
+    ],
+)
+def test_only_the_bots_own_mention_is_stripped(text, expected):
+    assert events.strip_mention(text, BOT_USER_ID) == expected
