@@ -276,6 +276,13 @@ def usage_line(locale: Locale) -> str:
 
 def build_help_reply(locale: Locale) -> Reply:
     """How to use the command, with every example written in the reader's own number format."""
+    text, blocks = _help(locale)
+    return Reply(text=text, blocks=list(blocks))
+
+
+@lru_cache(maxsize=64)
+def _help(locale: Locale) -> tuple[str, tuple[Block, ...]]:
+    """The help depends on nothing but the locale, so it is built once per locale."""
     t = _Text(locale)
     _ = t._
     d, v, e = EXAMPLE
@@ -315,7 +322,7 @@ def build_help_reply(locale: Locale) -> Reply:
             lang=code("lang=en-US"),
         )]),
     ]
-    return Reply(text=_("How to use dpscale"), blocks=blocks)
+    return _("How to use dpscale"), tuple(blocks)
 
 
 def build_error_reply(error: UserInputError, locale: Locale) -> Reply:

@@ -18,8 +18,14 @@ from enum import StrEnum
 from functools import lru_cache
 
 from babel import Locale, UnknownLocaleError
-from babel.numbers import NumberFormatError, format_decimal, get_decimal_symbol, get_group_symbol, parse_decimal
-from babel.numbers import format_percent as babel_format_percent
+from babel.numbers import (
+    NumberFormatError,
+    NumberPattern,
+    get_decimal_symbol,
+    get_group_symbol,
+    parse_decimal,
+    parse_pattern,
+)
 
 from bot.errors import ErrorCode, UserInputError
 
@@ -74,6 +80,8 @@ def uses_space_grouping(locale: Locale) -> bool:
 def read_number(token: str, locale: Locale) -> Reading:
     """Read one number token (digits, separators, an optional k/M/G suffix) in `locale`."""
     body, multiplier = _split_suffix(token)
+    if body.isascii() and body.isdigit():  # no separator: every convention reads it alike
+        return Reading(token, Decimal(body) * multiplier)
     if not _NUMBER_SHAPE.fullmatch(body):
         raise UserInputError(ErrorCode.NOT_A_NUMBER, token=token)
     own = _parse_in(body, locale)
@@ -131,12 +139,22 @@ def _parse_in(body: str, locale: Locale) -> Decimal | None:
 
 def format_number(value: Decimal, locale: Locale, *, max_fraction_digits: int = 2, grouping: bool = True) -> str:
     """`value` written in `locale`, with at most `max_fraction_digits` decimals (trailing zeros dropped)."""
-    pattern = ("#,##0" if grouping else "0") + ("." + "#" * max_fraction_digits if max_fraction_digits else "")
-    return format_decimal(value, format=pattern, locale=locale, decimal_quantization=True)
+    return _decimal_pattern(max_fraction_digits, grouping).apply(value, locale, decimal_quantization=True)
 
 
 def format_percent(fraction: Decimal, locale: Locale, *, max_fraction_digits: int = 2) -> str:
     """`fraction` (0.9) as a percentage (90 %) in `locale`'s own percent pattern."""
-    pattern = locale.percent_formats[None].pattern
+    return _percent_pattern(locale, max_fraction_digits).apply(fraction, locale, decimal_quantization=True)
+
+
+@lru_cache(maxsize=16)
+def _decimal_pattern(max_fraction_digits: int, grouping: bool) -> NumberPattern:
     digits = "." + "#" * max_fraction_digits if max_fraction_digits else ""
-    return babel_format_percent(fraction, format=pattern.replace("#,##0", "#,##0" + digits, 1), locale=locale)
+    return parse_pattern(("#,##0" if grouping else "0") + digits)
+
+
+@lru_cache(maxsize=256)
+def _percent_pattern(locale: Locale, max_fraction_digits: int) -> NumberPattern:
+    """The locale's percent pattern (`#,##0 %`, `#,##0%`, …) with up to `max_fraction_digits` decimals."""
+    digits = "." + "#" * max_fraction_digits if max_fraction_digits else ""
+    return parse_pattern(locale.percent_formats[None].pattern.replace("#,##0", "#,##0" + digits, 1))

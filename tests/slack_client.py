@@ -174,7 +174,8 @@ def _open(request: urllib.request.Request, timeout: float) -> Response:
 
 def send_command(server: AppServer, text: str, user: str = "U1", **headers: str) -> Response:
     body = slash_command_body(text, user=user)
-    return post(server.url + "/slack/events", body, {**signed_headers(body, "application/x-www-form-urlencoded"), **headers})
+    signed = signed_headers(body, "application/x-www-form-urlencoded")
+    return post(server.url + "/slack/events", body, {**signed, **headers})
 
 
 def send_mention(server: AppServer, text: str, user: str, event_id: str, ts: str, thread_ts: str | None = None,
