@@ -10,7 +10,7 @@ from babel import Locale
 from bot.calculator import Quantity, Result, make_scenario, solve
 from bot.errors import UserInputError
 from bot.messages import Reply, build_error_reply, build_help_reply, build_result_reply
-from bot.parsing import Command, parse_command
+from bot.parsing import Command, FieldErrors, parse_command, parse_fields
 
 
 def answer(text: str, locale: Locale) -> Reply:
@@ -25,6 +25,22 @@ def answer(text: str, locale: Locale) -> Reply:
         return build_result_reply(_calculate(command), command.notes, command.locale)
     except UserInputError as error:
         return build_error_reply(error, _reply_locale(text, locale))
+
+
+def answer_form(fields: dict[Quantity, str | None], locale: Locale) -> Reply:
+    """The reply to a submitted form; raises FieldErrors with one localized message per field that is wrong."""
+    command = parse_fields(fields, locale)
+    try:
+        result = _calculate(command)
+    except UserInputError as error:
+        field = Quantity(error.quantity) if error.quantity else _first_empty(fields)
+        raise FieldErrors({field: error}) from None
+    return build_result_reply(result, command.notes, locale)
+
+
+def _first_empty(fields: dict[Quantity, str | None]) -> Quantity:
+    """Where to show an error about how many fields are filled: the last field, or the first empty one."""
+    return next((q for q in reversed(list(Quantity)) if not (fields.get(q) or "").strip()), Quantity.ACTUAL)
 
 
 def _calculate(command: Command) -> Result:

@@ -31,7 +31,11 @@ class Reply:
 
     text: str
     blocks: list[Block]
-    is_error: bool = False
+    kind: str = "result"  # "result", "help" or "error"
+
+    @property
+    def is_error(self) -> bool:
+        return self.kind == "error"
 
 
 # ---------------------------------------------------------------- small builders
@@ -277,7 +281,7 @@ def usage_line(locale: Locale) -> str:
 def build_help_reply(locale: Locale) -> Reply:
     """How to use the command, with every example written in the reader's own number format."""
     text, blocks = _help(locale)
-    return Reply(text=text, blocks=list(blocks))
+    return Reply(text=text, blocks=list(blocks), kind="help")
 
 
 @lru_cache(maxsize=64)
@@ -329,13 +333,13 @@ def build_error_reply(error: UserInputError, locale: Locale) -> Reply:
     """A localized message that names what was wrong and how to write it, with the usage line."""
     message = describe_error(error, locale)
     blocks = [section(":warning: " + message), context([usage_line(locale)])]
-    return Reply(text=message, blocks=blocks, is_error=True)
+    return Reply(text=message, blocks=blocks, kind="error")
 
 
 def build_failure_reply(locale: Locale) -> Reply:
     """The short apology for an unexpected failure: it never says what the exception was."""
     message = _Text(locale)._("Sorry, something went wrong on our side. Please try again in a moment.")
-    return Reply(text=message, blocks=[section(":warning: " + message)], is_error=True)
+    return Reply(text=message, blocks=[section(":warning: " + message)], kind="error")
 
 
 def describe_error(error: UserInputError, locale: Locale) -> str:
@@ -439,3 +443,102 @@ def render_plain_text(reply: Reply) -> str:
 def _plain(mrkdwn: str) -> str:
     text = mrkdwn.replace("```", "\n").replace("*", "").replace("`", "")
     return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+
+
+# ---------------------------------------------------------------- interactive parts
+
+
+FORM_BLOCK_IDS = {q: f"field_{q.value}" for q in Quantity}
+FORM_ACTION_ID = "value"
+
+
+def build_result_actions(locale: Locale, share_value: str, edit_value: str, share_id: str, edit_id: str) -> Block:
+    """The buttons under a private result: share it in the channel, or edit its numbers in a form."""
+    _ = _Text(locale)._
+    return {
+        "type": "actions",
+        "elements": [
+            {"type": "button", "action_id": share_id, "value": share_value, "style": "primary",
+             "text": {"type": "plain_text", "text": _("Share in channel")}},
+            {"type": "button", "action_id": edit_id, "value": edit_value,
+             "text": {"type": "plain_text", "text": _("Edit")}},
+        ],
+    }
+
+
+def build_shared_reply(reply: Reply, user_id: str, locale: Locale) -> Reply:
+    """The result as shown to the whole channel: no buttons, and who shared it."""
+    note = _Text(locale)._("Shared by {user}").format(user=f"<@{user_id}>")
+    blocks = [block for block in reply.blocks if block["type"] != "actions"] + [context([note])]
+    return Reply(text=reply.text, blocks=blocks)
+
+
+def build_share_failed_reply(locale: Locale) -> Reply:
+    message = _Text(locale)._("This result could not be shared in the channel (the button may have expired). Run the command again to share a new copy.")
+    return Reply(text=message, blocks=[section(":warning: " + message)], kind="error")
+
+
+def build_dm_fallback_note(locale: Locale) -> Block:
+    return context([_Text(locale)._(":information_source: I could not post in the conversation where you ran the command, so your result is here.")])
+
+
+def build_form_view(locale: Locale, metadata: str, callback_id: str, initial: dict[Quantity, str] | None = None) -> dict[str, Any]:
+    """A modal with one field per quantity: fill in any three and the fourth is solved."""
+    t = _Text(locale)
+    _ = t._
+    d, v, e = EXAMPLE
+    hints = {
+        Quantity.DEVICES: (_("Devices"), t.num(d, 0)),
+        Quantity.THROUGHPUT: (_("Per-device throughput (samples/s)"), t.num(v)),
+        Quantity.EFFICIENCY: (_("Scaling efficiency"), t.pct(e) + " · " + t.num(e)),
+        Quantity.ACTUAL: (_("Actual cluster throughput (samples/s)"), t.num(d * v * e)),
+    }
+    blocks: list[Block] = [section(_("Fill in any three fields; dpscale solves the fourth. Leave *actual cluster throughput* empty to see what your cluster delivers."))]
+    for quantity, (label, example) in hints.items():
+        element: dict[str, Any] = {
+            "type": "plain_text_input",
+            "action_id": FORM_ACTION_ID,
+            "max_length": 40,
+            "placeholder": {"type": "plain_text", "text": _("e.g. {example}").format(example=example)[:150]},
+        }
+        if initial and initial.get(quantity):
+            element["initial_value"] = initial[quantity]
+        blocks.append({
+            "type": "input",
+            "block_id": FORM_BLOCK_IDS[quantity],
+            "optional": True,
+            "label": {"type": "plain_text", "text": label},
+            "element": element,
+        })
+    blocks.append(context([_("Numbers are read in your format ({name}): for example {example}.").format(
+        name=escape(locale.get_display_name(locale) or str(locale)), example=code(t.num(Decimal(2000)) + " · " + t.num(Decimal("0.9"))))]))
+    return {
+        "type": "modal",
+        "callback_id": callback_id,
+        "private_metadata": metadata,
+        "title": {"type": "plain_text", "text": _("Data-parallel scaling")[:24]},
+        "submit": {"type": "plain_text", "text": _("Calculate")[:24]},
+        "close": {"type": "plain_text", "text": _("Cancel")[:24]},
+        "blocks": blocks,
+    }
+
+
+def form_errors(errors: dict[Quantity, UserInputError], locale: Locale) -> dict[str, str]:
+    """`response_action: errors` for a form: a localized message under each field that is wrong."""
+    return {FORM_BLOCK_IDS[q]: describe_error(e, locale)[:2000] for q, e in errors.items()}
+
+
+def form_initial_values(values: dict[Quantity, Decimal], locale: Locale) -> dict[Quantity, str]:
+    """A result's given values, written back in the user's format to pre-fill the form."""
+    t = _Text(locale)
+    return {
+        q: t.pct(value, 4) if q is Quantity.EFFICIENCY else t.num(value, 6)
+        for q, value in values.items()
+    }
+
+
+def build_home_view(locale: Locale) -> dict[str, Any]:
+    """The App Home tab: what dpscale computes, how to ask, and the explanations, in the viewer's locale."""
+    _, help_blocks = _help(locale)
+    intro = section(_Text(locale)._("Type `/dpscale` with no numbers to open a form, or mention @dpscale in a channel to answer in a thread."))
+    return {"type": "home", "blocks": [*help_blocks, intro, *explanation_blocks(locale)]}

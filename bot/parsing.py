@@ -204,3 +204,33 @@ def _command_from(readings: dict[Quantity, tuple[Reading, bool]], locale: Locale
     values = {quantity: reading.value for quantity, (reading, _) in readings.items()}
     tokens = {quantity: reading.token for quantity, (reading, _) in readings.items()}
     return Command(locale=locale, values=values, tokens=tokens, notes=notes)
+
+
+class FieldErrors(Exception):
+    """Errors of a form, one per field (quantity), so each can be shown under the field that is wrong."""
+
+    def __init__(self, errors: dict[Quantity, UserInputError]) -> None:
+        super().__init__(", ".join(f"{q.value}: {e.code.value}" for q, e in errors.items()))
+        self.errors = errors
+
+
+def parse_fields(fields: dict[Quantity, str | None], locale: Locale) -> Command:
+    """Read a form's fields, each holding one value in `locale`'s format; empty fields are the ones to solve.
+
+    Raises FieldErrors naming every field that cannot be read.
+    """
+    readings: dict[Quantity, tuple[Reading, bool]] = {}
+    errors: dict[Quantity, UserInputError] = {}
+    for quantity, raw in fields.items():
+        text = unicodedata.normalize("NFKC", (raw or "").replace("\u202f", "\u00a0")).strip()
+        if not text:
+            continue
+        try:
+            readings[quantity] = _read_value(quantity, text.replace(" %", "%").replace("\u00a0%", "%"), locale)
+        except UserInputError as error:
+            if error.code is ErrorCode.UNKNOWN_WORD:  # a field holds one value: say what a number looks like
+                error = UserInputError(ErrorCode.NOT_A_NUMBER, token=error.token)
+            errors[quantity] = error
+    if errors:
+        raise FieldErrors(errors)
+    return _command_from(readings, locale)

@@ -172,8 +172,8 @@ def _open(request: urllib.request.Request, timeout: float) -> Response:
         return Response(error.code, error.read(), time.monotonic() - started)
 
 
-def send_command(server: AppServer, text: str, user: str = "U1", **headers: str) -> Response:
-    body = slash_command_body(text, user=user)
+def send_command(server: AppServer, text: str, user: str = "U1", response_url: str = "", **headers: str) -> Response:
+    body = slash_command_body(text, user=user, response_url=response_url)
     signed = signed_headers(body, "application/x-www-form-urlencoded")
     return post(server.url + "/slack/events", body, {**signed, **headers})
 
@@ -182,3 +182,21 @@ def send_mention(server: AppServer, text: str, user: str, event_id: str, ts: str
                  **headers: str) -> Response:
     body = mention_body(text, user, event_id, ts, thread_ts)
     return post(server.url + "/slack/events", body, {**signed_headers(body, "application/json"), **headers})
+
+
+def interaction_body(payload: dict[str, Any]) -> str:
+    """Interactivity payloads arrive form-encoded, the JSON in a `payload` field."""
+    return urlencode({"payload": json.dumps(payload)})
+
+
+def send_interaction(server: AppServer, payload: dict[str, Any]) -> Response:
+    body = interaction_body(payload)
+    return post(server.url + "/slack/events", body, signed_headers(body, "application/x-www-form-urlencoded"))
+
+
+def send_event(server: AppServer, event: dict[str, Any], event_id: str) -> Response:
+    body = json.dumps({
+        "token": "legacy", "team_id": TEAM_ID, "api_app_id": "A1", "event": event, "type": "event_callback",
+        "event_id": event_id, "event_time": int(time.time()),
+    })
+    return post(server.url + "/slack/events", body, signed_headers(body, "application/json"))

@@ -72,8 +72,8 @@ def test_slash_command_error_is_ephemeral_and_localized(server):
     assert "Traceback" not in blocks_text(payload)
 
 
-def test_slash_command_without_text_gets_the_help(server):
-    payload = send_command(server, "", user="UEN").json()
+def test_slash_command_help_gets_the_help(server):
+    payload = send_command(server, "help", user="UEN").json()
     assert payload["text"] == "How to use dpscale"
     assert "/dpscale 64 2,000 90%" in blocks_text(payload)
 

@@ -9,7 +9,7 @@ from slack_sdk import WebClient
 
 from bot.numbers import resolve_locale
 from bot.settings import Settings
-from bot.slack import commands, events, failures
+from bot.slack import commands, events, failures, home, interactivity
 from bot.slack.context import Services
 from bot.slack.locales import LocaleDirectory
 
@@ -43,4 +43,6 @@ def create_app(settings: Settings) -> App:
     failures.register(app, services.locales)
     commands.register(app, services)
     events.register(app, services)
+    interactivity.register(app, services)
+    home.register(app, services)
     return app

@@ -1,26 +1,39 @@
-"""The `/dpscale` slash command: answered in-line, inside the acknowledgement, ephemeral to the user."""
+"""The `/dpscale` slash command: answered in-line, inside the acknowledgement, ephemeral to the user.
+
+With no text it opens the form instead (falling back to the help if Slack will not open it).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from slack_bolt import Ack, App
+from slack_sdk import WebClient
 
 from bot.engine import answer
 from bot.messages import Reply
 from bot.slack.context import Services, logged_request
+from bot.slack.interactivity import encode_state, form_metadata, open_form, with_buttons
 
 COMMAND = "/dpscale"
 
 
 def register(app: App, services: Services) -> None:
     @app.command(COMMAND)
-    def handle_dpscale(ack: Ack, command: dict[str, Any]) -> None:
+    def handle_dpscale(ack: Ack, command: dict[str, Any], client: WebClient) -> None:
         with logged_request("command") as outcome:
             locale = services.locales.locale_of(command.get("team_id"), command.get("user_id"))
-            reply = answer(command.get("text") or "", locale)
+            outcome.locale = locale
+            text = command.get("text") or ""
+            if not text.strip():
+                metadata = form_metadata(locale, command.get("channel_id"), command.get("response_url"))
+                if open_form(client, command.get("trigger_id") or "", locale, metadata):
+                    ack()
+                    outcome.result = "form"
+                    return
+            reply = with_buttons(answer(text, locale), encode_state(locale, text=text), locale)
             ack(**ephemeral(reply))
-            outcome.locale, outcome.result = locale, "error" if reply.is_error else "ok"
+            outcome.result = reply.kind
 
 
 def ephemeral(reply: Reply) -> dict[str, Any]:

@@ -1,0 +1,218 @@
+"""Share, the form, Edit and App Home, through the real server with signed requests and a fake Slack API."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from blockkit import MAX_VIEW_BLOCKS, assert_no_broadcast, assert_within_limits
+from fake_slack import FakeSlack
+from slack_client import AppServer, send_command, send_event, send_interaction
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(scope="module")
+def fake():
+    fake = FakeSlack(locales={"UDE": "de-DE", "UEN": "en-US"}).start()
+    yield fake
+    fake.stop()
+
+
+@pytest.fixture(scope="module")
+def server(fake):
+    server = AppServer(fake).start()
+    yield server
+    server.stop()
+
+
+def buttons(payload: dict) -> dict[str, dict]:
+    actions = [b for b in payload["blocks"] if b["type"] == "actions"]
+    return {e["action_id"]: e for e in actions[0]["elements"]} if actions else {}
+
+
+def click(server, user: str, button: dict, response_url: str, channel: str = "C1"):
+    return send_interaction(server, {
+        "type": "block_actions",
+        "user": {"id": user, "team_id": "T0TEAM"},
+        "team": {"id": "T0TEAM"},
+        "api_app_id": "A1",
+        "trigger_id": "trigger-" + button["action_id"],
+        "channel": {"id": channel},
+        "container": {"type": "message", "is_ephemeral": True},
+        "response_url": response_url,
+        "actions": [{**button, "block_id": "b", "action_ts": "1"}],
+    })
+
+
+def submit(server, user: str, view: dict, values: dict[str, str]):
+    state = {"values": {f"field_{name}": {"value": {"type": "plain_text_input", "value": value}}
+                        for name, value in values.items()}}
+    return send_interaction(server, {
+        "type": "view_submission",
+        "user": {"id": user, "team_id": "T0TEAM"},
+        "team": {"id": "T0TEAM"},
+        "api_app_id": "A1",
+        "view": {**view, "id": "V1", "state": state},
+    })
+
+
+def opened_view(fake: FakeSlack, before: int) -> dict:
+    call = fake.wait_for("views.open", before + 1)[before]
+    view = call.params["view"]
+    return json.loads(view) if isinstance(view, str) else view
+
+
+def test_a_private_result_carries_localized_share_and_edit_buttons(server):
+    payload = send_command(server, "64 2.000 90 %", user="UDE").json()
+    found = buttons(payload)
+    assert found["dpscale_share"]["text"]["text"] == "Im Kanal teilen"
+    assert found["dpscale_edit"]["text"]["text"] == "Bearbeiten"
+    assert_within_limits(payload["blocks"])
+
+
+def test_errors_and_help_carry_no_buttons(server):
+    assert buttons(send_command(server, "64 2000 150%", user="UEN").json()) == {}
+    assert buttons(send_command(server, "help", user="UEN").json()) == {}
+
+
+def test_share_posts_the_result_in_the_channel_attributed_and_retires_the_private_copy(server, fake):
+    button = buttons(send_command(server, "64 2.000 90 %", user="UDE").json())["dpscale_share"]
+    response = click(server, "UDE", button, fake.response_url("share-ok"))
+    assert response.status == 200
+    posts = fake.wait_for("/response/share-ok", 2)
+    shared, retire = posts[0].params, posts[1].params
+    assert shared["response_type"] == "in_channel" and shared["replace_original"] is False
+    assert "115.200" in shared["text"]
+    assert "Geteilt von <@UDE>" in json.dumps(shared["blocks"], ensure_ascii=False)
+    assert not [b for b in shared["blocks"] if b["type"] == "actions"]  # no share button on the shared copy
+    assert retire == {"delete_original": True}
+
+
+def test_share_that_slack_refuses_says_so_clearly(server, fake):
+    fake.behaviour["/response/share-expired"] = "error"
+    before = len(fake.calls_to("chat.postMessage"))
+    button = buttons(send_command(server, "64 2000 90%", user="UEN").json())["dpscale_share"]
+    click(server, "UEN", button, fake.response_url("share-expired"))
+    message = fake.wait_for("chat.postMessage", before + 1)[before].params
+    assert message["channel"] == "UEN"
+    assert message["text"].startswith("This result could not be shared in the channel")
+
+
+def test_a_forged_share_value_is_refused_not_posted(server, fake):
+    click(server, "UEN", {"action_id": "dpscale_share", "value": "<!channel> not json"},
+          fake.response_url("share-forged"))
+    posts = fake.wait_for("/response/share-forged", 1)
+    assert posts[0].params["replace_original"] is True
+    assert "could not be shared" in posts[0].params["text"]
+    assert_no_broadcast(posts[0].params)
+
+
+def test_the_command_with_no_numbers_opens_a_localized_form(server, fake):
+    before = len(fake.calls_to("views.open"))
+    response = send_command(server, "", user="UDE")
+    assert response.status == 200 and response.body == b""
+    view = opened_view(fake, before)
+    assert view["callback_id"] == "dpscale_form" and view["type"] == "modal"
+    labels = [b["label"]["text"] for b in view["blocks"] if b["type"] == "input"]
+    assert labels == ["Geräte", "Durchsatz je Gerät (Beispiele/s)", "Skalierungseffizienz",
+                      "Tatsächlicher Cluster-Durchsatz (Beispiele/s)"]
+    assert fake.calls_to("views.open")[before].params["trigger_id"] == "1.2.3"
+    assert_within_limits(view["blocks"], max_blocks=MAX_VIEW_BLOCKS)
+
+
+def test_if_the_form_cannot_open_the_user_gets_the_help(fake):
+    other = FakeSlack(locales={"UEN": "en-US"}, behaviour={"views.open": "error"}).start()
+    server = AppServer(other).start()
+    try:
+        payload = send_command(server, "", user="UEN").json()
+    finally:
+        server.stop()
+        other.stop()
+    assert payload["text"] == "How to use dpscale"
+
+
+@pytest.mark.parametrize(
+    ("user", "values", "expected"),
+    [
+        ("UDE", {"devices": "64", "throughput": "2.000", "efficiency": "90 %"}, "115.200 Beispiele/s"),
+        ("UEN", {"devices": "64", "throughput": "2,000", "actual": "115,200"}, "Measured scaling efficiency: 90%"),
+    ],
+)
+def test_a_valid_form_delivers_the_result_where_the_command_was_run(server, fake, user, values, expected):
+    name = f"form-{user}"
+    before = len(fake.calls_to("views.open"))
+    send_command(server, "", user=user, response_url=fake.response_url(name))
+    view = opened_view(fake, before)
+    response = submit(server, user, view, values)
+    assert response.status == 200 and response.body == b""  # closes the form
+    delivered = fake.wait_for(f"/response/{name}", 1)[0].params
+    assert delivered["response_type"] == "ephemeral"
+    assert expected in delivered["text"] + json.dumps(delivered["blocks"], ensure_ascii=False)
+    assert {b["type"] for b in delivered["blocks"]} >= {"actions"}
+
+
+@pytest.mark.parametrize(
+    ("user", "values", "errors"),
+    [
+        ("UDE", {"devices": "64", "throughput": "zwei", "efficiency": "150 %"},
+         {"field_throughput": "`zwei` ist keine Zahl"}),
+        ("UDE", {"devices": "64", "throughput": "2.000", "efficiency": "150 %"},
+         {"field_efficiency": "Die Skalierungseffizienz muss zwischen"}),
+        ("UEN", {"devices": "64.5", "throughput": "2000", "efficiency": "90%"},
+         {"field_devices": "`64.5` — Devices must be a whole number"}),
+        ("UEN", {"devices": "64"}, {"field_actual": "Give three of devices"}),
+    ],
+)
+def test_invalid_form_values_are_shown_under_the_field_that_is_wrong(server, fake, user, values, errors):
+    before = len(fake.calls_to("views.open"))
+    send_command(server, "", user=user)
+    payload = submit(server, user, opened_view(fake, before), values).json()
+    assert payload["response_action"] == "errors"
+    assert set(payload["errors"]) == set(errors)
+    for block_id, message in errors.items():
+        assert message in payload["errors"][block_id]
+
+
+def test_when_the_conversation_cannot_be_reached_the_result_comes_by_direct_message(server, fake):
+    fake.behaviour["/response/form-gone"] = "error"
+    before_open, before_dm = len(fake.calls_to("views.open")), len(fake.calls_to("chat.postMessage"))
+    send_command(server, "", user="UEN", response_url=fake.response_url("form-gone"))
+    submit(server, "UEN", opened_view(fake, before_open), {"devices": "64", "throughput": "2000", "efficiency": "0.9"})
+    message = fake.wait_for("chat.postMessage", before_dm + 1)[before_dm].params
+    assert message["channel"] == "UEN"
+    assert "I could not post in the conversation" in json.dumps(message["blocks"])
+    assert "115,200" in message["text"]
+
+
+def test_edit_opens_the_form_prefilled_with_that_results_numbers(server, fake):
+    button = buttons(send_command(server, "64 2.000 0,9", user="UDE").json())["dpscale_edit"]
+    before = len(fake.calls_to("views.open"))
+    assert click(server, "UDE", button, fake.response_url("edit")).status == 200
+    view = opened_view(fake, before)
+    initial = {b["block_id"]: b["element"].get("initial_value") for b in view["blocks"] if b["type"] == "input"}
+    assert initial == {"field_devices": "64", "field_throughput": "2.000", "field_efficiency": "90\u00a0%",
+                       "field_actual": None}
+    assert fake.calls_to("views.open")[before].params["trigger_id"] == "trigger-dpscale_edit"
+
+
+def test_app_home_is_published_in_the_viewers_locale(server, fake):
+    before = len(fake.calls_to("views.publish"))
+    send_event(server, {"type": "app_home_opened", "user": "UDE", "channel": "D1", "tab": "home"}, "EvHome1")
+    call = fake.wait_for("views.publish", before + 1)[before]
+    view = call.params["view"]
+    view = json.loads(view) if isinstance(view, str) else view
+    assert call.params["user_id"] == "UDE" and view["type"] == "home"
+    text = json.dumps(view, ensure_ascii=False)
+    for fragment in ["So nutzen Sie dpscale", "/dpscale 64 2.000 90", "Was ist Skalierungseffizienz?", "Grenzen"]:
+        assert fragment in text
+    assert_within_limits(view["blocks"], max_blocks=MAX_VIEW_BLOCKS)
+
+
+def test_the_messages_tab_publishes_nothing(server, fake):
+    before = len(fake.calls_to("views.publish"))
+    send_event(server, {"type": "app_home_opened", "user": "UEN", "channel": "D1", "tab": "messages"}, "EvHome2")
+    time.sleep(0.3)
+    assert len(fake.calls_to("views.publish")) == before
