@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-from fake_slack import TEAM_ID, FakeSlack
 from slack_sdk.signature import SignatureVerifier
+
+from fake_slack import TEAM_ID, FakeSlack
 
 ROOT = Path(__file__).resolve().parent.parent
 SIGNING_SECRET = "test-signing-secret"

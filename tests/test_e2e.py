@@ -9,6 +9,8 @@ import time
 from pathlib import Path
 
 import pytest
+
+from blockkit import assert_no_broadcast, assert_within_limits
 from fake_slack import BOT_USER_ID, FakeSlack
 from slack_client import (
     BOT_TOKEN,
@@ -21,8 +23,6 @@ from slack_client import (
     signed_headers,
     slash_command_body,
 )
-
-from blockkit import assert_no_broadcast, assert_within_limits
 
 pytestmark = pytest.mark.e2e
 ACK_DEADLINE = 3.0

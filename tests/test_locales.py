@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from fake_slack import FakeSlack
 from slack_sdk import WebClient
 
 from bot.numbers import resolve_locale
 from bot.slack.locales import CACHE_TTL, PAUSE_AFTER_FAILURE, LocaleDirectory
 from bot.slack.memory import ExpiringCache
+from fake_slack import FakeSlack
 
 
 class Clock:

@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from fake_slack import BOT_USER_ID, FakeSlack
 from slack_bolt import BoltRequest
-from slack_client import BOT_TOKEN, SIGNING_SECRET, mention_body, signed_headers, slash_command_body
 
 from bot.settings import Settings
 from bot.slack import commands, events
 from bot.slack.app import create_app
+from fake_slack import BOT_USER_ID, FakeSlack
+from slack_client import BOT_TOKEN, SIGNING_SECRET, mention_body, signed_headers, slash_command_body
 
 
 @pytest.fixture
