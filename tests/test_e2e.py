@@ -178,7 +178,7 @@ def test_logs_have_one_line_per_request_and_no_secrets_or_user_text():
         fake.stop()
     lines = [line for line in output.splitlines() if "kind=command" in line]
     assert len(lines) == 2
-    assert "locale=de_DE outcome=error" in lines[0] and "locale=de_DE outcome=ok" in lines[1]
+    assert "locale=de_DE outcome=error" in lines[0] and "locale=de_DE outcome=result" in lines[1]
     assert BOT_TOKEN not in output and "geheim" not in output and "test-signing-secret" not in output
 
 
