@@ -86,8 +86,9 @@ class _Text:
     def pct(self, fraction: Decimal, digits: int = 2) -> str:
         return format_percent(fraction, self.locale, max_fraction_digits=digits)
 
-    def rate(self, value: Decimal) -> str:
-        return self._("{value} samples/s").format(value=self.num(value))
+    def rate(self, value: str) -> str:
+        """An already written number with its unit: `115,200 samples/s`."""
+        return self._("{value} samples/s").format(value=value)
 
     def times(self, value: Decimal) -> str:
         return self._("{value}×").format(value=self.num(value))
@@ -96,77 +97,106 @@ class _Text:
 # ---------------------------------------------------------------- results
 
 
+@dataclass(frozen=True)
+class _Figures:
+    """Every number of a result, written once in the reader's locale."""
+
+    devices: str
+    throughput: str
+    efficiency: str  # as a percentage
+    efficiency_fraction: str
+    ideal: str
+    actual: str
+    speedup: str
+    devices_times: str
+    loss: str
+    loss_share: str
+    target: str
+
+    @classmethod
+    def of(cls, result: Result, t: _Text) -> _Figures:
+        return cls(
+            devices=t.num(result.devices, 0),
+            throughput=t.num(result.throughput),
+            efficiency=t.pct(result.efficiency),
+            efficiency_fraction=t.num(result.efficiency, 4),
+            ideal=t.num(result.ideal),
+            actual=t.num(result.actual),
+            speedup=t.times(result.speedup),
+            devices_times=t._("{value}×").format(value=t.num(result.devices, 0)),
+            loss=t.num(result.loss),
+            loss_share=t.pct(result.loss / result.ideal),
+            target=t.num(result.target) if result.target is not None else "",
+        )
+
+
 def build_result_reply(result: Result, notes: tuple[Note, ...], locale: Locale) -> Reply:
     """The full answer: headline, the numbers, a bar, the worked formula, notes, FAQ and limits."""
     t = _Text(locale)
+    f = _Figures.of(result, t)
     blocks = [
-        header(_headline(result, t)),
-        fields(_result_fields(result, t)),
-        section(_bar(result, t)),
-        section(_formula(result, t)),
+        header(_headline(result, f, t)),
+        fields(_result_fields(result, f, t)),
+        section(_bar(result, f, t)),
+        section(_formula(result, f, t)),
     ]
-    remarks = [_reading_note(note, t) for note in notes] + _model_notes(result, t)
+    remarks = [_reading_note(note, t) for note in notes] + _model_notes(result, f, t)
     if remarks:
         blocks.append(context(remarks))
     blocks.extend(explanation_blocks(locale))
-    return Reply(text=_summary(result, t), blocks=blocks)
+    return Reply(text=_summary(f, t), blocks=blocks)
 
 
-def _headline(result: Result, t: _Text) -> str:
+def _headline(result: Result, f: _Figures, t: _Text) -> str:
     _ = t._
     if result.solved is Quantity.EFFICIENCY:
-        return _("Measured scaling efficiency: {efficiency}").format(efficiency=t.pct(result.efficiency))
+        return _("Measured scaling efficiency: {efficiency}").format(efficiency=f.efficiency)
     if result.solved is Quantity.DEVICES:
-        return _("Devices needed: {devices}").format(devices=t.num(result.devices, 0))
+        return _("Devices needed: {devices}").format(devices=f.devices)
     if result.solved is Quantity.THROUGHPUT:
-        return _("Per-device throughput needed: {rate}").format(rate=t.rate(result.throughput))
-    return _("Actual throughput: {rate}").format(rate=t.rate(result.actual))
+        return _("Per-device throughput needed: {rate}").format(rate=t.rate(f.throughput))
+    return _("Actual throughput: {rate}").format(rate=t.rate(f.actual))
 
 
-def _summary(result: Result, t: _Text) -> str:
+def _summary(f: _Figures, t: _Text) -> str:
     return t._("{devices} devices × {rate} at {efficiency} efficiency: {actual} actual, {speedup} speedup").format(
-        devices=t.num(result.devices, 0),
-        rate=t.rate(result.throughput),
-        efficiency=t.pct(result.efficiency),
-        actual=t.rate(result.actual),
-        speedup=t.times(result.speedup),
+        devices=f.devices,
+        rate=t.rate(f.throughput),
+        efficiency=f.efficiency,
+        actual=t.rate(f.actual),
+        speedup=f.speedup,
     )
 
 
-def _result_fields(result: Result, t: _Text) -> list[tuple[str, str]]:
+def _result_fields(result: Result, f: _Figures, t: _Text) -> list[tuple[str, str]]:
     _ = t._
-    solved = _("{label} (solved)")
     labels = {
         Quantity.DEVICES: _("Devices"),
         Quantity.THROUGHPUT: _("Per-device throughput"),
         Quantity.EFFICIENCY: _("Scaling efficiency"),
         Quantity.ACTUAL: _("Actual throughput"),
     }
-    labels[result.solved] = solved.format(label=labels[result.solved])
-    loss_share = result.loss / result.ideal
+    labels[result.solved] = _("{label} (solved)").format(label=labels[result.solved])
     return [
-        (labels[Quantity.DEVICES], t.num(result.devices, 0)),
-        (labels[Quantity.THROUGHPUT], t.rate(result.throughput)),
-        (labels[Quantity.EFFICIENCY], t.pct(result.efficiency)),
-        (_("Ideal throughput"), t.rate(result.ideal)),
-        (labels[Quantity.ACTUAL], t.rate(result.actual)),
-        (_("Speedup over one device"), _("{speedup} (ideal {ideal})").format(
-            speedup=t.times(result.speedup), ideal=t.times(result.devices))),
-        (_("Lost to synchronization"), _("{rate} ({share} of ideal)").format(
-            rate=t.rate(result.loss), share=t.pct(loss_share))),
+        (labels[Quantity.DEVICES], f.devices),
+        (labels[Quantity.THROUGHPUT], t.rate(f.throughput)),
+        (labels[Quantity.EFFICIENCY], f.efficiency),
+        (_("Ideal throughput"), t.rate(f.ideal)),
+        (labels[Quantity.ACTUAL], t.rate(f.actual)),
+        (_("Speedup over one device"), _("{speedup} (ideal {ideal})").format(speedup=f.speedup, ideal=f.devices_times)),
+        (_("Lost to synchronization"), _("{rate} ({share} of ideal)").format(rate=t.rate(f.loss), share=f.loss_share)),
     ]
 
 
-def _bar(result: Result, t: _Text) -> str:
+def _bar(result: Result, f: _Figures, t: _Text) -> str:
     filled = int((result.efficiency * BAR_WIDTH).to_integral_value())
     filled = min(BAR_WIDTH, max(1 if result.efficiency > 0 else 0, filled))
     bar = "█" * filled + "░" * (BAR_WIDTH - filled)
-    return t._("`{bar}` actual is {share} of ideal").format(bar=bar, share=t.pct(result.efficiency))
+    return t._("`{bar}` actual is {share} of ideal").format(bar=bar, share=f.efficiency)
 
 
-def _formula(result: Result, t: _Text) -> str:
-    d, v, e = t.num(result.devices, 0), t.num(result.throughput), t.num(result.efficiency, 4)
-    ideal, actual = t.num(result.ideal), t.num(result.actual)
+def _formula(result: Result, f: _Figures, t: _Text) -> str:
+    d, v, e, ideal, actual = f.devices, f.throughput, f.efficiency_fraction, f.ideal, f.actual
     lines = {
         Quantity.ACTUAL: [
             f"I = d · v = {d} × {v} = {ideal}",
@@ -174,19 +204,19 @@ def _formula(result: Result, t: _Text) -> str:
         ],
         Quantity.EFFICIENCY: [
             f"I = d · v = {d} × {v} = {ideal}",
-            f"E = A / I = {actual} / {ideal} = {e} ({t.pct(result.efficiency)})",
+            f"E = A / I = {actual} / {ideal} = {e} ({f.efficiency})",
         ],
         Quantity.THROUGHPUT: [
             f"v = A / (d · E) = {actual} / ({d} × {e}) = {v}",
             f"I = d · v = {d} × {v} = {ideal}",
         ],
         Quantity.DEVICES: [
-            f"d = ⌈A / (v · E)⌉ = ⌈{t.num(result.target or result.actual)} / ({v} × {e})⌉ = {d}",
+            f"d = ⌈A / (v · E)⌉ = ⌈{f.target or actual} / ({v} × {e})⌉ = {d}",
             f"I = d · v = {d} × {v} = {ideal}",
             f"A = I · E = {ideal} × {e} = {actual}",
         ],
     }[result.solved]
-    lines.append(f"S = d · E = {d} × {e} = {t.times(result.speedup)}")
+    lines.append(f"S = d · E = {d} × {e} = {f.speedup}")
     return t._("*The formula with your numbers*") + "\n```" + "\n".join(lines) + "```"
 
 
@@ -213,17 +243,17 @@ def _plain_number(value: Decimal, quantity: Quantity, t: _Text) -> str:
     return format_number(value, t.locale, max_fraction_digits=6, grouping=False)
 
 
-def _model_notes(result: Result, t: _Text) -> list[str]:
+def _model_notes(result: Result, f: _Figures, t: _Text) -> list[str]:
     _ = t._
     notes = []
     if result.devices == 1 and result.efficiency < 1:
         notes.append(_(":information_source: A single device has nothing to synchronize, so its real efficiency is 100%; the figure given only matters for a cluster."))
     if result.solved is Quantity.EFFICIENCY:
         notes.append(_(":information_source: This efficiency holds for {devices} devices. It usually drops as devices are added, so measure again at other sizes.").format(
-            devices=t.num(result.devices, 0)))
+            devices=f.devices))
     if result.solved is Quantity.DEVICES:
         notes.append(_(":information_source: Rounded up to whole devices, which deliver {rate}. This assumes the efficiency stays at {efficiency} at that size; it usually drops as a cluster grows.").format(
-            rate=t.rate(result.actual), efficiency=t.pct(result.efficiency)))
+            rate=t.rate(f.actual), efficiency=f.efficiency))
     return notes
 
 

@@ -87,7 +87,8 @@ def parse_command(text: str, locale: Locale) -> Command:
 def _split_words(text: str) -> list[str]:
     text = text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
     text = _MENTION.sub(" ", text)
-    text = "".join(" " if unicodedata.category(c)[0] in "CZ" and c not in SPACES else c for c in text)
+    if not text.isprintable():  # control, format and odd space characters become plain spaces
+        text = "".join(" " if unicodedata.category(c)[0] in "CZ" and c not in SPACES else c for c in text)
     text = unicodedata.normalize("NFKC", text.replace("\u202f", "\u00a0"))
     text = _KEY_VALUE.sub(r"\1", text)
     words = text.split()

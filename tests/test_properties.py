@@ -3,13 +3,14 @@
 from decimal import Decimal
 
 from babel.numbers import format_decimal
+from babel.numbers import format_percent as babel_format_percent
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from blockkit import assert_no_broadcast, assert_within_limits
 from bot.engine import answer
 from bot.errors import ErrorCode, UserInputError
-from bot.numbers import read_number, resolve_locale, uses_space_grouping
+from bot.numbers import format_number, format_percent, read_number, resolve_locale, uses_space_grouping
 from bot.parsing import parse_command
 
 LOCALES = ["de-DE", "en-US", "en-GB", "fr-FR", "es-ES", "es-LA", "pt-BR", "it-IT", "ja-JP", "ko-KR", "zh-CN", "zh-TW"]
@@ -62,3 +63,27 @@ def test_every_reply_to_any_text_stays_inside_block_kit_limits_and_pings_no_one(
     reply = answer(" ".join(words), resolve_locale(locale))
     assert_within_limits(reply.blocks)
     assert_no_broadcast({"text": reply.text, "blocks": reply.blocks})
+
+
+FORMAT_LOCALES = [*LOCALES, "de-CH", "hi-IN", "pl-PL", "sv-SE", "nb-NO", "ru-RU", "ar-EG", "tr-TR", "nl-NL", "da-DK"]
+
+
+@given(
+    value=st.decimals(min_value=Decimal("-1e15"), max_value=Decimal("1e15"), places=6, allow_nan=False),
+    digits=st.integers(min_value=0, max_value=6),
+    locale=st.sampled_from(FORMAT_LOCALES),
+)
+def test_numbers_are_written_exactly_as_babel_writes_them(value, digits, locale):
+    cldr = resolve_locale(locale)
+    pattern = "#,##0" + ("." + "#" * digits if digits else "")
+    assert format_number(value, cldr, max_fraction_digits=digits) == format_decimal(value, pattern, locale=cldr)
+
+
+@given(
+    fraction=st.decimals(min_value=Decimal("0.0001"), max_value=Decimal(1), places=6, allow_nan=False),
+    locale=st.sampled_from(FORMAT_LOCALES),
+)
+def test_percentages_are_written_exactly_as_babel_writes_them(fraction, locale):
+    cldr = resolve_locale(locale)
+    pattern = cldr.percent_formats[None].pattern.replace("#,##0", "#,##0.##", 1)
+    assert format_percent(fraction, cldr) == babel_format_percent(fraction, pattern, locale=cldr)

@@ -1,0 +1,38 @@
+"""The baselines: a minimal Bolt app that acknowledges every slash command with a constant message.
+
+    gunicorn --config gunicorn.conf.py 'bench.bare:create_wsgi_app(inline=False)'   # Bolt's defaults
+    gunicorn --config gunicorn.conf.py 'bench.bare:create_wsgi_app(inline=True)'    # answered in-line: the floor
+
+Same server, same adapter, same health check and same Web API client settings as dpscale; nothing else.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from slack_bolt import App
+from slack_bolt.adapter.wsgi import SlackRequestHandler
+from slack_sdk import WebClient
+
+CONSTANT = {"response_type": "ephemeral", "text": "ok"}
+
+
+def create_wsgi_app(inline: bool) -> Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]:
+    client = WebClient(token=os.environ["SLACK_BOT_TOKEN"], base_url=os.environ["SLACK_API_URL"])
+    app = App(client=client, signing_secret=os.environ["SLACK_SIGNING_SECRET"], process_before_response=inline)
+
+    @app.command("/dpscale")
+    def constant(ack):  # type: ignore[no-untyped-def]
+        ack(**CONSTANT)
+
+    slack = SlackRequestHandler(app, path="/slack/events")
+
+    def application(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        if environ.get("PATH_INFO") == "/healthz":
+            start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", "2")])
+            return [b"ok"]
+        return slack(environ, start_response)
+
+    return application

@@ -1,0 +1,319 @@
+"""Load benchmark: dpscale beside a bare Bolt app, under the same production server, in one run.
+
+    python bench/load.py [--duration 5] [--rounds 3] [--levels 1 16 64]
+
+Starts, each under gunicorn with gunicorn.conf.py (as the Procfile does) and against a fake Slack Web API on
+loopback:
+  (a) dpscale,
+  (b) a minimal Bolt app that acknowledges every /dpscale with a constant message, with Bolt's defaults,
+  (c) the same minimal app answering in-line (process_before_response=True): the floor.
+wrk drives signed slash commands — a mix of several hundred different texts, German and English, results,
+errors and help, signed in advance — at each concurrency level, round-robin over the apps and repeated, and
+the table reports medians and ratios to the floor. Also measured: cold start (process start to the first
+answered slash command), peak resident memory of the worker, and the engine's own time per command.
+
+Writes docs/benchmarks.md and docs/benchmarks.png. Needs wrk (Debian package `wrk`) and matplotlib.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from importlib.metadata import version
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+from fake_slack import FakeSlack  # noqa: E402
+from slack_client import (  # noqa: E402
+    BOT_TOKEN,
+    SIGNING_SECRET,
+    free_port,
+    post,
+    signed_headers,
+    slash_command_body,
+)
+
+APPS = {
+    "dpscale": "bot.server:create_wsgi_app()",
+    "bolt defaults": "bench.bare:create_wsgi_app(inline=False)",
+    "bolt in-line (floor)": "bench.bare:create_wsgi_app(inline=True)",
+}
+FLOOR = "bolt in-line (floor)"
+USERS = [f"UB{i:03d}" for i in range(40)]
+
+
+@dataclass
+class Server:
+    name: str
+    target: str
+    fake: FakeSlack
+    port: int = field(default_factory=free_port)
+    process: subprocess.Popen[bytes] | None = None
+
+    def env(self) -> dict[str, str]:
+        return {
+            "PATH": os.environ["PATH"], "PYTHONPATH": str(ROOT), "PORT": str(self.port),
+            "SLACK_BOT_TOKEN": BOT_TOKEN, "SLACK_SIGNING_SECRET": SIGNING_SECRET,
+            "SLACK_API_URL": self.fake.api_url, "LOG_LEVEL": "INFO",
+        }
+
+    def start(self) -> float:
+        """Start the server; seconds from process start to the first answered slash command."""
+        gunicorn = shutil.which("gunicorn", path=str(Path(sys.executable).parent)) or "gunicorn"
+        started = time.perf_counter()
+        self.process = subprocess.Popen(
+            [gunicorn, "--config", "gunicorn.conf.py", self.target],
+            cwd=ROOT, env=self.env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        body = slash_command_body("64 2000 90%", user=USERS[0])
+        while True:
+            try:
+                response = post(self.url, body, signed_headers(body, "application/x-www-form-urlencoded"), 2)
+                if response.status == 200:
+                    return time.perf_counter() - started
+            except OSError:
+                pass
+            if time.perf_counter() - started > 30:
+                raise TimeoutError(self.name)
+            time.sleep(0.005)
+
+    def stop(self) -> None:
+        if self.process:
+            self.process.terminate()
+            self.process.wait(10)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/slack/events"
+
+    def worker_peak_rss_mib(self) -> float:
+        """VmHWM of the gunicorn worker (the master's child)."""
+        assert self.process is not None
+        for status in Path("/proc").glob("[0-9]*/status"):
+            try:
+                text = status.read_text()
+            except OSError:
+                continue
+            if re.search(rf"^PPid:\s+{self.process.pid}$", text, re.M):
+                peak = re.search(r"^VmHWM:\s+(\d+) kB", text, re.M)
+                return int(peak.group(1)) / 1024 if peak else float("nan")
+        return float("nan")
+
+
+def command_mix(seed: int = 7) -> list[str]:
+    """Several hundred different command texts, as German and English users type them."""
+    rng = random.Random(seed)
+    texts = []
+    for _ in range(150):
+        d, v, e = rng.randint(1, 4096), rng.randint(10, 50_000), rng.randint(40, 100)
+        texts += [
+            f"{d} {v:,} {e}%".replace(",", "."),            # German grouping
+            f"{d} {v:,} {e}%",                               # English grouping
+            f"{d} {v} 0,{e:02d}" if e < 100 else f"{d} {v} 1",
+            f"{d} {v} actual={int(d * v * e / 100)}",
+        ]
+    texts += ["help", "hilfe", "64 2000 150%", "64 zwei 90 %", "64 2000", "v=2000 e=90% actual=1M"] * 10
+    rng.shuffle(texts)
+    return texts
+
+
+def write_wrk_script(texts: list[str], path: Path) -> None:
+    """A wrk script that cycles through slash commands signed now (valid for Slack's five minutes)."""
+    lines = ["local requests = {}", "local i = 0", "init = function(args)"]
+    for n, text in enumerate(texts):
+        body = slash_command_body(text, user=USERS[n % len(USERS)])
+        headers = signed_headers(body, "application/x-www-form-urlencoded")
+        lua_headers = ", ".join(f'["{k}"] = "{v}"' for k, v in headers.items())
+        lines.append(f'  requests[{n + 1}] = wrk.format("POST", "/slack/events", {{{lua_headers}}}, "{body}")')
+    lines += ["end", "request = function()", "  i = i % #requests + 1", "  return requests[i]", "end"]
+    path.write_text("\n".join(lines) + "\n")
+
+
+@dataclass
+class Run:
+    rps: float
+    p50_ms: float
+    p99_ms: float
+    errors: int
+
+
+def run_wrk(url: str, script: Path, connections: int, duration: int) -> Run:
+    threads = 1 if connections == 1 else 2
+    out = subprocess.run(
+        ["wrk", "-t", str(threads), "-c", str(connections), "-d", f"{duration}s", "--latency", "-s", str(script),
+         "--timeout", "5s", url],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+    p50 = _ms(re.search(r"50%\s+([\d.]+\w+)", out).group(1))  # type: ignore[union-attr]
+    p99 = _ms(re.search(r"99%\s+([\d.]+\w+)", out).group(1))  # type: ignore[union-attr]
+    non_2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    socket = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
+    errors = (int(non_2xx.group(1)) if non_2xx else 0) + (sum(map(int, socket.groups())) if socket else 0)
+    return Run(rps, p50, p99, errors)
+
+
+def _ms(value: str) -> float:
+    number, unit = re.match(r"([\d.]+)(\w+)", value).groups()  # type: ignore[union-attr]
+    return float(number) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
+
+
+def engine_time_us() -> dict[str, float]:
+    from bot.engine import answer
+    from bot.numbers import resolve_locale
+
+    texts = command_mix()[:200]
+    result = {}
+    for tag in ("de-DE", "en-US"):
+        locale = resolve_locale(tag)
+        for text in texts:
+            answer(text, locale)
+        samples = []
+        for _ in range(5):
+            started = time.perf_counter()
+            for text in texts:
+                answer(text, locale)
+            samples.append((time.perf_counter() - started) / len(texts) * 1e6)
+        result[tag] = statistics.median(samples)
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--duration", type=int, default=5, help="seconds per wrk run")
+    parser.add_argument("--rounds", type=int, default=3, help="runs per app and level (medians reported)")
+    parser.add_argument("--levels", type=int, nargs="+", default=[1, 16, 64])
+    parser.add_argument("--cold-starts", type=int, default=5)
+    parser.add_argument("--out", type=Path, default=ROOT / "docs")
+    args = parser.parse_args()
+
+    fake = FakeSlack(locales={u: ("de-DE" if i % 2 else "en-US") for i, u in enumerate(USERS)}).start()
+    try:
+        cold = measure_cold_starts(fake, args.cold_starts)
+        servers = {name: Server(name, target, fake) for name, target in APPS.items()}
+        for server in servers.values():
+            server.start()
+        texts = command_mix()
+        script = Path(tempfile.mkdtemp()) / "dpscale.lua"
+        for server in servers.values():  # warm-up: every user's locale looked up once, code paths loaded
+            write_wrk_script(texts, script)
+            run_wrk(server.url, script, 4, 2)
+        runs: dict[tuple[str, int], list[Run]] = {}
+        for _ in range(args.rounds):
+            for level in args.levels:
+                write_wrk_script(texts, script)  # fresh signatures for every batch
+                for name, server in servers.items():
+                    runs.setdefault((name, level), []).append(run_wrk(server.url, script, level, args.duration))
+        memory = {name: server.worker_peak_rss_mib() for name, server in servers.items()}
+        for server in servers.values():
+            server.stop()
+    finally:
+        fake.stop()
+    report = render_report(runs, cold, memory, engine_time_us(), args, len(texts))
+    args.out.mkdir(exist_ok=True)
+    (args.out / "benchmarks.md").write_text(report)
+    draw_chart(runs, args.levels, args.out / "benchmarks.png")
+    print(report)
+
+
+def measure_cold_starts(fake: FakeSlack, count: int) -> dict[str, float]:
+    samples: dict[str, list[float]] = {name: [] for name in APPS}
+    for _ in range(count):
+        for name, target in APPS.items():
+            server = Server(name, target, fake)
+            samples[name].append(server.start())
+            server.stop()
+    return {name: statistics.median(values) for name, values in samples.items()}
+
+
+def render_report(runs, cold, memory, engine, args, mix_size) -> str:  # type: ignore[no-untyped-def]
+    def median(name: str, level: int, attribute: str) -> float:
+        return statistics.median(getattr(r, attribute) for r in runs[(name, level)])
+
+    lines = [
+        "# Benchmarks",
+        "",
+        "Written by `python bench/load.py`; every figure below comes from one run of it. Each app ran under gunicorn",
+        "with `gunicorn.conf.py` (as the Procfile starts it) against a fake Slack Web API on loopback; wrk sent",
+        f"signed `/dpscale` requests cycling through {mix_size} different texts (German and English; results, errors,",
+        f"help) from {len(USERS)} users. Each cell is the median of {args.rounds} runs of {args.duration} s, the apps",
+        "taking turns, so a noisy machine moves them alike. Ratios are to the floor: a bare Bolt app answering",
+        "in-line with a constant message.",
+        "",
+        f"Machine: {os.cpu_count()} cores, {platform.processor() or platform.machine()}, Python "
+        f"{platform.python_version()}; slack-bolt {version('slack-bolt')}, gunicorn {version('gunicorn')}, "
+        f"babel {version('babel')}; wrk on the same machine.",
+        "",
+        "| clients | app | requests/s | × floor | p50 ms | p99 ms | p99 × floor | errors |",
+        "|---:|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for level in args.levels:
+        floor_rps, floor_p99 = median(FLOOR, level, "rps"), median(FLOOR, level, "p99_ms")
+        for name in APPS:
+            rps, p99 = median(name, level, "rps"), median(name, level, "p99_ms")
+            errors = sum(r.errors for r in runs[(name, level)])
+            lines.append(
+                f"| {level} | {name} | {rps:,.0f} | {rps / floor_rps:.2f} | {median(name, level, 'p50_ms'):.2f} "
+                f"| {p99:.2f} | {p99 / floor_p99:.2f} | {errors} |"
+            )
+    lines += [
+        "",
+        f"Cold start, process start to the first answered slash command (median of {args.cold_starts}):",
+        "",
+        "| app | seconds | × bolt defaults |",
+        "|---|---:|---:|",
+    ]
+    for name in APPS:
+        lines.append(f"| {name} | {cold[name]:.2f} | {cold[name] / cold['bolt defaults']:.2f} |")
+    lines += ["", "Peak resident memory of the worker after the load:", "", "| app | MiB |", "|---|---:|"]
+    lines += [f"| {name} | {mib:.1f} |" for name, mib in memory.items()]
+    lines += [
+        "",
+        "The engine alone (parse, validate, calculate, render; no HTTP), median µs per command over the same mix:",
+        "",
+        "| locale | µs |",
+        "|---|---:|",
+    ]
+    lines += [f"| {tag} | {us:.0f} |" for tag, us in engine.items()]
+    lines += ["", "![throughput and p99 against clients](benchmarks.png)", ""]
+    return "\n".join(lines)
+
+
+def draw_chart(runs, levels, path: Path) -> None:  # type: ignore[no-untyped-def]
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
+    for name in APPS:
+        rps = [statistics.median(r.rps for r in runs[(name, level)]) for level in levels]
+        p99 = [statistics.median(r.p99_ms for r in runs[(name, level)]) for level in levels]
+        left.plot(levels, rps, marker="o", label=name)
+        right.plot(levels, p99, marker="o", label=name)
+    for axis, title, unit in ((left, "Throughput", "requests/s"), (right, "p99 latency", "ms")):
+        axis.set_xscale("log", base=2)
+        axis.set_xticks(levels, [str(level) for level in levels])
+        axis.set_xlabel("concurrent clients")
+        axis.set_ylabel(unit)
+        axis.set_title(title)
+        axis.grid(alpha=0.3)
+    left.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+if __name__ == "__main__":
+    main()
