@@ -17,7 +17,7 @@ from babel import Locale
 from bot.calculator import Quantity, Result
 from bot.errors import ErrorCode, UserInputError
 from bot.i18n import translations_for
-from bot.numbers import ReadingKind, format_number, format_percent
+from bot.numbers import ReadingKind, number_style, write_number, write_percent
 from bot.parsing import Note
 
 Block = dict[str, Any]
@@ -77,14 +77,14 @@ class _Text:
 
     def __init__(self, locale: Locale) -> None:
         self.locale = locale
-        translations = translations_for(locale)
-        self._ = translations.gettext
+        self.style = number_style(locale)
+        self._ = translations_for(locale).gettext
 
     def num(self, value: Decimal, digits: int = 2) -> str:
-        return format_number(value, self.locale, max_fraction_digits=digits)
+        return write_number(value, self.style, digits)
 
     def pct(self, fraction: Decimal, digits: int = 2) -> str:
-        return format_percent(fraction, self.locale, max_fraction_digits=digits)
+        return write_percent(fraction, self.style, digits)
 
     def rate(self, value: str) -> str:
         """An already written number with its unit: `115,200 samples/s`."""
@@ -240,7 +240,7 @@ def _plain_number(value: Decimal, quantity: Quantity, t: _Text) -> str:
     """A value as a note shows it: without grouping, so `2000` and `2` can never be mistaken for each other."""
     if quantity is Quantity.EFFICIENCY:
         return t.pct(value, 4)
-    return format_number(value, t.locale, max_fraction_digits=6, grouping=False)
+    return write_number(value, t.style, 6, grouping=False)
 
 
 def _model_notes(result: Result, f: _Figures, t: _Text) -> list[str]:

@@ -61,13 +61,43 @@ class Reading:
     alternative: Decimal | None = None
 
 
+@dataclass(frozen=True)
+class NumberStyle:
+    """How a locale writes numbers, read once from Babel's CLDR data: symbols, grouping sizes, percent affixes."""
+
+    locale: Locale
+    decimal: str
+    group: str
+    grouping: tuple[int, int]
+    percent_prefix: str
+    percent_suffix: str
+
+    @property
+    def group_marks(self) -> str:
+        """The group symbol and the characters a user types for it (any space for a space, either apostrophe)."""
+        if self.group in SPACES:
+            return SPACES
+        if self.group in APOSTROPHES:
+            return APOSTROPHES
+        return self.group
+
+
 @lru_cache(maxsize=256)
-def _symbols(locale: Locale) -> tuple[str, str]:
-    return get_decimal_symbol(locale), get_group_symbol(locale)
+def number_style(locale: Locale) -> NumberStyle:
+    decimal_pattern = locale.decimal_formats[None]
+    percent_pattern = locale.percent_formats[None]
+    return NumberStyle(
+        locale=locale,
+        decimal=get_decimal_symbol(locale),
+        group=get_group_symbol(locale),
+        grouping=decimal_pattern.grouping,
+        percent_prefix=percent_pattern.prefix[0],
+        percent_suffix=percent_pattern.suffix[0],
+    )
 
 
 def uses_space_grouping(locale: Locale) -> bool:
-    return _symbols(locale)[1] in SPACES
+    return number_style(locale).group in SPACES
 
 
 def read_number(token: str, locale: Locale) -> Reading:
@@ -77,8 +107,9 @@ def read_number(token: str, locale: Locale) -> Reading:
         return Reading(token, Decimal(body) * multiplier)
     if not _NUMBER_SHAPE.fullmatch(body):
         raise UserInputError(ErrorCode.NOT_A_NUMBER, token=token)
-    own = _parse_in(body, locale)
-    others = {value for other in _other_readers(body, locale) if (value := _parse_in(body, other)) is not None}
+    style = number_style(locale)
+    own = _parse_in(body, style)
+    others = {value for other in _other_readers(body, style) if (value := _parse_in(body, other)) is not None}
     if own is not None:
         differing = sorted(others - {own})
         if differing:
@@ -90,7 +121,7 @@ def read_number(token: str, locale: Locale) -> Reading:
         raise UserInputError(
             ErrorCode.AMBIGUOUS_NUMBER,
             token=token,
-            suggestions=tuple(format_number(v * multiplier, locale) for v in sorted(others)),
+            suggestions=tuple(write_number(v * multiplier, style) for v in sorted(others)),
         )
     raise UserInputError(ErrorCode.NOT_A_NUMBER, token=token)
 
@@ -103,24 +134,22 @@ def _split_suffix(token: str) -> tuple[str, Decimal]:
     return token, Decimal(1)
 
 
-@lru_cache(maxsize=8)
-def _convention(name: str) -> Locale:
-    return Locale.parse(name)
+@lru_cache(maxsize=1)
+def _conventions() -> tuple[NumberStyle, ...]:
+    return tuple(number_style(Locale.parse(name)) for name in _ALTERNATIVE_CONVENTIONS)
 
 
-def _other_readers(body: str, locale: Locale) -> list[Locale]:
-    """The other conventions that could read `body` differently from `locale` and from each other.
+def _other_readers(body: str, style: NumberStyle) -> list[NumberStyle]:
+    """The other conventions that could read `body` differently from `style` and from each other.
 
     One that uses a symbol foreign to `body`'s separators cannot read it; two that share a decimal mark and
     whose group marks `body` does not contain would read it alike, so only the first is asked.
     """
     separators = {c for c in body if not c.isdigit() and c not in "+-"}
-    readers: list[Locale] = []
-    seen = {_reading_key(body, locale)}
-    for name in _ALTERNATIVE_CONVENTIONS:
-        other = _convention(name)
-        decimal_symbol, group_symbol = _symbols(other)
-        if not separators <= {decimal_symbol, group_symbol, *_group_variants(group_symbol)}:
+    readers: list[NumberStyle] = []
+    seen = {_reading_key(body, style)}
+    for other in _conventions():
+        if not separators <= {other.decimal, *other.group_marks}:
             continue
         key = _reading_key(body, other)
         if key not in seen:
@@ -129,60 +158,34 @@ def _other_readers(body: str, locale: Locale) -> list[Locale]:
     return readers
 
 
-def _reading_key(body: str, locale: Locale) -> tuple[str, str | None]:
-    decimal_symbol, group_symbol = _symbols(locale)
-    groups = {group_symbol, *_group_variants(group_symbol)}
-    return decimal_symbol, group_symbol if any(c in groups for c in body) else None
+def _reading_key(body: str, style: NumberStyle) -> tuple[str, str | None]:
+    marks = style.group_marks
+    return style.decimal, style.group if any(c in marks for c in body) else None
 
 
-def _group_variants(group_symbol: str) -> str:
-    if group_symbol in SPACES:
-        return SPACES
-    if group_symbol in APOSTROPHES:
-        return APOSTROPHES
-    return ""
-
-
-def _parse_in(body: str, locale: Locale) -> Decimal | None:
-    """Babel's strict reading of `body` in `locale`, with the locale's own group symbol normalised; None if invalid."""
-    decimal_symbol, group_symbol = _symbols(locale)
-    text = body
-    if group_symbol in SPACES:
-        text = re.sub(f"[{SPACES}]", group_symbol, text)
-    elif group_symbol in APOSTROPHES:
-        text = re.sub(f"[{APOSTROPHES}]", group_symbol, text)
-    if any(c in SPACES or c in APOSTROPHES for c in text.replace(group_symbol, "")):
+def _parse_in(body: str, style: NumberStyle) -> Decimal | None:
+    """Babel's strict reading of `body` in a style's locale, its group marks normalised; None if invalid."""
+    marks = style.group_marks
+    text = "".join(style.group if c in marks else c for c in body) if len(marks) > 1 else body
+    if any(c in SPACES or c in APOSTROPHES for c in text.replace(style.group, "")):
         return None
+    if style.group in APOSTROPHES and style.group in text:
+        # Babel's strict check re-formats the number and, reading apostrophes as pattern quotes, drops them
+        # from 1'000'000: check the grouping here and let Babel read the digits without group marks.
+        if not _apostrophe_grouped(style).fullmatch(text):
+            return None
+        text = text.replace(style.group, "")
     try:
-        value = parse_decimal(text, locale=locale, strict=True)
+        value = parse_decimal(text, locale=style.locale, strict=True)
     except (NumberFormatError, ValueError, ArithmeticError):
         return None
     return value if value.is_finite() else None
 
 
-@dataclass(frozen=True)
-class NumberStyle:
-    """How a locale writes numbers, read once from Babel's CLDR data: symbols, grouping sizes, percent affixes."""
-
-    decimal: str
-    group: str
-    grouping: tuple[int, int]
-    percent_prefix: str
-    percent_suffix: str
-
-
-@lru_cache(maxsize=256)
-def number_style(locale: Locale) -> NumberStyle:
-    decimal_pattern = locale.decimal_formats[None]
-    percent_pattern = locale.percent_formats[None]
-    decimal_symbol, group_symbol = _symbols(locale)
-    return NumberStyle(
-        decimal=decimal_symbol,
-        group=group_symbol,
-        grouping=decimal_pattern.grouping,
-        percent_prefix=percent_pattern.prefix[0],
-        percent_suffix=percent_pattern.suffix[0],
-    )
+@lru_cache(maxsize=8)
+def _apostrophe_grouped(style: NumberStyle) -> re.Pattern[str]:
+    group, decimal = re.escape(style.group), re.escape(style.decimal)
+    return re.compile(rf"[+-]?\d{{1,3}}(?:{group}\d{{3}})+(?:{decimal}\d*)?")
 
 
 def format_number(value: Decimal, locale: Locale, *, max_fraction_digits: int = 2, grouping: bool = True) -> str:
@@ -192,7 +195,11 @@ def format_number(value: Decimal, locale: Locale, *, max_fraction_digits: int = 
     supported locale), applied from the locale's CLDR data read once rather than looked up for every number:
     a reply writes some twenty numbers, and this keeps them from costing more than the rest of the reply.
     """
-    style = number_style(locale)
+    return write_number(value, number_style(locale), max_fraction_digits, grouping)
+
+
+def write_number(value: Decimal, style: NumberStyle, max_fraction_digits: int = 2, grouping: bool = True) -> str:
+    """`format_number` for a style already looked up (a reply writes many numbers in one style)."""
     rounded = value.quantize(_QUANTA[max_fraction_digits])
     integer, _, fraction = f"{abs(rounded):f}".partition(".")
     fraction = fraction.rstrip("0")
@@ -204,9 +211,11 @@ def format_number(value: Decimal, locale: Locale, *, max_fraction_digits: int = 
 
 def format_percent(fraction: Decimal, locale: Locale, *, max_fraction_digits: int = 2) -> str:
     """`fraction` (0.9) as a percentage (90 %) in `locale`'s own percent pattern."""
-    style = number_style(locale)
-    number = format_number(fraction.scaleb(2), locale, max_fraction_digits=max_fraction_digits)
-    return style.percent_prefix + number + style.percent_suffix
+    return write_percent(fraction, number_style(locale), max_fraction_digits)
+
+
+def write_percent(fraction: Decimal, style: NumberStyle, max_fraction_digits: int = 2) -> str:
+    return style.percent_prefix + write_number(fraction.scaleb(2), style, max_fraction_digits) + style.percent_suffix
 
 
 _QUANTA = {digits: Decimal(1).scaleb(-digits) for digits in range(0, 13)}

@@ -68,6 +68,9 @@ def test_the_seed_example_reads_the_same_in_every_locale(locale, text):
         ("en-US", "0,9", D("0.9"), ReadingKind.OTHER_CONVENTION, None),
         ("en-US", "1.234,5", D("1234.5"), ReadingKind.OTHER_CONVENTION, None),
         ("en-US", "2'000", D(2000), ReadingKind.OTHER_CONVENTION, None),
+        ("de-CH", "1'000'000", D(1000000), None, None),
+        ("de-CH", "1’234’567.5", D("1234567.5"), None, None),
+        ("hi-IN", "12,34,567.5", D("1234567.5"), None, None),
         # valid in the user's format and, with another value, in another: the user's wins, with a note
         ("en-US", "2.000", D(2), ReadingKind.AMBIGUOUS, D(2000)),
         ("en-US", "2,000", D(2000), ReadingKind.AMBIGUOUS, D(2)),

@@ -4,13 +4,20 @@ from decimal import Decimal
 
 from babel.numbers import format_decimal
 from babel.numbers import format_percent as babel_format_percent
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from blockkit import assert_no_broadcast, assert_within_limits
 from bot.engine import answer
 from bot.errors import ErrorCode, UserInputError
-from bot.numbers import format_number, format_percent, read_number, resolve_locale, uses_space_grouping
+from bot.numbers import (
+    format_number,
+    format_percent,
+    number_style,
+    read_number,
+    resolve_locale,
+    uses_space_grouping,
+)
 from bot.parsing import parse_command
 
 LOCALES = ["de-DE", "en-US", "en-GB", "fr-FR", "es-ES", "es-LA", "pt-BR", "it-IT", "ja-JP", "ko-KR", "zh-CN", "zh-TW"]
@@ -75,7 +82,11 @@ FORMAT_LOCALES = [*LOCALES, "de-CH", "hi-IN", "pl-PL", "sv-SE", "nb-NO", "ru-RU"
 )
 def test_numbers_are_written_exactly_as_babel_writes_them(value, digits, locale):
     cldr = resolve_locale(locale)
-    pattern = "#,##0" + ("." + "#" * digits if digits else "")
+    # Babel reads apostrophes in its output as pattern quotes and drops them from 1'000'000 (de-CH writes
+    # 1000000 there): only values with at most one group mark can be compared for apostrophe-grouped locales.
+    assume(number_style(cldr).group not in "'\u2019" or abs(value) < 999_999)
+    integer_part = cldr.decimal_formats[None].pattern.split(";")[0].split(".")[0]  # e.g. #,##,##0 for hi-IN
+    pattern = integer_part + ("." + "#" * digits if digits else "")
     assert format_number(value, cldr, max_fraction_digits=digits) == format_decimal(value, pattern, locale=cldr)
 
 
@@ -87,3 +98,9 @@ def test_percentages_are_written_exactly_as_babel_writes_them(fraction, locale):
     cldr = resolve_locale(locale)
     pattern = cldr.percent_formats[None].pattern.replace("#,##0", "#,##0.##", 1)
     assert format_percent(fraction, cldr) == babel_format_percent(fraction, pattern, locale=cldr)
+
+
+@given(value=values, locale=st.sampled_from(FORMAT_LOCALES))
+def test_every_number_the_bot_writes_it_reads_back_equal(value, locale):
+    cldr = resolve_locale(locale)
+    assert read_number(format_number(value, cldr), cldr).value == value
