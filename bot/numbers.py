@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from babel import Locale, UnknownLocaleError
 from babel.numbers import NumberFormatError, get_decimal_symbol, get_group_symbol, parse_decimal
@@ -72,7 +72,12 @@ class NumberStyle:
     percent_prefix: str
     percent_suffix: str
 
-    @property
+    @cached_property
+    def translation(self) -> dict[int, str]:
+        """From Python's `,` and `.` to this style's group and decimal symbols."""
+        return {ord(","): self.group, ord("."): self.decimal}
+
+    @cached_property
     def group_marks(self) -> str:
         """The group symbol and the characters a user types for it (any space for a space, either apostrophe)."""
         if self.group in SPACES:
@@ -164,11 +169,22 @@ def _reading_key(body: str, style: NumberStyle) -> tuple[str, str | None]:
 
 
 def _parse_in(body: str, style: NumberStyle) -> Decimal | None:
-    """Babel's strict reading of `body` in a style's locale, its group marks normalised; None if invalid."""
+    """The strict reading of `body` in a style's locale, its group marks normalised; None if invalid.
+
+    A number written the canonical way (`2.000`, `1.234.567,89`, `0,9`) is read directly from the locale's
+    symbols; anything else is left to Babel's strict parser. The tests hold the direct reading to Babel's.
+    """
     marks = style.group_marks
     text = "".join(style.group if c in marks else c for c in body) if len(marks) > 1 else body
     if any(c in SPACES or c in APOSTROPHES for c in text.replace(style.group, "")):
         return None
+    if _canonical(style).fullmatch(text):
+        return Decimal(text.replace(style.group, "").replace(style.decimal, "."))
+    return babel_parse(text, style)
+
+
+def babel_parse(text: str, style: NumberStyle) -> Decimal | None:
+    """Babel's strict parser, for the shapes the canonical reading does not cover."""
     if style.group in APOSTROPHES and style.group in text:
         # Babel's strict check re-formats the number and, reading apostrophes as pattern quotes, drops them
         # from 1'000'000: check the grouping here and let Babel read the digits without group marks.
@@ -180,6 +196,15 @@ def _parse_in(body: str, style: NumberStyle) -> Decimal | None:
     except (NumberFormatError, ValueError, ArithmeticError):
         return None
     return value if value.is_finite() else None
+
+
+@lru_cache(maxsize=64)
+def _canonical(style: NumberStyle) -> re.Pattern[str]:
+    """Digits grouped by threes from a non-zero lead, or ungrouped, with an optional decimal part."""
+    group, decimal = re.escape(style.group), re.escape(style.decimal)
+    if style.grouping != (3, 3):
+        return re.compile(rf"\d+{decimal}\d+")
+    return re.compile(rf"(?:[1-9]\d{{0,2}}(?:{group}\d{{3}})+|\d+)(?:{decimal}\d+)?")
 
 
 @lru_cache(maxsize=8)
@@ -200,13 +225,18 @@ def format_number(value: Decimal, locale: Locale, *, max_fraction_digits: int = 
 
 def write_number(value: Decimal, style: NumberStyle, max_fraction_digits: int = 2, grouping: bool = True) -> str:
     """`format_number` for a style already looked up (a reply writes many numbers in one style)."""
-    rounded = value.quantize(_QUANTA[max_fraction_digits])
-    integer, _, fraction = f"{abs(rounded):f}".partition(".")
-    fraction = fraction.rstrip("0")
-    if grouping:
-        integer = _group_digits(integer, style)
-    sign = "-" if value.is_signed() else ""  # as Babel writes it, -0 included
-    return sign + integer + (style.decimal + fraction if fraction else "")
+    if grouping and style.grouping == (3, 3):
+        # Python groups by threes with `,` and `.`: map those onto the locale's symbols in one pass
+        text = format(value, f",.{max_fraction_digits}f").translate(style.translation)
+    else:
+        text = format(value, f".{max_fraction_digits}f").replace(".", style.decimal)
+        if grouping:
+            integer, decimal, fraction = text.partition(style.decimal)
+            sign = "-" if integer.startswith("-") else ""
+            text = sign + _group_digits(integer.lstrip("-"), style) + decimal + fraction
+    if max_fraction_digits:
+        text = text.rstrip("0").removesuffix(style.decimal)
+    return text
 
 
 def format_percent(fraction: Decimal, locale: Locale, *, max_fraction_digits: int = 2) -> str:
@@ -216,9 +246,6 @@ def format_percent(fraction: Decimal, locale: Locale, *, max_fraction_digits: in
 
 def write_percent(fraction: Decimal, style: NumberStyle, max_fraction_digits: int = 2) -> str:
     return style.percent_prefix + write_number(fraction.scaleb(2), style, max_fraction_digits) + style.percent_suffix
-
-
-_QUANTA = {digits: Decimal(1).scaleb(-digits) for digits in range(0, 13)}
 
 
 def _group_digits(integer: str, style: NumberStyle) -> str:

@@ -76,3 +76,27 @@ def test_add_if_new_admits_a_key_once_until_it_expires():
     assert seen.add_if_new("Ev1", True) is False
     clock.now += 6
     assert seen.add_if_new("Ev1", True) is True
+
+
+def test_only_a_few_lookups_wait_on_slack_at_once(fake):
+    """With users.info hanging, requests beyond the lookups in flight answer at once in the default locale."""
+    import threading
+    import time
+
+    from bot.slack.locales import MAX_LOOKUPS_IN_FLIGHT
+
+    fake.behaviour["users.info"] = "hang"
+    locales = directory(fake, Clock())
+    results: list[tuple[str, float]] = []
+
+    def ask(user: str) -> None:
+        started = time.monotonic()
+        results.append((str(locales.locale_of("T", user)), time.monotonic() - started))
+
+    threads = [threading.Thread(target=ask, args=(f"U{i}",)) for i in range(MAX_LOOKUPS_IN_FLIGHT + 6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert all(locale == "en_US" for locale, _ in results)
+    assert sum(1 for _, waited in results if waited > 0.5) <= MAX_LOOKUPS_IN_FLIGHT

@@ -11,6 +11,8 @@ from blockkit import assert_no_broadcast, assert_within_limits
 from bot.engine import answer
 from bot.errors import ErrorCode, UserInputError
 from bot.numbers import (
+    _parse_in,
+    babel_parse,
     format_number,
     format_percent,
     number_style,
@@ -104,3 +106,18 @@ def test_percentages_are_written_exactly_as_babel_writes_them(fraction, locale):
 def test_every_number_the_bot_writes_it_reads_back_equal(value, locale):
     cldr = resolve_locale(locale)
     assert read_number(format_number(value, cldr), cldr).value == value
+
+
+SEPARATED = st.from_regex(r"[+-]?[0-9]{0,4}([.,' \u00a0\u202f’][0-9]{0,4}){0,3}", fullmatch=True)
+
+
+@settings(max_examples=1500)
+@given(text=SEPARATED, locale=st.sampled_from(FORMAT_LOCALES))
+def test_reading_a_number_agrees_with_babels_strict_parser(text, locale):
+    """The direct reading of canonical shapes never differs from what Babel's strict parser says."""
+    style = number_style(resolve_locale(locale))
+    marks = style.group_marks
+    normalised = "".join(style.group if c in marks else c for c in text)
+    if any(c in " \u00a0\u202f'’" for c in normalised.replace(style.group, "")):
+        return
+    assert _parse_in(text, style) == babel_parse(normalised, style)

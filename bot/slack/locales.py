@@ -1,8 +1,9 @@
 """Which locale a Slack user reads: `users.info` with `include_locale`, cached, bounded in time and size.
 
 Slack's API must never make a user wait past the 3-second acknowledgement window: the lookup has a short
-timeout and no retries, and after a failure (error, 429, timeout) lookups pause for a while, so that an
-unavailable API costs one slow request rather than one per user.
+timeout and no retries; only a few lookups run at once (a request that would wait for a free one uses the
+default locale instead); and after a failure (error, 429, timeout) lookups pause for a while, so that an
+unavailable API costs a few slow requests rather than one per user.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ logger = logging.getLogger(__name__)
 CACHE_ENTRIES = 10_000
 CACHE_TTL = 6 * 3600.0
 PAUSE_AFTER_FAILURE = 30.0
+MAX_LOOKUPS_IN_FLIGHT = 4  # the rest of the server's threads never wait on Slack for a locale
 
 
 class LocaleDirectory:
@@ -40,6 +42,7 @@ class LocaleDirectory:
         self._cache: ExpiringCache[Locale] = ExpiringCache(CACHE_ENTRIES, CACHE_TTL, clock)
         self._paused_until = 0.0
         self._lock = threading.Lock()
+        self._in_flight = threading.BoundedSemaphore(MAX_LOOKUPS_IN_FLIGHT)
 
     def locale_of(self, team_id: str | None, user_id: str | None) -> Locale:
         """The user's Slack locale, or the default when Slack does not tell us in time."""
@@ -49,9 +52,12 @@ class LocaleDirectory:
         cached = self._cache.get(key)
         if cached is not None:
             return cached
-        if self._clock() < self._paused_until:
+        if self._clock() < self._paused_until or not self._in_flight.acquire(blocking=False):
             return self.default
-        locale = self._look_up(user_id)
+        try:
+            locale = self._look_up(user_id)
+        finally:
+            self._in_flight.release()
         if locale is None:
             return self.default
         self._cache.put(key, locale)

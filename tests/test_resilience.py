@@ -1,0 +1,138 @@
+"""Resilience through the real server: Slack's API misbehaving, slow follow-ups, hostile text, long soaks."""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from blockkit import assert_no_broadcast, assert_within_limits
+from fake_slack import BOT_USER_ID, FakeSlack
+from slack_client import AppServer, send_command, send_mention
+
+pytestmark = pytest.mark.e2e
+ACK_DEADLINE = 3.0
+
+
+def serve(**behaviour: str | float) -> tuple[FakeSlack, AppServer]:
+    fake = FakeSlack(behaviour=dict(behaviour)).start()
+    return fake, AppServer(fake).start()
+
+
+@pytest.mark.parametrize("behaviour", ["hang", "error", "ratelimit"])
+def test_under_concurrent_load_every_command_is_answered_within_3_seconds(behaviour):
+    """48 commands from 48 users at once while users.info hangs, fails or is rate-limited."""
+    fake, server = serve(**{"users.info": behaviour})
+    try:
+        with ThreadPoolExecutor(max_workers=24) as pool:
+            responses = list(pool.map(lambda n: send_command(server, "64 2000 90%", user=f"UL{n}"), range(48)))
+    finally:
+        server.stop()
+        fake.stop()
+    assert [r.status for r in responses] == [200] * 48
+    assert max(r.elapsed for r in responses) < ACK_DEADLINE
+    assert all("115,200 samples/s" in r.json()["text"] for r in responses)
+
+
+def test_a_slow_chat_post_message_does_not_delay_slash_commands():
+    fake, server = serve(**{"chat.postMessage": 2.0})
+    try:
+        with ThreadPoolExecutor(max_workers=16) as pool:
+            mentions = [
+                pool.submit(send_mention, server, f"<@{BOT_USER_ID}> 8 1000 80%", "UM", f"EvSlow{n}", f"17.{n}")
+                for n in range(10)
+            ]
+            time.sleep(0.2)  # the mentions' answers are now waiting on chat.postMessage
+            commands = [pool.submit(send_command, server, "64 2000 90%", user="UC") for _ in range(10)]
+            command_times = [f.result().elapsed for f in commands]
+            mention_acks = [f.result() for f in mentions]
+        posted = fake.wait_for("chat.postMessage", 10, timeout=10)
+    finally:
+        server.stop()
+        fake.stop()
+    assert all(r.status == 200 and r.elapsed < 1.0 for r in mention_acks)
+    assert max(command_times) < 1.0
+    assert len(posted) == 10
+
+
+@pytest.fixture(scope="module")
+def hostile_server():
+    fake, server = serve()
+    yield server
+    server.stop()
+    fake.stop()
+
+
+hostile = st.one_of(
+    st.text(max_size=300),
+    st.text(alphabet=st.characters(codec="utf-8"), min_size=400, max_size=10_000),
+    st.lists(
+        st.sampled_from(["<!channel>", "<!here>", "<!everyone>", "<@U123>", "<#C123|x>", "<!subteam^S1>",
+                         "&lt;!channel&gt;", "&amp;", "\x00", "\u202e", "\u200b", "9" * 400, "1e999", "NaN",
+                         "-0", "lang=de", "actual=", "%", "<https://x.example|x>", "`", "*", "\n"]),
+        max_size=12,
+    ).map(" ".join),
+    st.from_regex(r"[0-9.,' \u202f%kMG]{1,40}", fullmatch=True),
+)
+
+
+@settings(max_examples=int(os.environ.get("DPSCALE_HOSTILE_EXAMPLES", "1000")), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(text=hostile)
+def test_hostile_text_never_breaks_the_server_or_pings_anyone(hostile_server, text):
+    response = send_command(hostile_server, text, user="UH")
+    assert response.status == 200
+    if not response.body:  # no numbers at all: the form was opened instead
+        assert not text.strip()
+        return
+    payload = response.json()
+    assert_no_broadcast(payload)
+    assert_within_limits(payload["blocks"])
+    assert "Traceback" not in response.body.decode()
+
+
+def worker_rss_kib(server: AppServer) -> int:
+    assert server.process is not None
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            text = status.read_text()
+        except OSError:
+            continue
+        if re.search(rf"^PPid:\s+{server.process.pid}$", text, re.M):
+            return int(re.search(r"^VmRSS:\s+(\d+) kB", text, re.M).group(1))  # type: ignore[union-attr]
+    raise LookupError("no worker")
+
+
+def test_memory_levels_off_through_a_long_soak(capsys):
+    """Thousands of commands from distinct users and mentions with distinct event ids through one worker."""
+    total = int(os.environ.get("DPSCALE_SOAK_REQUESTS", "6000"))
+    fake, server = serve()
+    fake.behaviour["chat.postMessage"] = "ok"
+
+    def one(n: int) -> int:
+        if n % 4 == 3:
+            return send_mention(server, f"<@{BOT_USER_ID}> {n % 500 + 1} 2000 90%", f"US{n}", f"EvSoak{n}",
+                                f"1800000000.{n:06d}").status
+        return send_command(server, f"{n % 997 + 1} {n * 7 % 50_000 + 10} {n % 60 + 40}%", user=f"US{n}").status
+
+    try:
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            warm = list(pool.map(one, range(total // 4)))
+            after_warm_up = worker_rss_kib(server)
+            rest = list(pool.map(one, range(total // 4, total)))
+            at_end = worker_rss_kib(server)
+    finally:
+        server.stop()
+        fake.stop()
+    assert set(warm + rest) == {200}
+    growth_mib = (at_end - after_warm_up) / 1024
+    with capsys.disabled():
+        print(f"\nsoak: {total} requests, worker RSS {after_warm_up / 1024:.1f} MiB after warm-up, "
+              f"{at_end / 1024:.1f} MiB at the end (+{growth_mib:.1f} MiB)")
+    assert growth_mib < 8
