@@ -10,7 +10,7 @@ from babel import Locale
 from bot.calculator import Quantity, Result, make_scenario, solve
 from bot.errors import UserInputError
 from bot.messages import Reply, build_error_reply, build_help_reply, build_result_reply
-from bot.parsing import Command, FieldErrors, parse_command, parse_fields
+from bot.parsing import Command, FieldErrors, parse_fields, parse_words, split_words
 
 
 def answer(text: str, locale: Locale) -> Reply:
@@ -19,12 +19,13 @@ def answer(text: str, locale: Locale) -> Reply:
     A user's mistake becomes a localized error reply; nothing else is caught here, so a bug surfaces as one.
     """
     try:
-        command = parse_command(text, locale)
+        words, locale = split_words(text, locale)  # from here on, the locale a `lang=` word chose
+        command = parse_words(words, locale)
         if command.wants_help:
-            return build_help_reply(command.locale)
-        return build_result_reply(_calculate(command), command.notes, command.locale)
+            return build_help_reply(locale)
+        return build_result_reply(_calculate(command), command.notes, locale)
     except UserInputError as error:
-        return build_error_reply(error, _reply_locale(text, locale))
+        return build_error_reply(error, locale)
 
 
 def answer_form(fields: dict[Quantity, str | None], locale: Locale) -> Reply:
@@ -51,11 +52,3 @@ def _calculate(command: Command) -> Result:
         if error.token is None and error.quantity is not None:
             error.token = command.tokens.get(Quantity(error.quantity))
         raise
-
-
-def _reply_locale(text: str, locale: Locale) -> Locale:
-    """The locale to explain an error in: the user's override if it can be read, else their own."""
-    try:
-        return parse_command(text, locale).locale
-    except UserInputError:
-        return locale

@@ -64,10 +64,19 @@ class Command:
 
 def parse_command(text: str, locale: Locale) -> Command:
     """Parse the text after `/dpscale` (or after the bot's mention) read in `locale`."""
+    return parse_words(*split_words(text, locale))
+
+
+def split_words(text: str, locale: Locale) -> tuple[list[str], Locale]:
+    """The command's words, and the locale to read them in: the user's, or the one a `lang=` word names."""
     if len(text) > MAX_INPUT_LENGTH:
         raise UserInputError(ErrorCode.TOO_LONG, high=str(MAX_INPUT_LENGTH))
     words = _split_words(text)
-    locale = _take_locale_override(words, locale)
+    return words, _take_locale_override(words, locale)
+
+
+def parse_words(words: list[str], locale: Locale) -> Command:
+    """The quantities (or the wish for help) that the words name, read in `locale`."""
     if not words or (len(words) == 1 and words[0].casefold() in HELP_WORDS):
         return Command(locale=locale, wants_help=True)
     readings: dict[Quantity, tuple[Reading, bool]] = {}

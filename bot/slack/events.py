@@ -14,7 +14,7 @@ from slack_sdk import WebClient
 
 from bot.engine import answer
 from bot.slack.context import Services, logged_request
-from bot.slack.failures import apologize_in_thread
+from bot.slack.failures import apologizing_on_failure
 
 EVENT = "app_mention"
 
@@ -32,7 +32,7 @@ def register(app: App, services: Services) -> None:
             locale = services.locales.locale_of(context.team_id, event.get("user"))
             outcome.locale = locale
             thread_ts = event.get("thread_ts") or event.get("ts")
-            with apologize_in_thread(client, event.get("channel"), thread_ts, locale):
+            with apologizing_on_failure(client, event.get("channel"), thread_ts, locale):
                 reply = answer(strip_mention(event.get("text") or "", context.bot_user_id), locale)
                 client.chat_postMessage(
                     channel=event["channel"], thread_ts=thread_ts, text=reply.text, blocks=reply.blocks

@@ -30,10 +30,11 @@ def register(app: App, locales: LocaleDirectory) -> None:
 
 
 @contextmanager
-def apologize_in_thread(
+def apologizing_on_failure(
     client: WebClient, channel: str | None, thread_ts: str | None, locale: Locale
 ) -> Iterator[None]:
-    """For work done after the acknowledgement (lazy listeners), where Bolt's error handler is not called."""
+    """For work done after the acknowledgement (lazy listeners), where Bolt's error handler is not called:
+    log the failure with its traceback and post the apology to `channel` (a thread in it, or a user's DM)."""
     try:
         yield
     except Exception:

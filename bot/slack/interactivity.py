@@ -34,7 +34,7 @@ from bot.messages import (
 from bot.numbers import resolve_locale
 from bot.parsing import FieldErrors, parse_command, parse_fields
 from bot.slack.context import Services, logged_request
-from bot.slack.failures import apologize_in_thread
+from bot.slack.failures import apologizing_on_failure
 
 logger = logging.getLogger(__name__)
 
@@ -131,7 +131,7 @@ def register(app: App, services: Services) -> None:
                     return
             failed = build_share_failed_reply(locale)
             if not _send(webhook, replace_original=True, text=failed.text, blocks=failed.blocks):
-                with apologize_in_thread(client, user_id, None, locale):
+                with apologizing_on_failure(client, user_id, None, locale):
                     client.chat_postMessage(channel=user_id, text=failed.text, blocks=failed.blocks)
             outcome.result = "share_failed"
 
@@ -179,7 +179,7 @@ def register(app: App, services: Services) -> None:
                 outcome.result = "ok"
                 return
             blocks = [build_dm_fallback_note(locale), *reply.blocks]
-            with apologize_in_thread(client, user_id, None, locale):
+            with apologizing_on_failure(client, user_id, None, locale):
                 client.chat_postMessage(channel=user_id, text=reply.text, blocks=blocks)
             outcome.result = "direct_message"
 
