@@ -51,6 +51,7 @@ APPS = {
     "bolt in-line (floor)": "bench.bare:create_wsgi_app(inline=True)",
 }
 FLOOR = "bolt in-line (floor)"
+ROOTS: dict[str, Path] = {}  # apps run from another source tree
 USERS = [f"UB{i:03d}" for i in range(40)]
 
 
@@ -59,12 +60,13 @@ class Server:
     name: str
     target: str
     fake: FakeSlack
+    root: Path = ROOT  # the source tree it runs from (another checkout for --before)
     port: int = field(default_factory=free_port)
     process: subprocess.Popen[bytes] | None = None
 
     def env(self) -> dict[str, str]:
         return {
-            "PATH": os.environ["PATH"], "PYTHONPATH": str(ROOT), "PORT": str(self.port),
+            "PATH": os.environ["PATH"], "PYTHONPATH": str(self.root), "PORT": str(self.port),
             "SLACK_BOT_TOKEN": BOT_TOKEN, "SLACK_SIGNING_SECRET": SIGNING_SECRET,
             "SLACK_API_URL": self.fake.api_url, "LOG_LEVEL": "INFO",
         }
@@ -75,7 +77,7 @@ class Server:
         started = time.perf_counter()
         self.process = subprocess.Popen(
             [gunicorn, "--config", "gunicorn.conf.py", self.target],
-            cwd=ROOT, env=self.env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            cwd=self.root, env=self.env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
         body = slash_command_body("64 2000 90%", user=USERS[0])
         while True:
@@ -197,12 +199,19 @@ def main() -> None:
     parser.add_argument("--levels", type=int, nargs="+", default=[1, 16, 64])
     parser.add_argument("--cold-starts", type=int, default=5)
     parser.add_argument("--out", type=Path, default=ROOT / "docs")
+    parser.add_argument("--before", type=Path, help="a checkout of an earlier dpscale, measured beside this one")
     args = parser.parse_args()
+    if args.before:
+        label = "dpscale before (" + subprocess.run(
+            ["git", "-C", str(args.before), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+        ).stdout.strip() + ")"
+        APPS[label] = APPS["dpscale"]
+        ROOTS[label] = args.before.resolve()
 
     fake = FakeSlack(locales={u: ("de-DE" if i % 2 else "en-US") for i, u in enumerate(USERS)}).start()
     try:
         cold = measure_cold_starts(fake, args.cold_starts)
-        servers = {name: Server(name, target, fake) for name, target in APPS.items()}
+        servers = {name: Server(name, target, fake, ROOTS.get(name, ROOT)) for name, target in APPS.items()}
         for server in servers.values():
             server.start()
         texts = command_mix()
@@ -232,7 +241,7 @@ def measure_cold_starts(fake: FakeSlack, count: int) -> dict[str, float]:
     samples: dict[str, list[float]] = {name: [] for name in APPS}
     for _ in range(count):
         for name, target in APPS.items():
-            server = Server(name, target, fake)
+            server = Server(name, target, fake, ROOTS.get(name, ROOT))
             samples[name].append(server.start())
             server.stop()
     return {name: statistics.median(values) for name, values in samples.items()}
