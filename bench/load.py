@@ -43,6 +43,7 @@ from slack_client import (  # noqa: E402
     post,
     signed_headers,
     slash_command_body,
+    worker_memory_kib,
 )
 
 APPS = {
@@ -103,15 +104,7 @@ class Server:
     def worker_peak_rss_mib(self) -> float:
         """VmHWM of the gunicorn worker (the master's child)."""
         assert self.process is not None
-        for status in Path("/proc").glob("[0-9]*/status"):
-            try:
-                text = status.read_text()
-            except OSError:
-                continue
-            if re.search(rf"^PPid:\s+{self.process.pid}$", text, re.M):
-                peak = re.search(r"^VmHWM:\s+(\d+) kB", text, re.M)
-                return int(peak.group(1)) / 1024 if peak else float("nan")
-        return float("nan")
+        return worker_memory_kib(self.process.pid, "VmHWM") / 1024
 
 
 def command_mix(seed: int = 7) -> list[str]:

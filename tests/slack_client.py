@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import socket
 import subprocess
@@ -12,6 +13,8 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -107,6 +110,34 @@ class AppServer:
         """Everything the server printed; stops it first so that nothing is still being written."""
         self.stop()
         return self._text
+
+
+def worker_memory_kib(master_pid: int, field: str = "VmRSS") -> int:
+    """A /proc/<pid>/status memory field (VmRSS, VmHWM) of the gunicorn worker whose parent is `master_pid`."""
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            text = status.read_text()
+        except OSError:
+            continue
+        if re.search(rf"^PPid:\s+{master_pid}$", text, re.M):
+            found = re.search(rf"^{field}:\s+(\d+) kB", text, re.M)
+            if found:
+                return int(found.group(1))
+    raise LookupError(f"no worker of {master_pid}")
+
+
+@contextmanager
+def running_app(
+    locales: dict[str, str | None] | None = None, env: dict[str, str] | None = None, **behaviour: str | float
+) -> Iterator[tuple[FakeSlack, AppServer]]:
+    """A fake Slack Web API and the app's real server pointed at it, both stopped afterwards."""
+    fake = FakeSlack(locales=dict(locales or {}), behaviour=dict(behaviour)).start()
+    server = AppServer(fake, env=env)
+    try:
+        yield fake, server.start()
+    finally:
+        server.stop()
+        fake.stop()
 
 
 def signed_headers(body: str, content_type: str, secret: str = SIGNING_SECRET, timestamp: int | None = None):

@@ -18,6 +18,7 @@ from slack_client import (
     AppServer,
     get,
     post,
+    running_app,
     send_command,
     send_mention,
     signed_headers,
@@ -28,18 +29,8 @@ pytestmark = pytest.mark.e2e
 ACK_DEADLINE = 3.0
 
 
-@pytest.fixture(scope="module")
-def fake():
-    fake = FakeSlack(locales={"UDE": "de-DE", "UEN": "en-US", "UFR": "fr-FR", "UPT": "pt-BR"}).start()
-    yield fake
-    fake.stop()
-
-
-@pytest.fixture(scope="module")
-def server(fake):
-    server = AppServer(fake).start()
-    yield server
-    server.stop()
+# the users the shared fake Slack knows (the `world` fixture in conftest.py)
+USER_LOCALES = {"UDE": "de-DE", "UEN": "en-US", "UFR": "fr-FR", "UPT": "pt-BR"}
 
 
 def blocks_text(payload: dict) -> str:
@@ -168,14 +159,10 @@ def test_other_paths_are_404(server, path):
 
 
 def test_logs_have_one_line_per_request_and_no_secrets_or_user_text():
-    fake = FakeSlack(locales={"UDE": "de-DE"}).start()
-    server = AppServer(fake).start()
-    try:
+    with running_app(locales={"UDE": "de-DE"}) as (_, server):
         send_command(server, "64 2.000 90 % geheim", user="UDE")
         send_command(server, "64 2.000 90 %", user="UDE")
-    finally:
-        output = server.output()
-        fake.stop()
+    output = server.output()
     lines = [line for line in output.splitlines() if "kind=command" in line]
     assert len(lines) == 2
     assert "locale=de_DE outcome=error" in lines[0] and "locale=de_DE outcome=result" in lines[1]
@@ -184,16 +171,10 @@ def test_logs_have_one_line_per_request_and_no_secrets_or_user_text():
 
 @pytest.mark.parametrize("behaviour", ["error", "ratelimit", "hang", "no-locale"])
 def test_users_info_failing_still_gets_an_answer_within_3_seconds(behaviour):
-    fake = FakeSlack(locales={"UDE": None if behaviour == "no-locale" else "de-DE"})
-    if behaviour != "no-locale":
-        fake.behaviour["users.info"] = behaviour
-    fake.start()
-    server = AppServer(fake, env={"DPSCALE_DEFAULT_LOCALE": "en-GB"}).start()
-    try:
+    locales = {"UDE": None if behaviour == "no-locale" else "de-DE"}
+    failing = {} if behaviour == "no-locale" else {"users.info": behaviour}
+    with running_app(locales, env={"DPSCALE_DEFAULT_LOCALE": "en-GB"}, **failing) as (fake, server):
         responses = [send_command(server, "64 2000 90%", user="UDE") for _ in range(3)]
-    finally:
-        server.stop()
-        fake.stop()
     for response in responses:
         assert response.status == 200 and response.elapsed < ACK_DEADLINE
         assert "115,200 samples/s" in response.json()["text"]  # the default locale, en-GB

@@ -9,23 +9,13 @@ import pytest
 
 from blockkit import MAX_VIEW_BLOCKS, assert_no_broadcast, assert_within_limits
 from fake_slack import FakeSlack
-from slack_client import AppServer, send_command, send_event, send_interaction
+from slack_client import running_app, send_command, send_event, send_interaction
 
 pytestmark = pytest.mark.e2e
 
 
-@pytest.fixture(scope="module")
-def fake():
-    fake = FakeSlack(locales={"UDE": "de-DE", "UEN": "en-US"}).start()
-    yield fake
-    fake.stop()
-
-
-@pytest.fixture(scope="module")
-def server(fake):
-    server = AppServer(fake).start()
-    yield server
-    server.stop()
+# the users the shared fake Slack knows (the `world` fixture in conftest.py)
+USER_LOCALES = {"UDE": "de-DE", "UEN": "en-US"}
 
 
 def buttons(payload: dict) -> dict[str, dict]:
@@ -123,14 +113,9 @@ def test_the_command_with_no_numbers_opens_a_localized_form(server, fake):
     assert_within_limits(view["blocks"], max_blocks=MAX_VIEW_BLOCKS)
 
 
-def test_if_the_form_cannot_open_the_user_gets_the_help(fake):
-    other = FakeSlack(locales={"UEN": "en-US"}, behaviour={"views.open": "error"}).start()
-    server = AppServer(other).start()
-    try:
+def test_if_the_form_cannot_open_the_user_gets_the_help():
+    with running_app({"UEN": "en-US"}, **{"views.open": "error"}) as (_, server):
         payload = send_command(server, "", user="UEN").json()
-    finally:
-        server.stop()
-        other.stop()
     assert payload["text"] == "How to use dpscale"
 
 

@@ -3,46 +3,33 @@
 from __future__ import annotations
 
 import os
-import re
 import time
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from blockkit import assert_no_broadcast, assert_within_limits
-from fake_slack import BOT_USER_ID, FakeSlack
-from slack_client import AppServer, send_command, send_mention
+from fake_slack import BOT_USER_ID
+from slack_client import AppServer, running_app, send_command, send_mention, worker_memory_kib
 
 pytestmark = pytest.mark.e2e
 ACK_DEADLINE = 3.0
 
 
-def serve(**behaviour: str | float) -> tuple[FakeSlack, AppServer]:
-    fake = FakeSlack(behaviour=dict(behaviour)).start()
-    return fake, AppServer(fake).start()
-
-
 @pytest.mark.parametrize("behaviour", ["hang", "error", "ratelimit"])
 def test_under_concurrent_load_every_command_is_answered_within_3_seconds(behaviour):
     """48 commands from 48 users at once while users.info hangs, fails or is rate-limited."""
-    fake, server = serve(**{"users.info": behaviour})
-    try:
-        with ThreadPoolExecutor(max_workers=24) as pool:
-            responses = list(pool.map(lambda n: send_command(server, "64 2000 90%", user=f"UL{n}"), range(48)))
-    finally:
-        server.stop()
-        fake.stop()
+    with running_app(**{"users.info": behaviour}) as (_, server), ThreadPoolExecutor(max_workers=24) as pool:
+        responses = list(pool.map(lambda n: send_command(server, "64 2000 90%", user=f"UL{n}"), range(48)))
     assert [r.status for r in responses] == [200] * 48
     assert max(r.elapsed for r in responses) < ACK_DEADLINE
     assert all("115,200 samples/s" in r.json()["text"] for r in responses)
 
 
 def test_a_slow_chat_post_message_does_not_delay_slash_commands():
-    fake, server = serve(**{"chat.postMessage": 2.0})
-    try:
+    with running_app(**{"chat.postMessage": 2.0}) as (fake, server):
         with ThreadPoolExecutor(max_workers=16) as pool:
             mentions = [
                 pool.submit(send_mention, server, f"<@{BOT_USER_ID}> 8 1000 80%", "UM", f"EvSlow{n}", f"17.{n}")
@@ -53,9 +40,6 @@ def test_a_slow_chat_post_message_does_not_delay_slash_commands():
             command_times = [f.result().elapsed for f in commands]
             mention_acks = [f.result() for f in mentions]
         posted = fake.wait_for("chat.postMessage", 10, timeout=10)
-    finally:
-        server.stop()
-        fake.stop()
     assert all(r.status == 200 and r.elapsed < 1.0 for r in mention_acks)
     assert max(command_times) < 1.0
     assert len(posted) == 10
@@ -63,10 +47,8 @@ def test_a_slow_chat_post_message_does_not_delay_slash_commands():
 
 @pytest.fixture(scope="module")
 def hostile_server():
-    fake, server = serve()
-    yield server
-    server.stop()
-    fake.stop()
+    with running_app() as (_, server):
+        yield server
 
 
 hostile = st.one_of(
@@ -97,25 +79,12 @@ def test_hostile_text_never_breaks_the_server_or_pings_anyone(hostile_server, te
     assert "Traceback" not in response.body.decode()
 
 
-def worker_rss_kib(server: AppServer) -> int:
-    assert server.process is not None
-    for status in Path("/proc").glob("[0-9]*/status"):
-        try:
-            text = status.read_text()
-        except OSError:
-            continue
-        if re.search(rf"^PPid:\s+{server.process.pid}$", text, re.M):
-            return int(re.search(r"^VmRSS:\s+(\d+) kB", text, re.M).group(1))  # type: ignore[union-attr]
-    raise LookupError("no worker")
-
-
 def test_memory_levels_off_through_a_long_soak(capsys):
     """Commands from a few thousand users and mentions with ever-new event ids, through one worker."""
     total = int(os.environ.get("DPSCALE_SOAK_REQUESTS", "6000"))
     users = int(os.environ.get("DPSCALE_SOAK_USERS", "1500"))
-    fake, server = serve()
 
-    def one(n: int) -> int:
+    def one(server: AppServer, n: int) -> int:
         user = f"US{n % users}"
         if n % 4 == 3:
             text = f"<@{BOT_USER_ID}> {n % 500 + 1} 2000 90%"
@@ -125,16 +94,13 @@ def test_memory_levels_off_through_a_long_soak(capsys):
     checkpoints = [total // 3, total * 2 // 3, total]
     statuses: list[int] = []
     rss_mib: list[float] = []
-    try:
-        with ThreadPoolExecutor(max_workers=8) as pool:
-            start = 0
-            for end in checkpoints:
-                statuses += pool.map(one, range(start, end))
-                rss_mib.append(worker_rss_kib(server) / 1024)
-                start = end
-    finally:
-        server.stop()
-        fake.stop()
+    with running_app() as (_, server), ThreadPoolExecutor(max_workers=8) as pool:
+        assert server.process is not None
+        start = 0
+        for end in checkpoints:
+            statuses += pool.map(lambda n: one(server, n), range(start, end))
+            rss_mib.append(worker_memory_kib(server.process.pid) / 1024)
+            start = end
     assert set(statuses) == {200}
     growth = rss_mib[-1] - rss_mib[0]
     with capsys.disabled():
