@@ -90,8 +90,9 @@ class _Text:
         """An already written number with its unit: `115,200 samples/s`."""
         return self._("{value} samples/s").format(value=value)
 
-    def times(self, value: Decimal) -> str:
-        return self._("{value}×").format(value=self.num(value))
+    def times(self, value: str) -> str:
+        """An already written number as a multiple: `57.6×`."""
+        return self._("{value}×").format(value=value)
 
 
 # ---------------------------------------------------------------- results
@@ -115,15 +116,16 @@ class _Figures:
 
     @classmethod
     def of(cls, result: Result, t: _Text) -> _Figures:
+        devices = t.num(result.devices, 0)
         return cls(
-            devices=t.num(result.devices, 0),
+            devices=devices,
             throughput=t.num(result.throughput),
             efficiency=t.pct(result.efficiency),
             efficiency_fraction=t.num(result.efficiency, 4),
             ideal=t.num(result.ideal),
             actual=t.num(result.actual),
-            speedup=t.times(result.speedup),
-            devices_times=t._("{value}×").format(value=t.num(result.devices, 0)),
+            speedup=t.times(t.num(result.speedup)),
+            devices_times=t.times(devices),
             loss=t.num(result.loss),
             loss_share=t.pct(result.loss / result.ideal),
             target=t.num(result.target) if result.target is not None else "",
