@@ -33,7 +33,7 @@ KEYWORDS: dict[str, Quantity | None] = {
     **dict.fromkeys(("actual", "a", "target", "cluster", "measured", "ist", "ziel"), Quantity.ACTUAL),
     **dict.fromkeys(("lang", "locale", "language", "sprache"), None),
 }
-_MENTION = re.compile(r"<@[A-Z0-9]+(?:\|[^>]*)?>")
+_LEADING_MENTION = re.compile(r"^\s*<@[A-Z0-9]+(?:\|[^>]*)?>")  # a bot mention the caller left in
 _KEY_VALUE = re.compile(r"\s*([=:])\s*")
 _KEYED = re.compile(r"([^=:]*)[=:](.*)")
 _GROUP_OF_THREE = re.compile(r"\d{3}(?:[.,]\d+)?%?")
@@ -95,7 +95,7 @@ def parse_words(words: list[str], locale: Locale) -> Command:
 
 def _split_words(text: str) -> list[str]:
     text = text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
-    text = _MENTION.sub(" ", text)
+    text = _LEADING_MENTION.sub(" ", text)
     if not text.isprintable():  # control, format and odd space characters become plain spaces
         text = "".join(" " if unicodedata.category(c)[0] in "CZ" and c not in SPACES else c for c in text)
     text = unicodedata.normalize("NFKC", text.replace("\u202f", "\u00a0"))

@@ -130,6 +130,7 @@ def test_a_language_override_changes_how_numbers_are_read(text, language, territ
     [
         ("en-US", "64 2000 90% banana", ErrorCode.UNKNOWN_WORD, "banana"),
         ("en-US", "<!channel> 64", ErrorCode.UNKNOWN_WORD, "<!channel>"),
+        ("en-US", "64 <@U999|bob> 2000 90%", ErrorCode.NOT_A_NUMBER, "<@U999|bob>"),
         ("en-US", "&lt;!here&gt; 64", ErrorCode.UNKNOWN_WORD, "<!here>"),
         ("en-US", "64 2000 90% 5", ErrorCode.TOO_MANY_NUMBERS, "5"),
         ("en-US", "64 2000 NaN", ErrorCode.UNKNOWN_WORD, "NaN"),
