@@ -81,6 +81,10 @@ class _Text:
         self._ = translations_for(locale).gettext
 
     def num(self, value: Decimal, digits: int = 2) -> str:
+        """`value` with up to `digits` decimals, or as many more as a value below one needs to show two
+        significant digits (a throughput of 0.004 samples/s is not shown as 0)."""
+        if value and abs(value) < 1:
+            digits = max(digits, min(8, 1 - value.adjusted()))
         return write_number(value, self.style, digits)
 
     def pct(self, fraction: Decimal, digits: int = 2) -> str:

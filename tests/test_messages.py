@@ -28,6 +28,8 @@ def reply_text(text: str, locale: str) -> str:
                                                  "which deliver 117,000 samples/s"]),
         ("en-US", "devices=64 e=0.9 actual=115200", ["Per-device throughput needed: 2,000 samples/s"]),
         ("en-US", "1 2000 90%", ["A single device has nothing to synchronize"]),
+        ("en-US", "8 0.004 50%", ["0.004 samples/s", "0.016 samples/s", "4×"]),
+        ("de-DE", "2 0,5 100 %", ["0,5 Beispiele/s", "1 Beispiele/s"]),
     ],
 )
 def test_results_are_written_in_the_readers_locale(locale, text, shown):
