@@ -35,10 +35,7 @@ class ExpiringCache(Generic[V]):
 
     def put(self, key: object, value: V, ttl: float | None = None) -> None:
         with self._lock:
-            self._entries[key] = (self._clock() + (self._ttl if ttl is None else ttl), value)
-            self._entries.move_to_end(key)
-            while len(self._entries) > self._max_entries:
-                self._entries.popitem(last=False)
+            self._store(key, value, self._ttl if ttl is None else ttl)
 
     def add_if_new(self, key: object, value: V) -> bool:
         """Store `value` unless `key` is already held; True if it was new. Atomic across threads."""
@@ -46,10 +43,15 @@ class ExpiringCache(Generic[V]):
             entry = self._entries.get(key)
             if entry is not None and entry[0] > self._clock():
                 return False
-            self._entries[key] = (self._clock() + self._ttl, value)
-            while len(self._entries) > self._max_entries:
-                self._entries.popitem(last=False)
+            self._store(key, value, self._ttl)
             return True
+
+    def _store(self, key: object, value: V, ttl: float) -> None:
+        """Store as the most recent entry, forgetting the least recent beyond the bound (lock held)."""
+        self._entries[key] = (self._clock() + ttl, value)
+        self._entries.move_to_end(key)
+        while len(self._entries) > self._max_entries:
+            self._entries.popitem(last=False)
 
     def __len__(self) -> int:
         return len(self._entries)
