@@ -40,7 +40,7 @@ def answer_form(fields: dict[Quantity, str | None], locale: Locale) -> Reply:
 
 
 def _first_empty(fields: dict[Quantity, str | None]) -> Quantity:
-    """Where to show an error about how many fields are filled: the last field, or the first empty one."""
+    """Where to show an error about how many fields are filled: the last empty field, else actual throughput."""
     return next((q for q in reversed(list(Quantity)) if not (fields.get(q) or "").strip()), Quantity.ACTUAL)
 
 

@@ -98,8 +98,7 @@ def _split_words(text: str) -> list[str]:
     text = _LEADING_MENTION.sub(" ", text)
     if not text.isprintable():  # control, format and odd space characters become plain spaces
         text = "".join(" " if unicodedata.category(c)[0] in "CZ" and c not in SPACES else c for c in text)
-    text = unicodedata.normalize("NFKC", text.replace("\u202f", "\u00a0"))
-    text = _KEY_VALUE.sub(r"\1", text)
+    text = _KEY_VALUE.sub(r"\1", _normalized(text))
     words = text.split()
     # a percent sign standing alone belongs to the number before it: `90 %`
     joined: list[str] = []
@@ -111,12 +110,23 @@ def _split_words(text: str) -> list[str]:
     return joined
 
 
+def _normalized(text: str) -> str:
+    """Compatibility forms folded (full-width digits, `％`); every space kind becomes a plain space."""
+    return unicodedata.normalize("NFKC", text.replace("\u202f", "\u00a0"))
+
+
+def _keyed(word: str) -> tuple[str, str] | None:
+    """`key=value` or `key:value` → (casefolded key, value); None for a bare word."""
+    match = _KEYED.match(word)
+    return (match.group(1).casefold(), match.group(2)) if match else None
+
+
 def _take_locale_override(words: list[str], locale: Locale) -> Locale:
     for index, word in enumerate(words):
-        match = _KEYED.match(word)
-        if match and match.group(1).casefold() in KEYWORDS and KEYWORDS[match.group(1).casefold()] is None:
+        keyed = _keyed(word)
+        if keyed and keyed[0] in KEYWORDS and KEYWORDS[keyed[0]] is None:
             del words[index]
-            return resolve_locale(match.group(2))
+            return resolve_locale(keyed[1])
     return locale
 
 
@@ -168,12 +178,12 @@ def _fits(segmented: list[str], needed: int) -> bool:
 
 def _split_key(word: str) -> tuple[Quantity | None, str]:
     """`key=value` or `key:value` → (quantity, value); a bare word → (None, word)."""
-    match = _KEYED.match(word)
-    if match is None:
+    keyed = _keyed(word)
+    if keyed is None:
         if not any(c.isdigit() for c in word):
             raise UserInputError(ErrorCode.UNKNOWN_WORD, token=word)
         return None, word
-    key, value = match.group(1).casefold(), match.group(2)
+    key, value = keyed
     quantity = KEYWORDS.get(key)
     if quantity is None:
         raise UserInputError(ErrorCode.UNKNOWN_WORD, token=word)
@@ -232,11 +242,11 @@ def parse_fields(fields: dict[Quantity, str | None], locale: Locale) -> Command:
     readings: dict[Quantity, tuple[Reading, bool]] = {}
     errors: dict[Quantity, UserInputError] = {}
     for quantity, raw in fields.items():
-        text = unicodedata.normalize("NFKC", (raw or "").replace("\u202f", "\u00a0")).strip()
+        text = _normalized(raw or "").strip()
         if not text:
             continue
         try:
-            readings[quantity] = _read_value(quantity, text.replace(" %", "%").replace("\u00a0%", "%"), locale)
+            readings[quantity] = _read_value(quantity, text, locale)
         except UserInputError as error:
             if error.code is ErrorCode.UNKNOWN_WORD:  # a field holds one value: say what a number looks like
                 error = UserInputError(ErrorCode.NOT_A_NUMBER, token=error.token)

@@ -26,7 +26,7 @@ def register(app: App, services: Services) -> None:
             outcome.locale = locale
             text = command.get("text") or ""
             if not text.strip():
-                metadata = form_metadata(locale, command.get("channel_id"), command.get("response_url"))
+                metadata = form_metadata(locale, command.get("response_url"))
                 if open_form(client, command.get("trigger_id") or "", locale, metadata):
                     ack()
                     outcome.result = "form"

@@ -89,8 +89,18 @@ def with_buttons(reply: Reply, state: str, locale: Locale) -> Reply:
     return Reply(text=reply.text, blocks=[*reply.blocks, actions], kind=reply.kind)
 
 
-def form_metadata(locale: Locale, channel_id: str | None, response_url: str | None) -> str:
-    return json.dumps({"l": str(locale), "c": channel_id, "r": response_url}, separators=(",", ":"))
+def form_metadata(locale: Locale, response_url: str | None) -> str:
+    """What the form carries to its submission: the locale it was shown in and where to deliver the result."""
+    return json.dumps({"l": str(locale), "r": response_url}, separators=(",", ":"))
+
+
+def read_form_metadata(view: dict[str, Any]) -> tuple[Locale | None, str | None]:
+    """The locale (None if unreadable) and response_url that `form_metadata` wrote into a view."""
+    try:
+        meta = json.loads(view.get("private_metadata") or "{}")
+        return resolve_locale(str(meta["l"])), meta.get("r")
+    except (ValueError, KeyError, TypeError, AttributeError, UserInputError):
+        return None, None
 
 
 def open_form(
@@ -147,14 +157,13 @@ def register(app: App, services: Services) -> None:
                 initial = form_initial_values(command.values, locale)
             except (BadState, UserInputError, FieldErrors):
                 locale, initial = services.locales.default, None
-            channel = (body.get("channel") or {}).get("id")
-            metadata = form_metadata(locale, channel, body.get("response_url"))
+            metadata = form_metadata(locale, body.get("response_url"))
             outcome.locale = locale
             outcome.result = "ok" if open_form(client, body["trigger_id"], locale, metadata, initial) else "failed"
 
     def validate_form(ack: Ack, view: dict[str, Any]) -> None:
         with logged_request("form") as outcome:
-            locale = _form_locale(view)
+            locale = read_form_metadata(view)[0] or services.locales.default
             outcome.locale = locale
             try:
                 answer_form(form_fields(view), locale)
@@ -167,13 +176,12 @@ def register(app: App, services: Services) -> None:
 
     def deliver_form_result(body: dict[str, Any], view: dict[str, Any], client: WebClient) -> None:
         with logged_request("form_result") as outcome:
-            meta = json.loads(view.get("private_metadata") or "{}")
-            locale = _form_locale(view)
+            locale, response_url = read_form_metadata(view)
+            locale = locale or services.locales.default
             fields = form_fields(view)
             reply = with_buttons(answer_form(fields, locale), encode_state(locale, fields=fields), locale)
             outcome.locale = locale
             user_id = body["user"]["id"]
-            response_url = meta.get("r")
             if response_url and _send(WebhookClient(response_url, timeout=10), response_type="ephemeral",
                                       replace_original=True, text=reply.text, blocks=reply.blocks):
                 outcome.result = "ok"
@@ -189,13 +197,6 @@ def register(app: App, services: Services) -> None:
 def form_fields(view: dict[str, Any]) -> dict[Quantity, str | None]:
     values = (view.get("state") or {}).get("values") or {}
     return {q: (values.get(FORM_BLOCK_IDS[q]) or {}).get(FORM_ACTION_ID, {}).get("value") for q in Quantity}
-
-
-def _form_locale(view: dict[str, Any]) -> Locale:
-    try:
-        return resolve_locale(json.loads(view.get("private_metadata") or "{}").get("l") or "en-US")
-    except (UserInputError, ValueError, AttributeError):
-        return resolve_locale("en-US")
 
 
 def _send(webhook: WebhookClient, **payload: Any) -> bool:
