@@ -31,7 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         reply = answer(" ".join(args.text), locale)
     output = (
-        json.dumps({"text": reply.text, "blocks": reply.blocks}, ensure_ascii=False, indent=2) + "\n"
+        json.dumps(reply.payload(), ensure_ascii=False, indent=2) + "\n"
         if args.json
         else render_plain_text(reply)
     )

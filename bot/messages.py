@@ -37,6 +37,10 @@ class Reply:
     def is_error(self) -> bool:
         return self.kind == "error"
 
+    def payload(self, **extra: Any) -> dict[str, Any]:
+        """The message as Slack's APIs take it (`text` and `blocks`), with any `extra` fields."""
+        return {"text": self.text, "blocks": self.blocks, **extra}
+
 
 # ---------------------------------------------------------------- small builders
 

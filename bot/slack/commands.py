@@ -11,7 +11,6 @@ from slack_bolt import Ack, App
 from slack_sdk import WebClient
 
 from bot.engine import answer
-from bot.messages import Reply
 from bot.slack.context import Services, logged_request
 from bot.slack.interactivity import encode_state, form_metadata, open_form, with_buttons
 
@@ -32,9 +31,5 @@ def register(app: App, services: Services) -> None:
                     outcome.result = "form"
                     return
             reply = with_buttons(answer(text, locale), encode_state(locale, text=text), locale)
-            ack(**ephemeral(reply))
+            ack(**reply.payload(response_type="ephemeral"))
             outcome.result = reply.kind
-
-
-def ephemeral(reply: Reply) -> dict[str, Any]:
-    return {"response_type": "ephemeral", "text": reply.text, "blocks": reply.blocks}

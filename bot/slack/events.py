@@ -34,9 +34,7 @@ def register(app: App, services: Services) -> None:
             thread_ts = event.get("thread_ts") or event.get("ts")
             with apologizing_on_failure(client, event.get("channel"), thread_ts, locale):
                 reply = answer(strip_mention(event.get("text") or "", context.bot_user_id), locale)
-                client.chat_postMessage(
-                    channel=event["channel"], thread_ts=thread_ts, text=reply.text, blocks=reply.blocks
-                )
+                client.chat_postMessage(channel=event["channel"], thread_ts=thread_ts, **reply.payload())
             outcome.result = "error" if reply.is_error else "ok"
 
     app.event(EVENT)(ack=acknowledge, lazy=[reply_in_thread])

@@ -24,8 +24,8 @@ def register(app: App, locales: LocaleDirectory) -> None:
         logger.exception("listener failed", exc_info=error)
         reply = build_failure_reply(locales.default)
         if body.get("command"):
-            payload = {"response_type": "ephemeral", "text": reply.text, "blocks": reply.blocks}
-            return BoltResponse(status=200, body=json.dumps(payload), headers={"content-type": "application/json"})
+            payload = json.dumps(reply.payload(response_type="ephemeral"))
+            return BoltResponse(status=200, body=payload, headers={"content-type": "application/json"})
         return BoltResponse(status=200, body="")
 
 
@@ -42,7 +42,7 @@ def apologizing_on_failure(
         if channel:
             reply = build_failure_reply(locale)
             try:
-                client.chat_postMessage(channel=channel, thread_ts=thread_ts, text=reply.text, blocks=reply.blocks)
+                client.chat_postMessage(channel=channel, thread_ts=thread_ts, **reply.payload())
             except Exception:
                 logger.exception("could not post the apology either")
         raise

@@ -134,15 +134,14 @@ def register(app: App, services: Services) -> None:
             webhook = WebhookClient(body.get("response_url") or "", timeout=10)
             if reply is not None and reply.kind == "result":
                 shared = build_shared_reply(reply, user_id, locale)
-                if _send(webhook, response_type="in_channel", replace_original=False, text=shared.text,
-                         blocks=shared.blocks):
+                if _send(webhook, **shared.payload(response_type="in_channel", replace_original=False)):
                     _send(webhook, delete_original=True)
                     outcome.result = "ok"
                     return
             failed = build_share_failed_reply(locale)
-            if not _send(webhook, replace_original=True, text=failed.text, blocks=failed.blocks):
+            if not _send(webhook, **failed.payload(replace_original=True)):
                 with apologizing_on_failure(client, user_id, None, locale):
-                    client.chat_postMessage(channel=user_id, text=failed.text, blocks=failed.blocks)
+                    client.chat_postMessage(channel=user_id, **failed.payload())
             outcome.result = "share_failed"
 
     app.action(SHARE_ACTION)(ack=acknowledge, lazy=[share])
@@ -182,8 +181,8 @@ def register(app: App, services: Services) -> None:
             reply = with_buttons(answer_form(fields, locale), encode_state(locale, fields=fields), locale)
             outcome.locale = locale
             user_id = body["user"]["id"]
-            if response_url and _send(WebhookClient(response_url, timeout=10), response_type="ephemeral",
-                                      replace_original=True, text=reply.text, blocks=reply.blocks):
+            webhook = WebhookClient(response_url or "", timeout=10)
+            if _send(webhook, **reply.payload(response_type="ephemeral", replace_original=True)):
                 outcome.result = "ok"
                 return
             blocks = [build_dm_fallback_note(locale), *reply.blocks]
