@@ -20,6 +20,7 @@ DOMAIN = "messages"
 FALLBACK_LANGUAGE = "en"
 
 
+@lru_cache(maxsize=1)
 def shipped_languages() -> tuple[str, ...]:
     """Languages with a catalog in `locales/`, e.g. ('de', 'en')."""
     return tuple(sorted(p.parent.parent.name for p in LOCALES_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.po")))
@@ -27,13 +28,8 @@ def shipped_languages() -> tuple[str, ...]:
 
 def translations_for(locale: Locale) -> NullTranslations:
     """The catalog for `locale`'s language; English for a language with no catalog."""
-    language = locale.language if locale.language in shipped_languages_cached() else FALLBACK_LANGUAGE
+    language = locale.language if locale.language in shipped_languages() else FALLBACK_LANGUAGE
     return _load(language)
-
-
-@lru_cache(maxsize=1)
-def shipped_languages_cached() -> frozenset[str]:
-    return frozenset(shipped_languages())
 
 
 @lru_cache(maxsize=16)
