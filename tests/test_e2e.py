@@ -42,7 +42,7 @@ def blocks_text(payload: dict) -> str:
     [
         ("UDE", "64 2.000 90 %", ["115.200 Beispiele/s", "57,6×", "Was ist Skalierungseffizienz?"]),
         ("UEN", "64 2,000 90%", ["115,200 samples/s", "57.6×", "What is scaling efficiency?"]),
-        ("UFR", "64 2 000 90 %", ["115\u202f200 samples/s"]),
+        ("UFR", "64 2 000 90 %", ["115\u202f200 échantillons/s"]),
         ("UEN", "64 2000 90% lang=de", ["115.200 Beispiele/s"]),
     ],
 )
