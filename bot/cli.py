@@ -1,5 +1,8 @@
 """`dpscale TEXT [--locale TAG] [--json]`: the bot's reply without Slack.
 
+`--locale unknown` answers as the Slack app does when Slack has not told it the user's locale: in English, with
+every number that Slack's locales read differently asked about.
+
 Prints the reply as plain text (the same content as the Slack message) or, with --json, the exact Block Kit
 payload the bot sends. Exit status 0 for a result or help, 2 for a user error (its message on stderr).
 """
@@ -12,7 +15,7 @@ import sys
 
 from bot.engine import answer
 from bot.errors import UserInputError
-from bot.numbers import resolve_locale
+from bot.numbers import UNKNOWN, resolve_locale, unknown_locale
 from bot.replies import build_error_reply, render_plain_text
 
 DEFAULT_LOCALE = "en-US"
@@ -21,11 +24,16 @@ DEFAULT_LOCALE = "en-US"
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="dpscale", description="Data-parallel scaling: what a cluster delivers.")
     parser.add_argument("text", nargs="*", help='what you would type after /dpscale, e.g. "64 2.000 90 %%"')
-    parser.add_argument("--locale", default=DEFAULT_LOCALE, help="Slack locale tag, e.g. de-DE (default en-US)")
+    parser.add_argument(
+        "--locale",
+        default=DEFAULT_LOCALE,
+        help="Slack locale tag, e.g. de-DE (default en-US); 'unknown' reads numbers as for a user whose locale "
+        "Slack has not told",
+    )
     parser.add_argument("--json", action="store_true", help="print the Block Kit payload instead of text")
     args = parser.parse_args(argv)
     try:
-        locale = resolve_locale(args.locale)
+        locale = unknown_locale(resolve_locale(DEFAULT_LOCALE)) if args.locale == UNKNOWN else resolve_locale(args.locale)
     except UserInputError as error:
         reply = build_error_reply(error, resolve_locale(DEFAULT_LOCALE))
     else:

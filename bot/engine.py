@@ -9,18 +9,20 @@ from babel import Locale
 
 from bot.calculator import Quantity, Result, make_scenario, solve
 from bot.errors import UserInputError
-from bot.parsing import Command, FieldErrors, parse_fields, parse_words, split_words
+from bot.parsing import Command, FieldErrors, parse_fields, parse_words, reader_of, split_words
 from bot.replies import Reply, build_error_reply, build_help_reply, build_result_reply
 
 
 def answer(text: str, locale: Locale) -> Reply:
-    """The reply to `text` for a user whose numbers are written the way `locale` writes them.
+    """The reply to `text` for a user whose numbers are written the way `locale` writes them (`locale` may be
+    the unknown reader, `…@unknown`, or a channel's, `…@channel`: see `bot.numbers`).
 
     A user's mistake becomes a localized error reply; nothing else is caught here, so a bug surfaces as one.
     """
+    user_locale = locale
     try:
         words, locale = split_words(text, locale)  # from here on, the locale a `lang=` word chose
-        command = parse_words(words, locale)
+        command = parse_words(words, locale, reader_of(locale, user_locale))
         if command.wants_help:
             return build_help_reply(locale)
         return build_result_reply(_calculate(command), command.notes, locale)

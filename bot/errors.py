@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from decimal import Decimal
 from enum import StrEnum
 
 
@@ -10,6 +11,7 @@ class ErrorCode(StrEnum):
     TOO_LONG = "too_long"
     UNKNOWN_WORD = "unknown_word"
     NOT_A_NUMBER = "not_a_number"
+    NOT_PLAIN_DIGITS = "not_plain_digits"
     AMBIGUOUS_NUMBER = "ambiguous_number"
     AMBIGUOUS_GROUPING = "ambiguous_grouping"
     UNKNOWN_SUFFIX = "unknown_suffix"
@@ -30,7 +32,8 @@ class UserInputError(Exception):
     """Raised for anything wrong with what the user typed.
 
     `token` is the user's own text (escaped by the renderer, never trusted), `quantity` the field it was meant
-    for, `low`/`high` the bounds of the violated rule and `suggestions` values the user may have meant.
+    for, `low`/`high` the bounds of the violated rule, `suggestions` values the user may have meant,
+    and `readings`/`reason` the values an ambiguous number can mean and why it could not simply be read.
     """
 
     code: ErrorCode
@@ -39,6 +42,8 @@ class UserInputError(Exception):
     low: str | None = None
     high: str | None = None
     suggestions: tuple[str, ...] = field(default_factory=tuple)
+    readings: tuple[Decimal, ...] = field(default_factory=tuple)  # every value an ambiguous number can mean
+    reason: str | None = None  # why it was asked about rather than read (`bot.numbers.AskReason`)
 
     def __str__(self) -> str:  # for logs only; users see the rendered message
         return f"{self.code.value}: token={self.token!r} quantity={self.quantity!r}"

@@ -14,25 +14,31 @@ from __future__ import annotations
 import itertools
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
+from enum import StrEnum
 
 from babel import Locale
 
 from bot.calculator import Quantity
 from bot.errors import ErrorCode, UserInputError
-from bot.numbers import SPACES, Reading, read_number, resolve_locale, uses_space_grouping
+from bot.keywords import help_words, keywords
+from bot.numbers import (
+    SPACES,
+    plain_digits,
+    Reader,
+    Reading,
+    read_number,
+    reader_for,
+    resolve_locale,
+    with_modifier,
+)
 
 MAX_INPUT_LENGTH = 500
-HELP_WORDS = frozenset({"help", "hilfe", "?", "aide", "ayuda", "ajuda", "aiuto"})
+HELP_WORDS = help_words()
 POSITIONAL_ORDER = (Quantity.DEVICES, Quantity.THROUGHPUT, Quantity.EFFICIENCY)
-KEYWORDS: dict[str, Quantity | None] = {
-    **dict.fromkeys(("devices", "device", "d", "gpus", "n", "geräte", "geraete"), Quantity.DEVICES),
-    **dict.fromkeys(("throughput", "per-device", "v", "rate", "durchsatz"), Quantity.THROUGHPUT),
-    **dict.fromkeys(("efficiency", "eff", "e", "effizienz"), Quantity.EFFICIENCY),
-    **dict.fromkeys(("actual", "a", "target", "cluster", "measured", "ist", "ziel"), Quantity.ACTUAL),
-    **dict.fromkeys(("lang", "locale", "language", "sprache"), None),
-}
+KEYWORDS = keywords()  # every shipped language's words (bot.keywords)
 _LEADING_MENTION = re.compile(r"^\s*<@[A-Z0-9]+(?:\|[^>]*)?>")  # a bot mention the caller left in
 _KEY_VALUE = re.compile(r"\s*([=:])\s*")
 _KEYED = re.compile(r"([^=:]*)[=:](.*)")
@@ -49,6 +55,7 @@ class Note:
     quantity: Quantity
     reading: Reading
     bare_percent: bool = False  # an efficiency above 1 typed without % and read as a percentage
+    bare_one: bool = False  # an efficiency of exactly 1 typed without %: the whole, 100 %
 
 
 @dataclass(frozen=True)
@@ -63,25 +70,35 @@ class Command:
 
 
 def parse_command(text: str, locale: Locale) -> Command:
-    """Parse the text after `/dpscale` (or after the bot's mention) read in `locale`."""
-    return parse_words(*split_words(text, locale))
+    """Parse the text after `/dpscale` (or after the bot's mention) for a user of `locale`."""
+    words, reply_locale = split_words(text, locale)
+    return parse_words(words, reply_locale, reader_of(reply_locale, locale))
 
 
 def split_words(text: str, locale: Locale) -> tuple[list[str], Locale]:
-    """The command's words, and the locale to read them in: the user's, or the one a `lang=` word names."""
+    """The command's words, and the locale to answer in: the user's, or the one a `lang=` word names (written
+    for the same readers: an unknown reader or a channel stays so)."""
     if len(text) > MAX_INPUT_LENGTH:
         raise UserInputError(ErrorCode.TOO_LONG, high=str(MAX_INPUT_LENGTH))
     words = _split_words(text)
-    return words, _take_locale_override(words, locale)
+    chosen = _take_locale_override(words, locale)
+    return words, chosen if chosen is locale else with_modifier(chosen, locale.modifier)
 
 
-def parse_words(words: list[str], locale: Locale) -> Command:
-    """The quantities (or the wish for help) that the words name, read in `locale`."""
+def reader_of(reply_locale: Locale, user_locale: Locale) -> Reader:
+    """Whose numbers these are: the user's format, and the `lang=` one too when it chose another."""
+    return reader_for(reply_locale, None if reply_locale == user_locale else user_locale)
+
+
+def parse_words(words: list[str], locale: Locale, reader: Reader | None = None) -> Command:
+    """The quantities (or the wish for help) that the words name, answered in `locale` and read by `reader`
+    (by default, `locale`'s own)."""
     if not words or (len(words) == 1 and words[0].casefold() in HELP_WORDS):
         return Command(locale=locale, wants_help=True)
-    readings: dict[Quantity, tuple[Reading, bool]] = {}
+    reader = reader or reader_for(locale)
+    readings: dict[Quantity, tuple[Reading, Bare | None]] = {}
     positional = iter(POSITIONAL_ORDER)
-    for word in _join_space_groups(words, locale):
+    for word in _join_space_groups(words):
         quantity, raw = _split_key(word)
         if quantity is None:
             quantity = next(positional, None)
@@ -89,7 +106,7 @@ def parse_words(words: list[str], locale: Locale) -> Command:
                 raise UserInputError(ErrorCode.TOO_MANY_NUMBERS, token=word)
         if quantity in readings:
             raise UserInputError(ErrorCode.DUPLICATE_QUANTITY, token=word, quantity=quantity.value)
-        readings[quantity] = _read_value(quantity, raw, locale)
+        readings[quantity] = _read_value(quantity, raw, reader)
     return _command_from(readings, locale)
 
 
@@ -111,8 +128,21 @@ def _split_words(text: str) -> list[str]:
 
 
 def _normalized(text: str) -> str:
-    """Compatibility forms folded (full-width digits, `％`); every space kind becomes a plain space."""
-    return unicodedata.normalize("NFKC", text.replace("\u202f", "\u00a0"))
+    """Full-width forms (`＝`, `％`, digits) and the ideographic space folded to ASCII, the Arabic percent sign to
+    `%`, and every decimal digit (Unicode Nd) to ASCII; every space kind becomes a plain space. Nothing else is
+    folded: a superscript or a fraction stays what it is, so `10³` is never read as 103."""
+    if text.isascii():
+        return text
+    return plain_digits(unicodedata.normalize("NFC", text.translate(_FOLDS)))
+
+
+_FOLDS = {
+    **{code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)},
+    0x3000: " ",
+    0x066A: "%",
+    0x2212: "-",
+    **dict.fromkeys(map(ord, SPACES), " "),
+}
 
 
 def _keyed(word: str) -> tuple[str, str] | None:
@@ -130,15 +160,14 @@ def _take_locale_override(words: list[str], locale: Locale) -> Locale:
     return locale
 
 
-def _join_space_groups(words: list[str], locale: Locale) -> list[str]:
-    """In locales that group digits with spaces, `2 000` is one number.
+def _join_space_groups(words: list[str]) -> list[str]:
+    """`2 000` is one number: spaces group digits in many locales (and in ISO 80000-1, which dpscale writes for
+    channels), and no locale reads a space as a decimal mark.
 
     A word of exactly three digits may continue the number before it. Of all ways to join such words, the one
     that gives as many numbers as the command needs wins; if two ways do, the user is asked to write the
     numbers without inner spaces rather than being guessed at.
     """
-    if not uses_space_grouping(locale):
-        return words
     joinable = [
         i for i in range(1, len(words)) if _GROUP_OF_THREE.fullmatch(words[i]) and _TAKES_GROUP.fullmatch(words[i - 1])
     ]
@@ -180,7 +209,7 @@ def _split_key(word: str) -> tuple[Quantity | None, str]:
     """`key=value` or `key:value` → (quantity, value); a bare word → (None, word)."""
     keyed = _keyed(word)
     if keyed is None:
-        if not any(c.isdigit() for c in word):
+        if not any(c.isnumeric() for c in word):
             raise UserInputError(ErrorCode.UNKNOWN_WORD, token=word)
         return None, word
     key, value = keyed
@@ -192,22 +221,46 @@ def _split_key(word: str) -> tuple[Quantity | None, str]:
     return quantity, value
 
 
-def _read_value(quantity: Quantity, raw: str, locale: Locale) -> tuple[Reading, bool]:
-    has_percent = raw.endswith("%")
-    body = raw[:-1].rstrip(SPACES) if has_percent else raw
-    if not body or not any(c.isdigit() for c in body):
+class Bare(StrEnum):
+    """How an efficiency typed without a percent sign was read, when the reply must say so."""
+
+    PERCENT = "percent"  # above 1: a percentage
+    ONE = "one"  # exactly 1: the whole, 100 %
+
+
+def _possible(quantity: Quantity) -> Callable[[Decimal], bool]:
+    """Whether a value could be meant for `quantity` at all (efficiency as typed: a fraction or a percentage)."""
+    if quantity is Quantity.DEVICES:
+        return lambda value: value >= 1 and value == value.to_integral_value()
+    if quantity is Quantity.EFFICIENCY:
+        return lambda value: 0 < value <= 100
+    return lambda value: value > 0
+
+
+def _read_value(quantity: Quantity, raw: str, reader: Reader) -> tuple[Reading, Bare | None]:
+    has_percent = raw.endswith("%") or raw.startswith("%")
+    body = raw.strip("%").strip(SPACES) if has_percent else raw
+    if not body or not any(c.isnumeric() for c in body):
         raise UserInputError(ErrorCode.UNKNOWN_WORD, token=raw)
     if has_percent and quantity is not Quantity.EFFICIENCY:
         raise UserInputError(ErrorCode.PERCENT_NOT_ALLOWED, token=raw, quantity=quantity.value)
-    reading = read_number(body, locale)
+    try:
+        reading = read_number(body, reader, _possible(quantity))
+    except UserInputError as error:
+        error.token, error.quantity = raw, quantity.value
+        if quantity is Quantity.EFFICIENCY:
+            error.readings = tuple(v / 100 if has_percent or v > 1 else v for v in error.readings)
+        raise
     reading = Reading(raw, reading.value, reading.kind, reading.alternative)
     if quantity is not Quantity.EFFICIENCY:
-        return reading, False
+        return reading, None
     if has_percent:
-        return _scaled(reading, Decimal("0.01")), False
+        return _scaled(reading, Decimal("0.01")), None
     if reading.value > 1:
-        return _scaled(reading, Decimal("0.01")), True
-    return reading, False
+        return _scaled(reading, Decimal("0.01")), Bare.PERCENT
+    if reading.value == 1:
+        return reading, Bare.ONE
+    return reading, None
 
 
 def _scaled(reading: Reading, factor: Decimal) -> Reading:
@@ -215,11 +268,11 @@ def _scaled(reading: Reading, factor: Decimal) -> Reading:
     return Reading(reading.token, reading.value * factor, reading.kind, alternative)
 
 
-def _command_from(readings: dict[Quantity, tuple[Reading, bool]], locale: Locale) -> Command:
+def _command_from(readings: dict[Quantity, tuple[Reading, Bare | None]], locale: Locale) -> Command:
     notes = tuple(
-        Note(quantity, reading, bare_percent)
-        for quantity, (reading, bare_percent) in readings.items()
-        if reading.kind is not None or bare_percent
+        Note(quantity, reading, bare is Bare.PERCENT, bare is Bare.ONE)
+        for quantity, (reading, bare) in readings.items()
+        if reading.kind is not None or bare is not None
     )
     values = {quantity: reading.value for quantity, (reading, _) in readings.items()}
     tokens = {quantity: reading.token for quantity, (reading, _) in readings.items()}
@@ -235,18 +288,19 @@ class FieldErrors(Exception):
 
 
 def parse_fields(fields: dict[Quantity, str | None], locale: Locale) -> Command:
-    """Read a form's fields, each holding one value in `locale`'s format; empty fields are the ones to solve.
+    """Read a form's fields, each holding one value read by `locale`'s reader; empty fields are the ones to solve.
 
     Raises FieldErrors naming every field that cannot be read.
     """
-    readings: dict[Quantity, tuple[Reading, bool]] = {}
+    readings: dict[Quantity, tuple[Reading, Bare | None]] = {}
     errors: dict[Quantity, UserInputError] = {}
+    reader = reader_for(locale)
     for quantity, raw in fields.items():
         text = _normalized(raw or "").strip()
         if not text:
             continue
         try:
-            readings[quantity] = _read_value(quantity, text, locale)
+            readings[quantity] = _read_value(quantity, text, reader)
         except UserInputError as error:
             if error.code is ErrorCode.UNKNOWN_WORD:  # a field holds one value: say what a number looks like
                 error = UserInputError(ErrorCode.NOT_A_NUMBER, token=error.token)

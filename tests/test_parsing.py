@@ -6,7 +6,7 @@ import pytest
 
 from bot.calculator import Quantity
 from bot.errors import ErrorCode, UserInputError
-from bot.numbers import ReadingKind, read_number, resolve_locale
+from bot.numbers import AskReason, Reading, ReadingKind, read_number, resolve_locale
 from bot.parsing import MAX_INPUT_LENGTH, parse_command
 
 DEV, THR, EFF, ACT = Quantity.DEVICES, Quantity.THROUGHPUT, Quantity.EFFICIENCY, Quantity.ACTUAL
@@ -30,7 +30,15 @@ NBSP, NNBSP = "\u00a0", "\u202f"
         ("fr-FR", f"64 2{NNBSP}000 90{NNBSP}%"),
         ("fr-FR", f"64 2{NBSP}000 0,9"),
         ("es-ES", "64 2.000 90 %"),
-        ("es-LA", "64 2,000 90%"),
+        ("es-LA", f"64 2{NNBSP}000 90%"),  # es-LA's countries write 2,000 and 2.000: dpscale writes 2 000 for both
+        ("es-LA", "64 2000 0.9"),
+        ("en-IN", "64 2,000 90%"),
+        ("hi-IN", "64 2,000 90%"),
+        ("tr-TR", "64 2.000 %90"),
+        ("tr-TR", "64 2.000 ٪90"),
+        ("ar-EG", "٦٤ ٢٠٠٠ ٩٠٪"),  # Arabic-Indic digits are decimal digits (Unicode Nd)
+        ("ja-JP", "６４　２０００　ｅ＝９０％"),  # full-width digits, `＝`, `％` and the ideographic space
+        ("en-US", "64 2 000 90%"),  # a space groups digits in every locale: no locale reads it as a decimal mark
         ("pt-BR", "64 2.000 0,9"),
         ("it-IT", "64 2.000 90%"),
         ("ja-JP", "64 2,000 90%"),
@@ -71,12 +79,18 @@ def test_the_seed_example_reads_the_same_in_every_locale(locale, text):
         ("de-CH", "1'000'000", D(1000000), None, None),
         ("de-CH", "1’234’567.5", D("1234567.5"), None, None),
         ("hi-IN", "12,34,567.5", D("1234567.5"), None, None),
-        # valid in the user's format and, with another value, in another: the user's wins, with a note
-        ("en-US", "2.000", D(2), ReadingKind.AMBIGUOUS, D(2000)),
-        ("en-US", "2,000", D(2000), ReadingKind.AMBIGUOUS, D(2)),
-        ("de-DE", "2.000", D(2000), ReadingKind.AMBIGUOUS, D(2)),
-        ("pt-BR", "1.500", D(1500), ReadingKind.AMBIGUOUS, D("1.5")),
-        ("ja-JP", "1,500", D(1500), ReadingKind.AMBIGUOUS, D("1.5")),
+        # written exactly as dpscale writes it for the user: read silently, whatever other locales make of it
+        ("en-US", "2,000", D(2000), None, None),
+        ("de-DE", "2.000", D(2000), None, None),
+        ("de-DE", "115.200", D(115200), None, None),
+        ("pt-BR", "1.500", D(1500), None, None),
+        ("ja-JP", "1,500", D(1500), None, None),
+        ("en-US", "0.875", D("0.875"), None, None),
+        ("en-IN", "1,00,000", D(100000), None, None),
+        ("en-IN", "100,000", D(100000), None, None),  # en-IN writes international threes too
+        ("hi-IN", "10,00,000", D(1000000), None, None),
+        ("tr-TR", "1.234,5", D("1234.5"), None, None),
+        ("sv-SE", "1 234,5", D("1234.5"), None, None),
     ],
 )
 def test_numbers_are_read_strictly_and_any_doubt_is_recorded(locale, token, value, kind, alternative):
@@ -85,12 +99,81 @@ def test_numbers_are_read_strictly_and_any_doubt_is_recorded(locale, token, valu
 
 
 @pytest.mark.parametrize(
+    ("locale", "token", "readings", "reason"),
+    [
+        # the user's format reads it, but another Slack locale's everyday reading is a thousand times different
+        ("en-US", "2.000", (D(2), D(2000)), AskReason.OTHER_LOCALES),
+        ("en-US", "115.200", (D("115.2"), D(115200)), AskReason.OTHER_LOCALES),
+        ("en-US", "1.234", (D("1.234"), D(1234)), AskReason.OTHER_LOCALES),
+        ("de-DE", "2,000", (D(2), D(2000)), AskReason.OTHER_LOCALES),
+        ("de-DE", "1,500", (D("1.5"), D(1500)), AskReason.OTHER_LOCALES),
+        # a mark the user's locale does not use is foreign, never read as native
+        ("fr-FR", "2.000", (D(2), D(2000)), AskReason.NOT_YOURS),
+        ("ru-RU", "2.000", (D(2), D(2000)), AskReason.NOT_YOURS),
+        ("pl-PL", "1.500", (D("1.5"), D(1500)), AskReason.NOT_YOURS),
+        ("sv-SE", "2.000", (D(2), D(2000)), AskReason.NOT_YOURS),
+        ("sv-SE", "2,000", (D(2), D(2000)), AskReason.OTHER_LOCALES),
+        ("de-CH", "1.500", (D("1.5"), D(1500)), AskReason.OTHER_LOCALES),
+        ("de-CH", "2,000", (D(2), D(2000)), AskReason.NOT_YOURS),
+        # es-LA: Mexico's 2,000 and Argentina's 2.000 are both its own
+        ("es-LA", "2.000", (D(2), D(2000)), AskReason.REGION),
+        ("es-LA", "2,000", (D(2), D(2000)), AskReason.REGION),
+        # the format is not known: every Slack locale's reading is possible
+        ("en-US@unknown", "2.000", (D(2), D(2000)), AskReason.UNKNOWN_FORMAT),
+        ("en-US@unknown", "2,000", (D(2), D(2000)), AskReason.UNKNOWN_FORMAT),
+        ("de-DE@unknown", "1.500", (D("1.5"), D(1500)), AskReason.UNKNOWN_FORMAT),
+    ],
+)
+def test_numbers_two_slack_locales_read_differently_are_asked_about(locale, token, readings, reason):
+    with pytest.raises(UserInputError) as raised:
+        read_number(token, resolve_locale(locale))
+    assert raised.value.code is ErrorCode.AMBIGUOUS_NUMBER
+    assert (raised.value.readings, raised.value.reason) == (readings, reason)
+
+
+@pytest.mark.parametrize(
+    ("token", "value"),
+    [("2000", D(2000)), ("0,9", D("0.9")), ("0.9", D("0.9")), ("2 000", D(2000)), ("1,00,000", D(100000)),
+     ("2,5", D("2.5")), ("115 200", D(115200)), ("2k", D(2000))],
+)
+def test_numbers_every_slack_locale_reads_alike_are_read_in_the_unknown_format(token, value):
+    assert read_number(token, resolve_locale("en-US@unknown")) == Reading(token, value)
+
+
+@pytest.mark.parametrize("token", ["10³", "2⁶", "½", "①", "1₀", "²2"])
+def test_characters_that_only_look_like_digits_are_refused(token):
+    with pytest.raises(UserInputError) as raised:
+        parse_command(f"64 {token} 90%", resolve_locale("en-US"))
+    assert (raised.value.code, raised.value.token) == (ErrorCode.NOT_PLAIN_DIGITS, token)
+
+
+@pytest.mark.parametrize(
+    ("text", "user", "expected"),
+    [
+        ("64 2,000 90% lang=de", "en-US", None),  # English reads two thousand, German two: asked
+        ("64 2.000 90 % lang=en", "de-DE", None),
+        ("64 2000 90% lang=de", "en-US", SEED),  # no separator: every format reads it alike
+        ("64 2000 0,9 lang=de", "de-DE", SEED),
+        ("64 2 000 90% lang=fr", "en-US", SEED),
+    ],
+)
+def test_lang_numbers_read_differently_by_the_users_and_the_chosen_format_are_asked_about(text, user, expected):
+    if expected is None:
+        with pytest.raises(UserInputError) as raised:
+            parse_command(text, resolve_locale(user))
+        assert (raised.value.code, raised.value.reason) == (ErrorCode.AMBIGUOUS_NUMBER, AskReason.LANG)
+    else:
+        assert parse_command(text, resolve_locale(user)).values == expected
+
+
+@pytest.mark.parametrize(
     ("locale", "text", "expected", "noted"),
     [
         ("de-DE", "64 2000 0.9", SEED, {EFF}),
-        ("en-US", "64 2.000 90%", {DEV: D(64), THR: D(2), EFF: D("0.9")}, {THR}),
         ("en-US", "64 2000 90", SEED, {EFF}),  # bare 90 is read as 90 %, and the reply says so
-        ("en-US", "64 2000 1", {DEV: D(64), THR: D(2000), EFF: D(1)}, set()),
+        ("en-US", "64 2000 1", {DEV: D(64), THR: D(2000), EFF: D(1)}, {EFF}),  # bare 1 is 100 %, and it says so
+        ("en-US", "64 2000 12.345%", {DEV: D(64), THR: D(2000), EFF: D("0.12345")}, set()),  # 12345 % impossible
+        ("en-US", "64 2 000 90%", SEED, set()),
         ("fr-FR", "64 2 000 90 %", SEED, set()),
         ("fr-FR", "1 200 90 %", {DEV: D(1), THR: D(200), EFF: D("0.9")}, set()),
         ("fr-FR", "1 000 100 1 %", {DEV: D(1000), THR: D(100), EFF: D("0.01")}, set()),
@@ -114,12 +197,12 @@ def test_empty_text_or_help_asks_for_help(text):
 @pytest.mark.parametrize(
     ("text", "language", "territory"),
     [
-        ("64 2.000 90 % lang=de-DE", "de", "DE"),
-        ("lang=es-LA 64 2,000 90%", "es", "419"),
+        ("64 2000 90 % lang=de-DE", "de", "DE"),
+        ("lang=es-LA 64 2000 90%", "es", "419"),
         ("64 2000 90% locale:pt-BR", "pt", "BR"),
     ],
 )
-def test_a_language_override_changes_how_numbers_are_read(text, language, territory):
+def test_a_language_override_chooses_the_reply_locale(text, language, territory):
     command = parse_command(text, resolve_locale("en-US"))
     assert (command.locale.language, command.locale.territory) == (language, territory)
     assert command.values == SEED

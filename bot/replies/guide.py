@@ -10,6 +10,9 @@ from functools import lru_cache
 
 from babel import Locale
 
+from bot.calculator import Quantity
+from bot.numbers import is_unknown
+
 from bot.replies.blocks import DIVIDER, Block, Reply, ReplyKind, code, context, escape, header, section
 from bot.replies.wording import EXAMPLE, Wording
 
@@ -44,7 +47,7 @@ def help_blocks(locale: Locale) -> tuple[str, tuple[Block, ...]]:
         section(usage_line(locale) + "\n" + _(
             "Give any three of devices, throughput, efficiency and actual (cluster throughput) with "
             "{keys}; the fourth is solved."
-        ).format(keys=code("devices= throughput= efficiency= actual="))),
+        ).format(keys=code(words.key_list()))),
         section(_("*Examples*") + "\n" + _examples(words)),
         context([_reading_rules(words)]),
     ]
@@ -55,21 +58,22 @@ def _examples(words: Wording) -> str:
     _, n, pct = words.gettext, words.number, words.percent
     d, v, e = EXAMPLE
     actual = d * v * e
+    dk, vk, ek, ak, lk = (words.key(q) for q in (*Quantity, None))
     lines = [
         (f"/dpscale {n(d, 0)} {n(v)} {pct(e)}", _("cluster throughput and speedup")),
         (f"/dpscale {n(d, 0)} {n(v)} {n(e)}", _("the same, with the efficiency as a fraction")),
-        (f"/dpscale {n(d, 0)} {n(v)} actual={n(actual)}", _("your measured efficiency")),
-        (
-            f"/dpscale throughput={n(v)} efficiency={pct(e)} actual={n(Decimal(200000))}",
-            _("devices needed for a target"),
-        ),
-        (f"/dpscale devices={n(d, 0)} efficiency={pct(e)} actual={n(actual)}", _("per-device throughput needed")),
-        (f"/dpscale {n(d, 0)} {n(v)} {pct(e)} lang=de", _("answer in another language and number format")),
+        (f"/dpscale {n(d, 0)} {n(v)} {ak}{n(actual)}", _("your measured efficiency")),
+        (f"/dpscale {vk}{n(v)} {ek}{pct(e)} {ak}{n(Decimal(200000))}", _("devices needed for a target")),
+        (f"/dpscale {dk}{n(d, 0)} {ek}{pct(e)} {ak}{n(actual)}", _("per-device throughput needed")),
+        # written so your format and German read it alike: `lang=` numbers read differently are asked about
+        (f"/dpscale {n(d, 0)} {words.plain(v)} {pct(e)} {lk}de", _("answer in another language and number format")),
     ]
     return "\n".join(f"• {code(example)} {meaning}" for example, meaning in lines)
 
 
 def _reading_rules(words: Wording) -> str:
+    if is_unknown(words.locale):
+        return unknown_format_rule(words)
     return words.gettext(
         "Numbers are read in your Slack language's format ({name}): two thousand is written {thousands}, "
         "nine tenths {fraction}. Efficiency is a percentage ({percent}) or a fraction; k, M and G stand for "
@@ -79,7 +83,20 @@ def _reading_rules(words: Wording) -> str:
         thousands=code(words.number(Decimal(2000))),
         fraction=code(words.number(Decimal("0.9"))),
         percent=code(words.percent(EXAMPLE[2])),
-        lang=code("lang=en-US"),
+        lang=code(words.key(None) + "en-US"),
+    )
+
+
+def unknown_format_rule(words: Wording) -> str:
+    """What reading in the unknown format means, for a reader whose Slack locale is not known yet."""
+    return words.gettext(
+        "Slack has not told me your language's number format yet, so a number that Slack's languages read "
+        "differently, such as {example}, is asked about rather than guessed. Numbers every language reads alike "
+        "are read: {thousands}, {fraction}."
+    ).format(
+        example=code("2.000"),
+        thousands=code(words.number(Decimal(2000))),
+        fraction=code(words.number(Decimal("0.9"))),
     )
 
 

@@ -8,7 +8,8 @@ from babel import Locale
 
 from bot.calculator import Quantity
 from bot.errors import ErrorCode, UserInputError
-from bot.replies.blocks import Reply, ReplyKind, code, context, section, warning
+from bot.numbers import AskReason
+from bot.replies.blocks import Reply, ReplyKind, code, context, escape, section, warning
 from bot.replies.guide import usage_line
 from bot.replies.wording import EXAMPLE, Wording
 
@@ -36,15 +37,36 @@ def describe_error(error: UserInputError, locale: Locale) -> str:
         token=token,
         quantity=_quantity_name(error.quantity, words),
         limit=error.high or "",
-        keys=code("devices= throughput= efficiency= actual= lang="),
+        keys=code(words.key_list(lang=True)),
         example=_example(error, words),
         options=_options(error, words),
+        hundred=words.hundred,
         low=_bound(error.quantity, error.low, words),
         high=_bound(error.quantity, error.high, words),
     )
     if error.code in _RULES_WITHOUT_TOKEN and error.token is not None:
         return f"{token} — {message}"
+    if error.code is ErrorCode.AMBIGUOUS_NUMBER and error.reason:
+        return message + " " + _ask_reason(error.reason, words)
     return message
+
+
+def _ask_reason(reason: str, words: Wording) -> str:
+    """Why a number was asked about rather than read."""
+    _ = words.gettext
+    sentences = {
+        AskReason.UNKNOWN_FORMAT: _(
+            "Slack did not tell me your number format in time, and Slack's languages read this number differently."
+        ),
+        AskReason.REGION: _("Your Slack language ({name}) is used in countries that read this number differently."),
+        AskReason.LANG: _("Your own number format and the one {lang} chooses read this number differently."),
+        AskReason.OTHER_LOCALES: _(
+            "Other Slack languages read it differently, so I ask rather than show a result that may be a "
+            "thousand times off."
+        ),
+        AskReason.NOT_YOURS: _("It is not written in your number format ({name}), and other formats disagree on it."),
+    }
+    return sentences[AskReason(reason)].format(name=escape(words.locale_name), lang=code("lang="))
 
 
 def _template(error: UserInputError, words: Wording) -> str:
@@ -57,6 +79,10 @@ def _template(error: UserInputError, words: Wording) -> str:
         ErrorCode.TOO_LONG: _("That is too long: a command may have at most {limit} characters."),
         ErrorCode.UNKNOWN_WORD: _("I don't know {token}. Use numbers, or the words {keys}."),
         ErrorCode.NOT_A_NUMBER: _("{token} is not a number I can read. Write numbers like {example}."),
+        ErrorCode.NOT_PLAIN_DIGITS: _(
+            "{token} has characters that only look like digits (superscripts, fractions or circled numbers). "
+            "Write the number with the digits 0 to 9, like {example}."
+        ),
         ErrorCode.AMBIGUOUS_NUMBER: _("{token} could mean {options}. Write it as one of those."),
         ErrorCode.AMBIGUOUS_GROUPING: _(
             "In {token} I can't tell where one number ends and the next begins. Write numbers without spaces "
@@ -81,7 +107,7 @@ def _template(error: UserInputError, words: Wording) -> str:
             "{token}: only the efficiency can be a percentage; {quantity} is a plain number."
         ),
         ErrorCode.ACTUAL_ABOVE_IDEAL: _(
-            "The actual throughput cannot exceed the ideal one ({high}): efficiency would be above 100%."
+            "The actual throughput cannot exceed the ideal one ({high}): efficiency would be above {hundred}."
         ),
         ErrorCode.UNKNOWN_LOCALE: _("{token} is not a language I know; use a tag like {example}."),
     }
@@ -89,10 +115,20 @@ def _template(error: UserInputError, words: Wording) -> str:
 
 
 def _options(error: UserInputError, words: Wording) -> str:
-    if not error.suggestions:
+    """Every reading of an ambiguous number, each written the one way that no locale reads otherwise."""
+    written = [_written(value, error.quantity, words) for value in error.readings]
+    if not written:
+        written = list(error.suggestions)
+    if not written:
         return ""
-    first, second = error.suggestions[0], error.suggestions[-1]
-    return words.gettext("{first} or {second}").format(first=code(first), second=code(second))
+    options = [code(text) for text in written]
+    return words.gettext("{first} or {second}").format(first=", ".join(options[:-1]), second=options[-1])
+
+
+def _written(value: Decimal, quantity: str | None, words: Wording) -> str:
+    if quantity == Quantity.EFFICIENCY.value:
+        return words.percent(value, 4)
+    return words.plain(value)
 
 
 def _example(error: UserInputError, words: Wording) -> str:

@@ -32,6 +32,7 @@ class Figures:
     loss: str
     loss_share: str
     target: str
+    count: int  # the number of devices, for plural forms
 
     @classmethod
     def of(cls, result: Result, words: Wording) -> Figures:
@@ -48,6 +49,7 @@ class Figures:
             loss=words.number(result.loss),
             loss_share=words.percent(result.loss / result.ideal),
             target=words.number(result.target) if result.target is not None else "",
+            count=int(result.devices),
         )
 
 
@@ -81,8 +83,10 @@ def headline(result: Result, figures: Figures, words: Wording) -> str:
 
 def summary(figures: Figures, words: Wording) -> str:
     """The notification text: one line with every figure."""
-    return words.gettext(
-        "{devices} devices × {rate} at {efficiency} efficiency: {actual} actual, {speedup} speedup"
+    return words.ngettext(
+        "{devices} device × {rate} at {efficiency} efficiency: {actual} actual, {speedup} speedup",
+        "{devices} devices × {rate} at {efficiency} efficiency: {actual} actual, {speedup} speedup",
+        figures.count,
     ).format(
         devices=figures.devices,
         rate=words.rate(figures.throughput),
@@ -166,6 +170,11 @@ def reading_note(note: Note, words: Wording) -> str:
         return _(":mag: {token} is not written in your number format; read it as {value}.").format(
             token=token, value=value
         )
+    if note.bare_one:
+        return _(":mag: Read {token} as the whole: {value}. If you meant {one}, write {example}.").format(
+            token=token, value=words.hundred, one=words.percent(Decimal("0.01")),
+            example=code(words.percent(Decimal("0.01"))),
+        )
     return _(
         ":mag: Read {token} as a percentage: {value}. Write a fraction such as {example} or add a percent sign to be "
         "explicit."
@@ -185,13 +194,16 @@ def model_notes(result: Result, figures: Figures, words: Wording) -> list[str]:
     notes = []
     if result.devices == 1 and result.efficiency < 1:
         notes.append(_(
-            ":information_source: A single device has nothing to synchronize, so its real efficiency is 100%; "
+            ":information_source: A single device has nothing to synchronize, so its real efficiency is {hundred}; "
             "the figure given only matters for a cluster."
-        ))
+        ).format(hundred=words.hundred))
     if result.solved is Quantity.EFFICIENCY:
-        notes.append(_(
+        notes.append(words.ngettext(
+            ":information_source: This efficiency holds for {devices} device. It usually drops as devices are "
+            "added, so measure again at other sizes.",
             ":information_source: This efficiency holds for {devices} devices. It usually drops as devices are "
-            "added, so measure again at other sizes."
+            "added, so measure again at other sizes.",
+            figures.count,
         ).format(devices=figures.devices))
     if result.solved is Quantity.DEVICES:
         notes.append(_(

@@ -6,8 +6,10 @@ from decimal import Decimal
 
 from babel import Locale
 
-from bot.i18n import translations_for
-from bot.numbers import number_style, write_number, write_percent
+from bot.calculator import Quantity
+from bot.i18n import catalog_name, translations_for
+from bot.keywords import shown_keys
+from bot.numbers import base_locale, number_style, write_number, write_percent
 
 EXAMPLE = (Decimal(64), Decimal(2000), Decimal("0.9"))  # the source document's example: devices, samples/s, E
 
@@ -21,6 +23,15 @@ class Wording:
         catalog = translations_for(locale)
         self.gettext = catalog.gettext
         self.ngettext = catalog.ngettext
+        self.keys = shown_keys(catalog_name(locale))
+
+    def key(self, quantity: Quantity | None) -> str:
+        """The language's own word for a named value, with its `=`: `durchsatz=`, `効率=`; None is `lang=`."""
+        return self.keys[quantity] + "="
+
+    def key_list(self, *, lang: bool = False) -> str:
+        """The four value words (and `lang=`) in the language's own words."""
+        return " ".join(self.key(q) for q in (*Quantity, *((None,) if lang else ())))
 
     def number(self, value: Decimal, digits: int = 2) -> str:
         """`value` with up to `digits` decimals, or as many more as a value below one needs to show two
@@ -31,6 +42,11 @@ class Wording:
 
     def percent(self, fraction: Decimal, digits: int = 2) -> str:
         return write_percent(fraction, self.style, digits)
+
+    @property
+    def hundred(self) -> str:
+        """100 % as the locale writes it (`100 %`, `100%`, `%100`)."""
+        return write_percent(Decimal(1), self.style)
 
     def rate(self, value: str) -> str:
         """An already written number with its unit: `115,200 samples/s`."""
@@ -46,4 +62,5 @@ class Wording:
 
     @property
     def locale_name(self) -> str:
-        return self.locale.get_display_name(self.locale) or str(self.locale)
+        base = base_locale(self.locale)
+        return base.get_display_name(base) or str(base)

@@ -14,6 +14,7 @@ from slack_sdk import WebClient
 
 from bot.engine import answer, answer_form
 from bot.errors import UserInputError
+from bot.numbers import for_channel
 from bot.parsing import FieldErrors, parse_command, parse_fields
 from bot.replies import Reply, ReplyKind
 from bot.slack.delivery import post_to_response_url
@@ -25,12 +26,13 @@ from bot.slack.state import BadState, FormMetadata, ResultState
 from bot.slack.views import form_initial_values, share_failed_reply, shared_reply
 
 
-def rebuild(state: ResultState) -> Reply:
-    """Recompute the reply a button stands for."""
+def rebuild(state: ResultState, locale: Locale | None = None) -> Reply:
+    """Recompute the reply a button stands for (written for `locale`'s readers, by default the state's)."""
+    locale = locale or state.locale
     fields = state.form_fields()
     if fields is not None:
-        return answer_form(fields, state.locale)
-    return answer(state.text or "", state.locale)
+        return answer_form(fields, locale)
+    return answer(state.text or "", locale)
 
 
 @logged("share")
@@ -41,7 +43,7 @@ def share(body: dict[str, Any], action: dict[str, Any], client: WebClient, conte
     try:
         state = ResultState.decode(action.get("value"))
         locale = state.locale
-        reply = rebuild(state)
+        reply = rebuild(state, for_channel(state.locale))  # the whole channel will read it
     except (BadState, UserInputError, FieldErrors):
         pass
     context["locale"] = str(locale)

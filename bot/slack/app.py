@@ -49,7 +49,10 @@ def create_app(settings: Settings) -> App:
         process_before_response=True,
         logger=logging.getLogger("bot.bolt"),
     )
-    services = Services(locales=LocaleDirectory(lookup_client, resolve_locale(settings.dpscale_default_locale)))
+    directory = LocaleDirectory(
+        lookup_client, resolve_locale(settings.dpscale_default_locale), deadline=settings.dpscale_locale_timeout
+    )
+    services = Services(locales=directory)
     app.use(provide(services))
     for feature in FEATURES:
         feature.register(app)

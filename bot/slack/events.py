@@ -13,6 +13,7 @@ from slack_bolt import App, BoltContext
 from slack_sdk import WebClient
 
 from bot.engine import answer
+from bot.numbers import for_channel
 from bot.slack.failures import apologizing_on_failure
 from bot.slack.ids import MENTION_EVENT
 from bot.slack.plumbing import acknowledge, locale_of, logged, read_user_locale, services_of
@@ -26,7 +27,8 @@ def reply_in_thread(body: dict[str, Any], event: dict[str, Any], context: BoltCo
     locale = locale_of(context)
     thread_ts = event.get("thread_ts") or event.get("ts")
     with apologizing_on_failure(client, event.get("channel"), thread_ts, locale):
-        reply = answer(strip_mention(event.get("text") or "", context.bot_user_id), locale)
+        # the whole channel reads the answer: written so no locale can misread a figure
+        reply = answer(strip_mention(event.get("text") or "", context.bot_user_id), for_channel(locale))
         client.chat_postMessage(channel=event["channel"], thread_ts=thread_ts, **reply.payload())
     return "error" if reply.is_error else "ok"
 

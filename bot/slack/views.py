@@ -15,7 +15,8 @@ from bot.calculator import Quantity
 from bot.errors import UserInputError
 from bot.replies import Reply, ReplyKind, describe_error, explanation_blocks
 from bot.replies.blocks import Block, code, context, escape, section, warning
-from bot.replies.guide import help_blocks
+from bot.numbers import is_unknown
+from bot.replies.guide import help_blocks, unknown_format_rule
 from bot.replies.wording import EXAMPLE, Wording
 from bot.slack.ids import EDIT_ACTION, FORM_ACTION_ID, FORM_BLOCK_IDS, FORM_CALLBACK, SHARE_ACTION
 from bot.slack.state import FIELD_LIMIT, FormMetadata, ResultState
@@ -87,10 +88,13 @@ def form_view(locale: Locale, metadata: FormMetadata, initial: dict[Quantity, st
     ))]
     for quantity, (label, example) in hints.items():
         blocks.append(_form_input(quantity, label, _("e.g. {example}").format(example=example), initial))
-    blocks.append(context([_("Numbers are read in your format ({name}): for example {example}.").format(
+    rule = unknown_format_rule(words) if is_unknown(locale) else _(
+        "Numbers are read in your format ({name}): for example {example}."
+    ).format(
         name=escape(words.locale_name),
         example=code(words.number(Decimal(2000)) + " · " + words.number(Decimal("0.9"))),
-    )]))
+    )
+    blocks.append(context([rule]))
     return {
         "type": "modal",
         "callback_id": FORM_CALLBACK,
