@@ -1,7 +1,9 @@
 """A fake Slack Web API served over HTTP on loopback, for end-to-end tests and benchmarks.
 
 It answers `auth.test`, `users.info` and `chat.postMessage` the way Slack does, receives `response_url`
-posts at /response/…, records every call, and can fail, rate-limit, hang or slow down a method on demand.
+posts at /response/…, records every call, and can fail, rate-limit, hang or slow down a method on demand, or
+`users.info` for one user alone: slow, hanging, or answering a per-user error (`user_not_found`,
+`user_not_visible`) with HTTP 200 and `ok: false`, as Slack does for some Slack Connect users.
 """
 
 from __future__ import annotations
@@ -32,6 +34,9 @@ class FakeSlack:
 
     locales: dict[str, str | None] = field(default_factory=dict)
     behaviour: dict[str, str | float] = field(default_factory=dict)
+    # users.info for one user: a delay in seconds, 'hang', or an error code answered with HTTP 200 and ok: false
+    users: dict[str, str | float] = field(default_factory=dict)
+    retry_after: str = "30"  # the Retry-After of a rate limit
     calls: list[Call] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _released: threading.Event = field(default_factory=threading.Event)
@@ -92,6 +97,10 @@ class FakeSlack:
         with self._lock:
             self.calls.append(Call(method, params, dict(handler.headers)))
         behaviour = self.behaviour.get(method, "ok")
+        if method == "users.info" and params.get("user") in self.users:
+            behaviour = self.users[params["user"]]
+            if isinstance(behaviour, str) and behaviour != "hang":
+                return _send(handler, 200, {"ok": False, "error": behaviour})
         if behaviour == "hang":
             self._released.wait(HANG_LIMIT)
         elif isinstance(behaviour, (int, float)):
@@ -99,7 +108,7 @@ class FakeSlack:
         if behaviour == "error":
             return _send(handler, 500, {"ok": False, "error": "internal_error"})
         if behaviour == "ratelimit":
-            return _send(handler, 429, {"ok": False, "error": "ratelimited"}, {"Retry-After": "30"})
+            return _send(handler, 429, {"ok": False, "error": "ratelimited"}, {"Retry-After": self.retry_after})
         return _send(handler, 200, self._answer(method, params))
 
     def _answer(self, method: str, params: dict[str, Any]) -> dict[str, Any]:

@@ -7,7 +7,9 @@ import pytest
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.pofile import read_po
 
+from bot.engine import answer
 from bot.i18n import LOCALES_DIR, shipped_languages
+from bot.numbers import resolve_locale
 
 ROOT = Path(__file__).resolve().parent.parent
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -39,8 +41,31 @@ def test_every_message_is_translated_and_none_is_fuzzy(language):
 @pytest.mark.parametrize("language", shipped_languages())
 def test_placeholders_match_between_source_and_translation(language):
     for message in catalog(language):
-        if message.id:
-            assert sorted(PLACEHOLDER.findall(message.id)) == sorted(PLACEHOLDER.findall(message.string)), message.id
+        if not message.id:
+            continue
+        source = message.id if isinstance(message.id, str) else message.id[-1]
+        strings = (message.string,) if isinstance(message.string, str) else message.string
+        for string in strings:
+            assert sorted(PLACEHOLDER.findall(source)) == sorted(PLACEHOLDER.findall(string)), message.id
+
+
+@pytest.mark.parametrize("language", shipped_languages())
+def test_plural_messages_have_every_form_the_languages_cldr_rules_name(language):
+    messages = catalog(language)
+    plurals = [m for m in messages if m.id and isinstance(m.id, tuple)]
+    assert plurals  # counts of devices go through ngettext
+    for message in plurals:
+        assert len(message.string) == messages.num_plurals and all(message.string), message.id
+
+
+@pytest.mark.parametrize(
+    ("locale", "count", "fragment"),
+    [("en-US", 1, "1 device ×"), ("en-US", 2, "2 devices ×"), ("de-DE", 1, "1 Gerät ×"), ("de-DE", 3, "3 Geräte ×"),
+     ("fr-FR", 1, "1 accélérateur ×"), ("fr-FR", 2, "2 accélérateurs ×"), ("pt-BR", 1, "1 dispositivo ×"),
+     ("es-ES", 5, "5 dispositivos ×"), ("ja-JP", 1, "1台 ×")],
+)
+def test_counts_of_devices_take_the_languages_plural_form(locale, count, fragment):
+    assert fragment in answer(f"{count} 2000 90%", resolve_locale(locale)).text
 
 
 @pytest.mark.parametrize("language", shipped_languages())
