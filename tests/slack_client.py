@@ -106,6 +106,19 @@ class AppServer:
             self._text = self._log.read().decode(errors="replace")
             self._log.close()
 
+    def wait_for_log(self, fragment: str, timeout: float = 10.0) -> bool:
+        """Whether the running server prints `fragment` within `timeout` seconds (an observable event to wait
+        on, rather than a fixed sleep)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self._log.closed:
+                return fragment in self._text
+            size = os.fstat(self._log.fileno()).st_size
+            if fragment in os.pread(self._log.fileno(), size, 0).decode(errors="replace"):
+                return True
+            time.sleep(0.02)
+        return False
+
     def output(self) -> str:
         """Everything the server printed; stops it first so that nothing is still being written."""
         self.stop()
