@@ -81,7 +81,7 @@ def test_a_mention_is_answered_in_a_thread_in_the_users_locale(server, fake):
     call = fake.wait_for("chat.postMessage", before + 1)[before]
     assert call.params["channel"] == "C1"
     assert call.params["thread_ts"] == "1700000000.000100"
-    assert "115.200" in call.params["text"]
+    assert "115\u202f200 Beispiele/s" in call.params["text"]  # the channel reads it: no locale misreads `115 200`
     assert call.headers["Authorization"] == f"Bearer {BOT_TOKEN}"
 
 
@@ -177,7 +177,8 @@ def test_users_info_failing_still_gets_an_answer_within_3_seconds(behaviour):
         responses = [send_command(server, "64 2000 90%", user="UDE") for _ in range(3)]
     for response in responses:
         assert response.status == 200 and response.elapsed < ACK_DEADLINE
-        assert "115,200 samples/s" in response.json()["text"]  # the default locale, en-GB
+        # the default locale's language, numbers every locale reads alike
+        assert "115\u202f200 samples/s" in response.json()["text"]
     assert len(fake.calls_to("users.info")) <= (3 if behaviour == "no-locale" else 1)  # a failure pauses lookups
 
 

@@ -75,7 +75,7 @@ def test_share_posts_the_result_in_the_channel_attributed_and_retires_the_privat
     posts = fake.wait_for("/response/share-ok", 2)
     shared, retire = posts[0].params, posts[1].params
     assert shared["response_type"] == "in_channel" and shared["replace_original"] is False
-    assert "115.200" in shared["text"]
+    assert "115\u202f200" in shared["text"] and "115.200" not in shared["text"]  # the whole channel reads it
     assert "Geteilt von <@UDE>" in json.dumps(shared["blocks"], ensure_ascii=False)
     assert not [b for b in shared["blocks"] if b["type"] == "actions"]  # no share button on the shared copy
     assert retire == {"delete_original": True}
