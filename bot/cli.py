@@ -33,7 +33,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the Block Kit payload instead of text")
     args = parser.parse_args(argv)
     try:
-        locale = unknown_locale(resolve_locale(DEFAULT_LOCALE)) if args.locale == UNKNOWN else resolve_locale(args.locale)
+        default = resolve_locale(DEFAULT_LOCALE)
+        locale = unknown_locale(default) if args.locale == UNKNOWN else resolve_locale(args.locale)
     except UserInputError as error:
         reply = build_error_reply(error, resolve_locale(DEFAULT_LOCALE))
     else:

@@ -200,7 +200,9 @@ def number_style(locale: Locale) -> NumberStyle:
     ISO 80000-1 does), which no locale reads as a decimal mark."""
     style = cldr_style(locale)
     if locale.modifier or str(base_locale(locale)) in REGION_MEMBERS:
-        return NumberStyle(style.locale, style.decimal, NARROW_SPACE, (3, 3), style.percent_prefix, style.percent_suffix)
+        return NumberStyle(
+            style.locale, style.decimal, NARROW_SPACE, (3, 3), style.percent_prefix, style.percent_suffix
+        )
     return style
 
 
@@ -208,7 +210,7 @@ def uses_space_grouping(locale: Locale) -> bool:
     return number_style(locale).group in SPACES
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # `reader_for` makes one per locale: identity is equality, and hashing is cheap
 class Reader:
     """Whose numbers are being read: the formats that are theirs, the forms dpscale writes for them, and every
     other format a colleague in another Slack locale (or a neighbour) might have used."""
@@ -313,16 +315,16 @@ def read_number(
         raise UserInputError(ErrorCode.NOT_A_NUMBER, token=token)
     scale = sign * multiplier
     fits = (lambda v: possible(v * scale)) if possible is not None else (lambda v: True)
-    native = reader.values(body)
+    native_values, readings = _candidates(body, reader)
+    native = set(native_values)
     if len(native) > 1:
         fitting = {value for value in native if fits(value)}
         if len(fitting) == 1:
             return Reading(token, fitting.pop() * scale)
         raise _ask(token, fitting or native, scale, reader.reason)
     foreign: dict[Decimal, bool] = {}
-    for style, is_slack in reader.foreign:
-        value = style.read(body)
-        if value is not None and fits(value):
+    for value, is_slack in readings:
+        if fits(value):
             foreign[value] = foreign.get(value, False) or is_slack
     if native:
         own = native.pop()
@@ -333,12 +335,19 @@ def read_number(
             raise _ask(token, {own, *others}, scale, AskReason.OTHER_LOCALES)
         return Reading(token, own * scale, ReadingKind.AMBIGUOUS, min(others) * scale)
     if not foreign:  # only readings that break a rule, if any: read one, and let the rule say what is wrong
-        foreign = dict.fromkeys(v for s, _ in reader.foreign if (v := s.read(body)) is not None)
+        foreign = dict.fromkeys((value for value, _ in readings), False)
     if len(foreign) == 1:
         return Reading(token, next(iter(foreign)) * scale, ReadingKind.OTHER_CONVENTION)
     if foreign:
         raise _ask(token, set(foreign), scale, AskReason.NOT_YOURS)
     raise UserInputError(ErrorCode.NOT_A_NUMBER, token=token)
+
+
+@lru_cache(maxsize=4096)
+def _candidates(body: str, reader: Reader) -> tuple[frozenset[Decimal], tuple[tuple[Decimal, bool], ...]]:
+    """How the reader's own formats, and every other, read `body`: the same few tokens come again and again."""
+    foreign = tuple((value, is_slack) for style, is_slack in reader.foreign if (value := style.read(body)) is not None)
+    return frozenset(reader.values(body)), foreign
 
 
 def _ask(token: str, values: set[Decimal], scale: Decimal, reason: AskReason) -> UserInputError:

@@ -26,9 +26,9 @@ from bot.errors import ErrorCode, UserInputError
 from bot.keywords import help_words, keywords
 from bot.numbers import (
     SPACES,
-    plain_digits,
     Reader,
     Reading,
+    plain_digits,
     read_number,
     reader_for,
     resolve_locale,

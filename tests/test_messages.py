@@ -68,8 +68,9 @@ def test_a_number_written_as_dpscale_writes_it_carries_no_reading_note(locale, t
 @pytest.mark.parametrize(
     ("locale", "text", "question"),
     [
-        ("en-US", "64 2.000 90%", "2.000 could mean 2 or 2000. Write it as one of those. Other Slack languages read "
-                                  "it differently, so I ask rather than show a result that may be a thousand times off."),
+        ("en-US", "64 2.000 90%", "2.000 could mean 2 or 2000. Write it as one of those. Other Slack languages "
+                                  "read it differently, so I ask rather than show a result that may be a thousand "
+                                  "times off."),
         ("de-DE", "64 2,000 90 %", "2,000 kann 2 oder 2000 bedeuten."),
         ("fr-FR", "64 2.000 90 %", "n’est pas écrit dans votre format de nombres (français (France))"),
         ("es-LA", "64 2.000 90%", "se usa en países que leen este número de forma distinta"),

@@ -15,8 +15,8 @@ from bot.engine import answer
 from bot.errors import ErrorCode, UserInputError
 from bot.numbers import (
     NEIGHBOUR_LOCALES,
-    SPACES,
     SLACK_LOCALES,
+    SPACES,
     cldr_style,
     for_channel,
     format_number,

@@ -12,7 +12,6 @@ from babel import Locale
 
 from bot.calculator import Quantity
 from bot.numbers import is_unknown
-
 from bot.replies.blocks import DIVIDER, Block, Reply, ReplyKind, code, context, escape, header, section
 from bot.replies.wording import EXAMPLE, Wording
 
