@@ -201,3 +201,14 @@ def test_the_messages_tab_publishes_nothing(server, fake):
     send_event(server, {"type": "app_home_opened", "user": "UEN", "channel": "D1", "tab": "messages"}, "EvHome2")
     time.sleep(0.3)
     assert len(fake.calls_to("views.publish")) == before
+
+
+def test_buttons_and_the_edit_form_follow_the_language_a_lang_word_chose(server, fake):
+    found = buttons(send_command(server, "64 2000 90% lang=de", user="UEN").json())
+    assert found["dpscale_share"]["text"]["text"] == "Im Kanal teilen"
+    assert found["dpscale_edit"]["text"]["text"] == "Bearbeiten"
+    before = len(fake.calls_to("views.open"))
+    click(server, "UEN", found["dpscale_edit"], fake.response_url("edit-lang"))
+    view = opened_view(fake, before)
+    assert view["submit"]["text"] == "Berechnen"
+    assert "2.000" in json.dumps(view["blocks"], ensure_ascii=False)

@@ -28,6 +28,7 @@ class Reply:
     text: str
     blocks: list[Block]
     kind: ReplyKind = ReplyKind.RESULT
+    locale: str | None = None  # the locale the body is written in (a `lang=` word's), for what goes with it
 
     @property
     def is_error(self) -> bool:
@@ -38,7 +39,7 @@ class Reply:
         return {"text": self.text, "blocks": self.blocks, **extra}
 
     def with_blocks(self, blocks: list[Block]) -> Reply:
-        return Reply(text=self.text, blocks=blocks, kind=self.kind)
+        return Reply(text=self.text, blocks=blocks, kind=self.kind, locale=self.locale)
 
 
 def escape(text: str) -> str:

@@ -67,7 +67,7 @@ def build_result_reply(result: Result, notes: tuple[Note, ...], locale: Locale) 
     if remarks:
         blocks.append(context(remarks))
     blocks.extend(explanation_blocks(locale))
-    return Reply(text=summary(figures, words), blocks=blocks)
+    return Reply(text=summary(figures, words), blocks=blocks, locale=str(locale))
 
 
 def headline(result: Result, figures: Figures, words: Wording) -> str:

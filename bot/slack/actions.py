@@ -68,6 +68,7 @@ def edit(ack: Ack, body: dict[str, Any], action: dict[str, Any], client: WebClie
         locale = state.locale
         fields = state.form_fields()
         command = parse_fields(fields, locale) if fields is not None else parse_command(state.text or "", locale)
+        locale = command.locale  # the form speaks, and reads, the language the result was written in (`lang=`)
         initial: dict[Any, str] | None = form_initial_values(command.values, locale)
     except (BadState, UserInputError, FieldErrors):
         locale, initial = services_of(context).locales.default, None

@@ -13,7 +13,7 @@ from babel import Locale
 
 from bot.calculator import Quantity
 from bot.errors import UserInputError
-from bot.numbers import is_unknown
+from bot.numbers import is_unknown, resolve_locale
 from bot.replies import Reply, ReplyKind, describe_error, explanation_blocks
 from bot.replies.blocks import Block, code, context, escape, section, warning
 from bot.replies.guide import help_blocks, unknown_format_rule
@@ -33,7 +33,9 @@ def with_buttons(reply: Reply, state: ResultState) -> Reply:
         value = state.encode()
     except ValueError:
         return reply
-    return reply.with_blocks([*reply.blocks, result_actions(locale=state.locale, value=value)])
+    # the buttons speak the body's language, which a `lang=` word may have chosen
+    locale = resolve_locale(reply.locale) if reply.locale else state.locale
+    return reply.with_blocks([*reply.blocks, result_actions(locale=locale, value=value)])
 
 
 def result_actions(*, locale: Locale, value: str) -> Block:
