@@ -40,7 +40,7 @@ def blocks_text(payload: dict) -> str:
 @pytest.mark.parametrize(
     ("user", "text", "expected"),
     [
-        ("UDE", "64 2.000 90 %", ["115.200 Beispiele/s", "57,6×", "Was ist Skalierungseffizienz?"]),
+        ("UDE", "64 2.000 90 %", ["115.200 Beispiele/s", "57,6×", "Was ist die Skalierungseffizienz?"]),
         ("UEN", "64 2,000 90%", ["115,200 samples/s", "57.6×", "What is scaling efficiency?"]),
         ("UFR", "64 2 000 90 %", ["115\u202f200 échantillons/s"]),
         ("UEN", "64 2000 90% lang=de", ["115.200 Beispiele/s"]),

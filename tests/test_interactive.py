@@ -58,7 +58,7 @@ def opened_view(fake: FakeSlack, before: int) -> dict:
 def test_a_private_result_carries_localized_share_and_edit_buttons(server):
     payload = send_command(server, "64 2.000 90 %", user="UDE").json()
     found = buttons(payload)
-    assert found["dpscale_share"]["text"]["text"] == "Im Kanal teilen"
+    assert found["dpscale_share"]["text"]["text"] == "Im Channel teilen"
     assert found["dpscale_edit"]["text"]["text"] == "Bearbeiten"
     assert_within_limits(payload["blocks"])
 
@@ -191,7 +191,7 @@ def test_app_home_is_published_in_the_viewers_locale(server, fake):
     view = json.loads(view) if isinstance(view, str) else view
     assert call.params["user_id"] == "UDE" and view["type"] == "home"
     text = json.dumps(view, ensure_ascii=False)
-    for fragment in ["So nutzen Sie dpscale", "/dpscale 64 2.000 90", "Was ist Skalierungseffizienz?", "Grenzen"]:
+    for fragment in ["So nutzen Sie dpscale", "/dpscale 64 2.000 90", "Was ist die Skalierungseffizienz?", "Grenzen"]:
         assert fragment in text
     assert_within_limits(view["blocks"], max_blocks=MAX_VIEW_BLOCKS)
 
@@ -205,7 +205,7 @@ def test_the_messages_tab_publishes_nothing(server, fake):
 
 def test_buttons_and_the_edit_form_follow_the_language_a_lang_word_chose(server, fake):
     found = buttons(send_command(server, "64 2000 90% lang=de", user="UEN").json())
-    assert found["dpscale_share"]["text"]["text"] == "Im Kanal teilen"
+    assert found["dpscale_share"]["text"]["text"] == "Im Channel teilen"
     assert found["dpscale_edit"]["text"]["text"] == "Bearbeiten"
     before = len(fake.calls_to("views.open"))
     click(server, "UEN", found["dpscale_edit"], fake.response_url("edit-lang"))

@@ -26,8 +26,8 @@ def test_every_languages_words_name_their_own_quantity_in_the_parser():
 
 
 def test_words_two_languages_share_name_the_same_quantity_and_refused_words_are_not_keys():
-    shared = {}
-    for language, words in WORDS.items():
+    shared: dict[str, set] = {}
+    for words in WORDS.values():
         for quantity, spellings in words.items():
             for word in spellings:
                 shared.setdefault(word.casefold(), set()).add(quantity)
@@ -59,7 +59,9 @@ def test_each_language_names_values_in_its_own_words_matched_whole(locale, text,
     assert parse_command(text, resolve_locale(locale)).values == expected
 
 
-@pytest.mark.parametrize("text", ["ヘルプ", "使い方", "도움말", "帮助", "說明", "aide", "ayuda", "ajuda", "aiuto", "hilfe"])
+@pytest.mark.parametrize(
+    "text", ["ヘルプ", "使い方", "도움말", "帮助", "說明", "aide", "ayuda", "ajuda", "aiuto", "hilfe"]
+)
 def test_each_languages_word_for_help_gets_the_help(text):
     assert parse_command(text, resolve_locale("en-US")).wants_help
 

@@ -18,7 +18,7 @@ def reply_text(text: str, locale: str) -> str:
     ("locale", "text", "shown"),
     [
         ("de-DE", "64 2.000 90 %", ["115.200 Beispiele/s", "128.000 Beispiele/s", "57,6×", "12.800 Beispiele/s",
-                                     "A = I · E = 128.000 × 0,9 = 115.200", "Was ist Skalierungseffizienz?"]),
+                                     "A = I · E = 128.000 × 0,9 = 115.200", "Was ist die Skalierungseffizienz?"]),
         ("en-US", "64 2000 90%", ["115,200 samples/s", "128,000 samples/s", "57.6×", "12,800 samples/s",
                                   "I = d · v = 64 × 2,000 = 128,000", "Why is scaling not linear?"]),
         ("fr-FR", "64 2 000 90 %", ["115\u202f200 échantillons/s", "57,6×", "90\u00a0%"]),
@@ -90,8 +90,8 @@ def test_a_number_two_formats_read_differently_is_asked_about_with_both_readings
     ("locale", "text", "message"),
     [
         ("en-US", "64 2000 150%", "150% — The scaling efficiency must be from 0.01% to 100%."),
-        ("de-DE", "64 2000 150 %", "150% — Die Skalierungseffizienz muss zwischen 0,01\u00a0% und 100\u00a0% liegen."),
-        ("de-DE", "64,5 2000 90%", "64,5 — Die Gerätezahl muss eine ganze Zahl sein, etwa 64."),
+        ("de-DE", "64 2000 150 %", "150% – Die Skalierungseffizienz muss zwischen 0,01\u00a0% und 100\u00a0% liegen."),
+        ("de-DE", "64,5 2000 90%", "64,5 – Die Gerätezahl muss eine ganze Zahl sein, etwa 64."),
         ("en-US", "0 2000 90%", "0 — The number of devices must be from 1 to 1,000,000."),
         ("en-US", "64 -5 90%", "-5 — The per-device throughput must be more than 0 and at most 1,000,000,000,000."),
         ("en-US", "64 2000 apples", "I don't know apples."),
@@ -152,3 +152,23 @@ def test_replies_stay_inside_block_kit_limits(locale, text):
     assert_within_limits(reply.blocks)
     assert reply.text and len(reply.text) < 3000
     json.dumps(reply.blocks)
+
+
+def test_the_german_wording_follows_slack_the_source_document_and_german_typography():
+    help_text = reply_text("hilfe", "de-DE")
+    result = reply_text("64 2.000 90 %", "de-DE")
+    for heading in ("Was ist die Skalierungseffizienz?", "Warum ist die Skalierung nicht linear?",
+                    "Wie lässt sich die Skalierungseffizienz verbessern?"):
+        assert heading in result
+    assert "drei der vier Werte" in help_text and "beliebige" not in help_text
+    assert "um eindeutig zu sein" not in reply_text("64 2000 90", "de-DE")
+    assert "Kanal" not in help_text + result
+    assert "100 %" not in reply_text("1 2000 90 %", "de-DE") and "100\u00a0%" in reply_text("1 2000 90 %", "de-DE")
+    assert "64,5 – Die Gerätezahl" in reply_text("64,5 2000 90 %", "de-DE")
+
+
+def test_the_grouping_advice_gives_an_example_without_spaces():
+    output = reply_text("1 200 300 90 %", "fr-FR")
+    assert "sans espace" in output or "espaces" in output
+    assert "`2 000`" not in answer("1 200 300 90 %", resolve_locale("fr-FR")).text
+    assert "2000" in output

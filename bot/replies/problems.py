@@ -45,7 +45,7 @@ def describe_error(error: UserInputError, locale: Locale) -> str:
         high=_bound(error.quantity, error.high, words),
     )
     if error.code in _RULES_WITHOUT_TOKEN and error.token is not None:
-        return f"{token} — {message}"
+        return words.gettext("{token} — {message}").format(token=token, message=message)
     if error.code is ErrorCode.AMBIGUOUS_NUMBER and error.reason:
         return message + " " + _ask_reason(error.reason, words)
     return message
@@ -104,7 +104,7 @@ def _template(error: UserInputError, words: Wording) -> str:
         ),
         ErrorCode.DEVICES_NOT_WHOLE: _("Devices must be a whole number, such as {example}."),
         ErrorCode.PERCENT_NOT_ALLOWED: _(
-            "{token}: only the efficiency can be a percentage; {quantity} is a plain number."
+            "{token}: only the efficiency can be a percentage. {quantity} is a plain number."
         ),
         ErrorCode.ACTUAL_ABOVE_IDEAL: _(
             "The actual throughput cannot exceed the ideal one ({high}): efficiency would be above {hundred}."
@@ -136,6 +136,8 @@ def _example(error: UserInputError, words: Wording) -> str:
         return code("de-DE")
     if error.code is ErrorCode.DEVICES_NOT_WHOLE:
         return code(words.number(EXAMPLE[0], 0))
+    if error.code is ErrorCode.AMBIGUOUS_GROUPING:  # the advice is "no spaces inside": so is the example
+        return code(words.plain(Decimal("2000"))) + ", " + code(words.plain(Decimal("0.9")))
     if error.code is ErrorCode.MISSING_VALUE and error.quantity:
         key = (error.token or "").rstrip("=:")
         return code(f"{key}={words.number(EXAMPLE[1])}")
