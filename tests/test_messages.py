@@ -118,3 +118,10 @@ def test_replies_stay_inside_block_kit_limits(locale, text):
     assert_within_limits(reply.blocks)
     assert reply.text and len(reply.text) < 3000
     json.dumps(reply.blocks)
+
+
+@pytest.mark.parametrize(("efficiency", "filled"), [("1%", 1), ("0.01%", 1), ("2%", 1), ("50%", 10), ("100%", 20)])
+def test_the_bar_shows_at_least_one_block_for_any_working_cluster(efficiency, filled):
+    output = reply_text(f"64 2000 {efficiency}", "en-US")
+    bar = next(line for line in output.splitlines() if "░" in line or "█" * 20 in line)
+    assert bar.count("█") == filled and bar.count("░") == 20 - filled
