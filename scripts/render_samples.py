@@ -28,7 +28,7 @@ def sample(tag: str) -> str:
     words = Wording(resolve_locale(tag))
     d, v, e = EXAMPLE
     text = f"{words.number(d, 0)} {words.number(v)} {words.percent(e)}"
-    header = f"$ dpscale {text!r} --locale {tag}\n\n"
+    header = f"$ dpscale '{text}' --locale {tag}\n\n"
     return header + render_plain_text(answer(text, resolve_locale(tag)))
 
 
