@@ -106,18 +106,20 @@ class AppServer:
             self._text = self._log.read().decode(errors="replace")
             self._log.close()
 
-    def wait_for_log(self, fragment: str, timeout: float = 10.0) -> bool:
-        """Whether the running server prints `fragment` within `timeout` seconds (an observable event to wait
-        on, rather than a fixed sleep)."""
+    def log_so_far(self) -> str:
+        """What the running server has printed until now."""
+        if self._log.closed:
+            return self._text
+        with open(self._log.fileno(), "rb", closefd=False) as log:
+            log.seek(0)
+            return log.read().decode(errors="replace")
+
+    def wait_for_log(self, fragment: str, count: int = 1, timeout: float = 5.0) -> int:
+        """Wait until `fragment` stands in the log `count` times: the observable end of work that answers nothing."""
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self._log.closed:
-                return fragment in self._text
-            size = os.fstat(self._log.fileno()).st_size
-            if fragment in os.pread(self._log.fileno(), size, 0).decode(errors="replace"):
-                return True
-            time.sleep(0.02)
-        return False
+        while (seen := self.log_so_far().count(fragment)) < count and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return seen
 
     def output(self) -> str:
         """Everything the server printed; stops it first so that nothing is still being written."""

@@ -172,3 +172,10 @@ def test_the_grouping_advice_gives_an_example_without_spaces():
     assert "sans espace" in output or "espaces" in output
     assert "`2 000`" not in answer("1 200 300 90 %", resolve_locale("fr-FR")).text
     assert "2000" in output
+
+
+@pytest.mark.parametrize(("efficiency", "filled"), [("1%", 1), ("0.01%", 1), ("2%", 1), ("50%", 10), ("100%", 20)])
+def test_the_bar_shows_at_least_one_block_for_any_working_cluster(efficiency, filled):
+    output = reply_text(f"64 2000 {efficiency}", "en-US")
+    bar = next(line for line in output.splitlines() if "░" in line or "█" * 20 in line)
+    assert bar.count("█") == filled and bar.count("░") == 20 - filled
