@@ -24,16 +24,8 @@ from babel import Locale
 from bot.calculator import Quantity
 from bot.errors import ErrorCode, UserInputError
 from bot.keywords import help_words, keywords
-from bot.numbers import (
-    SPACES,
-    Reader,
-    Reading,
-    plain_digits,
-    read_number,
-    reader_for,
-    resolve_locale,
-    with_modifier,
-)
+from bot.numbers import SPACES, resolve_locale, with_modifier
+from bot.reading import Reader, Reading, folded, read_number, reader_for
 
 MAX_INPUT_LENGTH = 500
 HELP_WORDS = help_words()
@@ -115,7 +107,7 @@ def _split_words(text: str) -> list[str]:
     text = _LEADING_MENTION.sub(" ", text)
     if not text.isprintable():  # control, format and odd space characters become plain spaces
         text = "".join(" " if unicodedata.category(c)[0] in "CZ" and c not in SPACES else c for c in text)
-    text = _KEY_VALUE.sub(r"\1", _normalized(text))
+    text = _KEY_VALUE.sub(r"\1", folded(text))
     words = text.split()
     # a percent sign standing alone belongs to the number before it: `90 %`
     joined: list[str] = []
@@ -125,24 +117,6 @@ def _split_words(text: str) -> list[str]:
         else:
             joined.append(word)
     return joined
-
-
-def _normalized(text: str) -> str:
-    """Full-width forms (`＝`, `％`, digits) and the ideographic space folded to ASCII, the Arabic percent sign to
-    `%`, and every decimal digit (Unicode Nd) to ASCII; every space kind becomes a plain space. Nothing else is
-    folded: a superscript or a fraction stays what it is, so `10³` is never read as 103."""
-    if text.isascii():
-        return text
-    return plain_digits(unicodedata.normalize("NFC", text.translate(_FOLDS)))
-
-
-_FOLDS = {
-    **{code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)},
-    0x3000: " ",
-    0x066A: "%",
-    0x2212: "-",
-    **dict.fromkeys(map(ord, SPACES), " "),
-}
 
 
 def _keyed(word: str) -> tuple[str, str] | None:
@@ -296,7 +270,7 @@ def parse_fields(fields: dict[Quantity, str | None], locale: Locale) -> Command:
     errors: dict[Quantity, UserInputError] = {}
     reader = reader_for(locale)
     for quantity, raw in fields.items():
-        text = _normalized(raw or "").strip()
+        text = folded(raw or "").strip()
         if not text:
             continue
         try:

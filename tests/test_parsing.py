@@ -6,8 +6,9 @@ import pytest
 
 from bot.calculator import Quantity
 from bot.errors import ErrorCode, UserInputError
-from bot.numbers import AskReason, Reading, ReadingKind, read_number, resolve_locale
+from bot.numbers import resolve_locale
 from bot.parsing import MAX_INPUT_LENGTH, parse_command
+from bot.reading import AskReason, Reading, ReadingKind, read_number
 
 DEV, THR, EFF, ACT = Quantity.DEVICES, Quantity.THROUGHPUT, Quantity.EFFICIENCY, Quantity.ACTUAL
 SEED = {DEV: D(64), THR: D(2000), EFF: D("0.9")}

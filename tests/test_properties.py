@@ -22,13 +22,11 @@ from bot.numbers import (
     format_number,
     format_percent,
     number_style,
-    read_number,
-    reader_for,
     resolve_locale,
-    slack_styles,
     unknown_locale,
 )
 from bot.parsing import parse_command
+from bot.reading import read_number, reader_for, slack_styles
 from bot.replies.result import Figures
 from bot.replies.wording import Wording
 

@@ -63,7 +63,7 @@ def test_a_command_is_answered_privately_in_the_users_language_with_its_buttons(
     assert payload["response_type"] == "ephemeral"
     assert "115.200 Beispiele/s" in payload["text"]
     labels = [e["text"]["text"] for b in payload["blocks"] if b["type"] == "actions" for e in b["elements"]]
-    assert labels == ["Im Kanal teilen", "Bearbeiten"]
+    assert labels == ["Im Channel teilen", "Bearbeiten"]
 
 
 def test_an_empty_command_opens_the_form_in_the_users_language(app, fake):

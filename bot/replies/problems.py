@@ -8,7 +8,7 @@ from babel import Locale
 
 from bot.calculator import Quantity
 from bot.errors import ErrorCode, UserInputError
-from bot.numbers import AskReason
+from bot.reading import AskReason
 from bot.replies.blocks import Reply, ReplyKind, code, context, escape, section, warning
 from bot.replies.guide import usage_line
 from bot.replies.wording import EXAMPLE, Wording
@@ -51,6 +51,26 @@ def describe_error(error: UserInputError, locale: Locale) -> str:
     return message
 
 
+def _number_templates(words: Wording) -> dict[ErrorCode, str]:
+    """What is wrong with one number as typed."""
+    _ = words.gettext
+    return {
+        ErrorCode.NOT_A_NUMBER: _("{token} is not a number I can read. Write numbers like {example}."),
+        ErrorCode.NOT_PLAIN_DIGITS: _(
+            "{token} has characters that only look like digits (superscripts, fractions or circled numbers). "
+            "Write the number with the digits 0 to 9, like {example}."
+        ),
+        ErrorCode.AMBIGUOUS_NUMBER: _("{token} could mean {options}. Write it as one of those."),
+        ErrorCode.AMBIGUOUS_GROUPING: _(
+            "In {token} I can't tell where one number ends and the next begins. Write numbers without spaces "
+            "inside them, like {example}."
+        ),
+        ErrorCode.UNKNOWN_SUFFIX: _(
+            "{token} has a suffix I don't know; use k (thousand), M (million) or G (billion)."
+        ),
+    }
+
+
 def _ask_reason(reason: str, words: Wording) -> str:
     """Why a number was asked about rather than read."""
     _ = words.gettext
@@ -78,19 +98,7 @@ def _template(error: UserInputError, words: Wording) -> str:
     templates = {
         ErrorCode.TOO_LONG: _("That is too long: a command may have at most {limit} characters."),
         ErrorCode.UNKNOWN_WORD: _("I don't know {token}. Use numbers, or the words {keys}."),
-        ErrorCode.NOT_A_NUMBER: _("{token} is not a number I can read. Write numbers like {example}."),
-        ErrorCode.NOT_PLAIN_DIGITS: _(
-            "{token} has characters that only look like digits (superscripts, fractions or circled numbers). "
-            "Write the number with the digits 0 to 9, like {example}."
-        ),
-        ErrorCode.AMBIGUOUS_NUMBER: _("{token} could mean {options}. Write it as one of those."),
-        ErrorCode.AMBIGUOUS_GROUPING: _(
-            "In {token} I can't tell where one number ends and the next begins. Write numbers without spaces "
-            "inside them, like {example}."
-        ),
-        ErrorCode.UNKNOWN_SUFFIX: _(
-            "{token} has a suffix I don't know; use k (thousand), M (million) or G (billion)."
-        ),
+        **_number_templates(words),
         ErrorCode.TOO_MANY_NUMBERS: _(
             "Too many numbers: {token} is one more than devices, throughput and efficiency."
         ),

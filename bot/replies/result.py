@@ -8,8 +8,8 @@ from decimal import Decimal
 from babel import Locale
 
 from bot.calculator import Quantity, Result
-from bot.numbers import ReadingKind
 from bot.parsing import Note
+from bot.reading import ReadingKind
 from bot.replies.blocks import Reply, code, context, fields, header, section
 from bot.replies.guide import explanation_blocks
 from bot.replies.wording import EXAMPLE, Wording
