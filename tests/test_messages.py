@@ -179,3 +179,18 @@ def test_the_bar_shows_at_least_one_block_for_any_working_cluster(efficiency, fi
     output = reply_text(f"64 2000 {efficiency}", "en-US")
     bar = next(line for line in output.splitlines() if "░" in line or "█" * 20 in line)
     assert bar.count("█") == filled and bar.count("░") == 20 - filled
+
+
+def test_the_form_asks_under_the_field_when_the_readers_format_is_unknown():
+    from bot.calculator import Quantity
+    from bot.engine import answer_form
+    from bot.parsing import FieldErrors
+
+    unknown = resolve_locale("en-US@unknown")
+    fields = {Quantity.DEVICES: "64", Quantity.THROUGHPUT: "2.000", Quantity.EFFICIENCY: "90 %", Quantity.ACTUAL: None}
+    with pytest.raises(FieldErrors) as raised:
+        answer_form(fields, unknown)
+    error = raised.value.errors[Quantity.THROUGHPUT]
+    assert error.readings == (2, 2000) and error.reason == "unknown_format"
+    fields[Quantity.THROUGHPUT] = "2 000"
+    assert "115\u202f200 samples/s" in answer_form(fields, unknown).text
