@@ -1,17 +1,32 @@
 """Production server settings, read by gunicorn from the working directory.
 
-One process with threads: listeners answer slash commands in-line in microseconds of CPU, but a cold
+Threads in each process: listeners answer slash commands in-line in microseconds of CPU, but a cold
 `users.info` lookup may wait on Slack for up to DPSCALE_LOCALE_TIMEOUT, and threads keep such a wait from
-holding up other requests. One process also keeps the memory of handled event ids in one place, so an
-event Slack delivers again is recognised whichever thread receives it. Scale out with WEB_CONCURRENCY
-only where duplicate answers to re-delivered events are acceptable.
+holding up other requests. Processes: one per core when DATABASE_URL names a shared database (PostgreSQL),
+where handled events, Share clicks and preferences live, so that any process recognises what another already
+did; one process with the default SQLite file, which serialises writes and which no second host could share
+(`bot.processes.default_process_count`). WEB_CONCURRENCY overrides the count.
 """
 
 import os
 import sys
 
 bind = f"0.0.0.0:{os.environ.get('PORT', '3000')}"
-workers = int(os.environ.get("WEB_CONCURRENCY", "1"))
+
+
+def _workers() -> int:
+    if os.environ.get("WEB_CONCURRENCY"):
+        return int(os.environ["WEB_CONCURRENCY"])
+    from bot.processes import default_process_count
+    from bot.settings import SettingsError, load_settings
+
+    try:
+        return default_process_count(load_settings())
+    except SettingsError:
+        return 1  # on_starting names the problem and stops
+
+
+workers = _workers()
 worker_class = "gthread"
 threads = int(os.environ.get("GUNICORN_THREADS", "16"))
 timeout = 30
@@ -23,11 +38,19 @@ loglevel = os.environ.get("LOG_LEVEL", "info").lower()
 
 
 def on_starting(server):
-    """Check the settings once, before any worker starts, and stop with one clear message if they are wrong."""
+    """Check the settings and bring the database schema up to date once, before any worker starts; stop with one
+    clear message if either fails."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from bot.processes import prepare_database
     from bot.settings import SettingsError, load_settings
 
     try:
-        load_settings()
+        prepare_database(load_settings())
     except SettingsError as error:
         print(error, file=sys.stderr)
+        sys.exit(2)
+    except SQLAlchemyError as error:
+        print(f"dpscale cannot start: the database at DATABASE_URL is not usable ({type(error).__name__})",
+              file=sys.stderr)
         sys.exit(2)

@@ -9,9 +9,10 @@ from slack_sdk import WebClient
 
 from bot.numbers import resolve_locale
 from bot.settings import Settings
-from bot.slack import commands, events, failures, home, interactivity
+from bot.slack import commands, events, failures, home, interactivity, preferences, workspaces
 from bot.slack.context import Services
 from bot.slack.locales import LocaleDirectory
+from bot.store import Store
 
 API_TIMEOUT = 10
 
@@ -30,10 +31,17 @@ def configure_logging(settings: Settings) -> None:
     logging.basicConfig(level=settings.log_level, format="%(levelname)s %(name)s %(message)s", force=True)
 
 
-def create_app(settings: Settings) -> App:
+def create_app(settings: Settings, store: Store | None = None) -> App:
     """Build the app. Listeners answer in-line (`process_before_response`), so a slash command's reply is in
-    its acknowledgement with no thread hand-off; slow follow-up work (mentions) runs in lazy listeners."""
-    token = settings.slack_bot_token.get_secret_value()
+    its acknowledgement with no thread hand-off; slow follow-up work (mentions) runs in lazy listeners.
+
+    With SLACK_BOT_TOKEN it serves that one workspace; with SLACK_CLIENT_ID/SECRET, any workspace that installs
+    it (each request then carries its own workspace's token). Either way, state shared between processes lives
+    in `store` (DATABASE_URL).
+    """
+    store = store or Store.open(settings.database_url)
+    token = settings.slack_bot_token.get_secret_value() if settings.slack_bot_token else None
+    default = resolve_locale(settings.dpscale_default_locale)
     client = WebClient(token=token, base_url=settings.slack_api_url, timeout=API_TIMEOUT)
     lookup_client = WebClient(
         token=token,
@@ -47,11 +55,16 @@ def create_app(settings: Settings) -> App:
         signing_secret=secret.get_secret_value() if secret else None,
         process_before_response=True,
         logger=logging.getLogger("bot.bolt"),
+        **(workspaces.oauth_options(settings, store, default) if settings.multi_workspace else {}),
     )
-    services = Services(locales=LocaleDirectory(lookup_client, resolve_locale(settings.dpscale_default_locale)))
+    services = Services(
+        locales=LocaleDirectory(lookup_client, default, preferences=store.preferences), store=store
+    )
     failures.register(app, services.locales)
     commands.register(app, services)
     events.register(app, services)
     interactivity.register(app, services)
     home.register(app, services)
+    preferences.register(app, services)
+    workspaces.register(app, store, settings.slack_client_id)
     return app

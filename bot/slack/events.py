@@ -13,10 +13,11 @@ from slack_bolt import Ack, App, BoltContext
 from slack_sdk import WebClient
 
 from bot.engine import answer
-from bot.slack.context import Services, logged_request
+from bot.slack.context import EVENT_MEMORY_TTL, Services, logged_request
 from bot.slack.failures import apologizing_on_failure
+from bot.store import EVENT
 
-EVENT = "app_mention"
+MENTION = "app_mention"
 
 
 def register(app: App, services: Services) -> None:
@@ -26,10 +27,10 @@ def register(app: App, services: Services) -> None:
     def reply_in_thread(body: dict[str, Any], event: dict[str, Any], context: BoltContext, client: WebClient) -> None:
         with logged_request("mention") as outcome:
             event_id = body.get("event_id") or f"{event.get('channel')}:{event.get('ts')}"
-            if not services.seen_events.add_if_new(event_id, True):
+            if not services.first_time(EVENT, event_id, EVENT_MEMORY_TTL, context):
                 outcome.result = "duplicate"
                 return
-            locale = services.locales.locale_of(context.team_id, event.get("user"))
+            locale = services.locales.locale_for(context, event.get("user"))
             outcome.locale = locale
             thread_ts = event.get("thread_ts") or event.get("ts")
             with apologizing_on_failure(client, event.get("channel"), thread_ts, locale):
@@ -37,7 +38,7 @@ def register(app: App, services: Services) -> None:
                 client.chat_postMessage(channel=event["channel"], thread_ts=thread_ts, **reply.payload())
             outcome.result = "error" if reply.is_error else "ok"
 
-    app.event(EVENT)(ack=acknowledge, lazy=[reply_in_thread])
+    app.event(MENTION)(ack=acknowledge, lazy=[reply_in_thread])
 
 
 def strip_mention(text: str, bot_user_id: str | None) -> str:

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from babel import Locale
 from slack_bolt import Ack, App, BoltContext
 from slack_sdk import WebClient
 
+from bot.format_choice import build_format_blocks
 from bot.messages import build_home_view
 from bot.slack.context import Services, logged_request
+from bot.slack.workspaces import workspace_of
 
 EVENT = "app_home_opened"
 
@@ -21,9 +24,16 @@ def register(app: App, services: Services) -> None:
         if event.get("tab", "home") != "home":
             return
         with logged_request("home") as outcome:
-            locale = services.locales.locale_of(context.team_id, event.get("user"))
+            locale = services.locales.locale_for(context, event.get("user"))
             outcome.locale = locale
-            client.views_publish(user_id=event["user"], view=build_home_view(locale))
+            client.views_publish(user_id=event["user"], view=home_view(services, context, event["user"], locale))
             outcome.result = "ok"
 
     app.event(EVENT)(ack=acknowledge, lazy=[publish_home])
+
+
+def home_view(services: Services, context: BoltContext, user_id: str, locale: Locale) -> dict[str, Any]:
+    """The Home tab, with the viewer's own number format menu first."""
+    view = build_home_view(locale)
+    chosen = services.store.preferences.number_format(workspace_of(context), user_id)
+    return {**view, "blocks": [*build_format_blocks(chosen, locale), *view["blocks"]]}

@@ -11,7 +11,7 @@ import logging
 from typing import Any
 
 from babel import Locale
-from slack_bolt import Ack, App
+from slack_bolt import Ack, App, BoltContext
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackClientError
 from slack_sdk.webhook import WebhookClient
@@ -19,6 +19,7 @@ from slack_sdk.webhook import WebhookClient
 from bot.calculator import Quantity
 from bot.engine import answer, answer_form
 from bot.errors import UserInputError
+from bot.formats import parse_reader_locale
 from bot.messages import (
     FORM_ACTION_ID,
     FORM_BLOCK_IDS,
@@ -31,10 +32,10 @@ from bot.messages import (
     form_errors,
     form_initial_values,
 )
-from bot.numbers import resolve_locale
 from bot.parsing import FieldErrors, parse_command, parse_fields
-from bot.slack.context import Services, logged_request
+from bot.slack.context import SHARE_MEMORY_TTL, Services, logged_request, share_key
 from bot.slack.failures import apologizing_on_failure
+from bot.store import SHARE
 
 logger = logging.getLogger(__name__)
 
@@ -60,7 +61,7 @@ def decode_state(value: str) -> tuple[Locale, str | None, dict[Quantity, str | N
     """The locale and the text or fields a button or form carried; BadState if it cannot be read."""
     try:
         state = json.loads(value)
-        locale = resolve_locale(str(state["l"]))
+        locale = parse_reader_locale(str(state["l"]))
         fields = state.get("f")
         if fields is not None:
             return locale, None, {q: fields.get(q.value) for q in Quantity}
@@ -98,7 +99,7 @@ def read_form_metadata(view: dict[str, Any]) -> tuple[Locale | None, str | None]
     """The locale (None if unreadable) and response_url that `form_metadata` wrote into a view."""
     try:
         meta = json.loads(view.get("private_metadata") or "{}")
-        return resolve_locale(str(meta["l"])), meta.get("r")
+        return parse_reader_locale(str(meta["l"])), meta.get("r")
     except (ValueError, KeyError, TypeError, AttributeError, UserInputError):
         return None, None
 
@@ -122,9 +123,12 @@ def register(app: App, services: Services) -> None:
     def acknowledge(ack: Ack) -> None:
         ack()
 
-    def share(body: dict[str, Any], action: dict[str, Any], client: WebClient) -> None:
+    def share(body: dict[str, Any], action: dict[str, Any], client: WebClient, context: BoltContext) -> None:
         with logged_request("share") as outcome:
             user_id = body["user"]["id"]
+            if not services.first_time(SHARE, share_key(body, action), SHARE_MEMORY_TTL, context):
+                outcome.result = "duplicate"  # a double click, perhaps on another process: shared once already
+                return
             locale = services.locales.default
             try:
                 reply, locale = rebuild(action["value"])
