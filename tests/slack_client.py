@@ -110,6 +110,22 @@ class AppServer:
             self._log.close()
             self._directory.cleanup()
 
+    def log_so_far(self) -> str:
+        """What the server printed until now, read without stopping it."""
+        if self._log.closed:
+            return self._text
+        return os.pread(self._log.fileno(), 1 << 24, 0).decode(errors="replace")
+
+    def wait_for_log(self, text: str, count: int = 1, timeout: float = 10.0) -> str:
+        """Wait until `text` appears `count` times in the server's log; the log so far either way."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            log = self.log_so_far()
+            if log.count(text) >= count:
+                return log
+            time.sleep(0.02)
+        return self.log_so_far()
+
     def output(self) -> str:
         """Everything the server printed; stops it first so that nothing is still being written."""
         self.stop()
