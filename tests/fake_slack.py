@@ -1,7 +1,8 @@
 """A fake Slack Web API served over HTTP on loopback, for end-to-end tests and benchmarks.
 
-It answers `auth.test` (per token), `oauth.v2.access`, `users.info` and `chat.postMessage` the way Slack does, receives `response_url`
-posts at /response/…, records every call, and can fail, rate-limit, hang or slow down a method on demand.
+It answers `auth.test` (per token), `oauth.v2.access`, `users.info` and `chat.postMessage` the way Slack does,
+receives `response_url` posts at /response/…, records every call, and can fail, rate-limit, hang or slow down
+a method on demand.
 """
 
 from __future__ import annotations
