@@ -55,7 +55,7 @@ def oauth_options(settings: Settings, store: Store, default: Locale) -> dict[str
         installation_store_bot_only=True,
         state_store=OAuthStateStore(store.database, settings.slack_state_expiration_seconds),
         state_expiration_seconds=settings.slack_state_expiration_seconds,
-        callback_options=CallbackOptions(success=_installed_page, failure=_failed_page),
+        callback_options=install_pages(default),
     )
     authorize = InstallationStoreAuthorize(
         logger=logging.getLogger("bot.bolt.authorize"),
@@ -92,29 +92,37 @@ def register(app: App, store: Store, client_id: str | None) -> None:
     app.event("tokens_revoked")(ack=acknowledge, lazy=[forget_if_bot_revoked])
 
 
-def _installed_page(args: SuccessArgs) -> BoltResponse:
-    installation = args.installation
-    where = installation.enterprise_name if installation.is_enterprise_install else installation.team_name
-    logger.info("installed: enterprise=%s team=%s org_wide=%s", installation.enterprise_id,
-                installation.team_id, installation.is_enterprise_install)
-    return _page(200, "dpscale is installed", f"dpscale is now installed in {html.escape(where or 'your workspace')}. "
-                 "Type <code>/dpscale 64 2000 90%</code> in any channel, or open dpscale's Home tab.")
+def install_pages(default: Locale) -> CallbackOptions:
+    """The pages a browser sees at the end of an installation, in the app's default language (no Slack user is
+    known yet). A refused state names what happened and where to start again; never an error's text."""
+    _ = translations_for(default).gettext
+    again = f'<a href="{INSTALL_PATH}">{INSTALL_PATH}</a>'
 
+    def installed(args: SuccessArgs) -> BoltResponse:
+        installation = args.installation
+        where = installation.enterprise_name if installation.is_enterprise_install else installation.team_name
+        logger.info("installed: enterprise=%s team=%s org_wide=%s", installation.enterprise_id,
+                    installation.team_id, installation.is_enterprise_install)
+        return _page(200, _("dpscale is installed"), _(
+            "dpscale is now installed in {workspace}. Type {example} in any channel, or open dpscale's Home tab."
+        ).format(workspace=html.escape(where or "Slack"), example="<code>/dpscale 64 2000 90%</code>"))
 
-def _failed_page(args: FailureArgs) -> BoltResponse:
-    logger.warning("installation refused: %s", args.reason)
-    if args.reason in ("invalid_state", "missing_state", "invalid_browser"):
-        message = ("This installation link has expired or was already used, or it was started in another "
-                   f"browser. Please start again at <a href=\"{INSTALL_PATH}\">{INSTALL_PATH}</a>.")
-        return _page(400, "Installation link expired", message)
-    if args.reason == "access_denied":
-        return _page(200, "Installation cancelled", "dpscale was not installed. You can start again at "
-                     f"<a href=\"{INSTALL_PATH}\">{INSTALL_PATH}</a> whenever you like.")
-    return _page(500, "Installation failed", "Slack did not complete the installation. Please try again at "
-                 f"<a href=\"{INSTALL_PATH}\">{INSTALL_PATH}</a> in a moment.")
+    def failed(args: FailureArgs) -> BoltResponse:
+        logger.warning("installation refused: %s", args.reason)
+        if args.reason in ("invalid_state", "missing_state", "invalid_browser"):
+            return _page(400, _("Installation link expired"), _(
+                "This installation link has expired or was already used, or it was started in another browser. "
+                "Please start again at {link}.").format(link=again))
+        if args.reason == "access_denied":
+            return _page(200, _("Installation cancelled"), _(
+                "dpscale was not installed. You can start again at {link} whenever you like.").format(link=again))
+        return _page(500, _("Installation failed"), _(
+            "Slack did not complete the installation. Please try again at {link} in a moment.").format(link=again))
+
+    return CallbackOptions(success=installed, failure=failed)
 
 
 def _page(status: int, title: str, message: str) -> BoltResponse:
-    body = (f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{title}</title></head>"
-            f"<body><h1>{title}</h1><p>{message}</p></body></html>")
+    body = (f"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title></head>"
+            f"<body><h1>{html.escape(title)}</h1><p>{message}</p></body></html>")
     return BoltResponse(status=status, body=body, headers={"Content-Type": "text/html; charset=utf-8"})
