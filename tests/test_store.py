@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from datetime import datetime, timedelta
 
 import pytest
@@ -16,6 +17,7 @@ from bot.store.db import sqlalchemy_url
 from bot.store.installations import OAuthStateStore, installation_store
 from bot.store.migrate import current_revision, head_revision
 from bot.store.tables import handled, metadata, oauth_states
+from bot.store.tables import preferences as preferences_table
 
 CLIENT_ID = "111.222"
 
@@ -25,7 +27,7 @@ def store(database_url):
     store = Store.open(database_url)
     upgrade(store.database)
     yield store
-    store.database.dispose()
+    store.close()
 
 
 def install(store: Store, team_id: str | None, enterprise_id: str | None = None, org: bool = False) -> None:
@@ -117,7 +119,7 @@ def test_racing_writers_on_separate_connections_let_exactly_one_win(store, datab
         thread.join()
     assert sorted(results) == [False] * 11 + [True]
     for each in stores:
-        each.database.dispose()
+        each.close()
 
 
 def test_an_expired_key_may_be_handled_again_and_expired_rows_are_deleted(store):
@@ -189,3 +191,40 @@ def test_an_oauth_state_is_accepted_once_and_never_when_forged_or_expired(store)
     assert states.consume(expiring) is False
     with store.database.engine.connect() as connection:
         assert connection.execute(select(func.count()).select_from(oauth_states)).scalar_one() == 0
+
+
+def wait_until(condition, timeout: float = 5.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.01)
+    return condition()
+
+
+def test_a_process_keeps_what_it_read_until_another_process_changes_it(postgres_server_url):
+    """Two stores stand for two processes: each keeps the rows it read, and forgets one the moment the other
+    changes it (NOTIFY); a row changed behind their backs (no NOTIFY) shows the first one really reads memory."""
+    from postgres_server import fresh_database
+
+    with fresh_database(postgres_server_url) as url:
+        reader, writer = Store.open(url), Store.open(url)
+        upgrade(reader.database)
+        workspace = Workspace(team_id="T1")
+        writer.preferences.set_number_format(workspace, "U1", "de-DE")
+        assert reader.preferences.number_format(workspace, "U1") == "de-DE"
+        assert wait_until(lambda: reader.cache._listening.is_set())
+        assert reader.preferences.number_format(workspace, "U1") == "de-DE"  # now kept
+        with reader.database.engine.begin() as connection:
+            connection.execute(update(preferences_table).values(number_format="ja-JP"))  # no announcement
+        assert reader.preferences.number_format(workspace, "U1") == "de-DE"  # served from memory
+        writer.preferences.set_number_format(workspace, "U1", "fr-FR")
+        assert wait_until(lambda: reader.preferences.number_format(workspace, "U1") == "fr-FR")
+        install(writer, "T1")
+        bot = installation_store(reader.database, CLIENT_ID, reader.cache)
+        assert bot.find_bot(enterprise_id=None, team_id="T1").bot_token == "xoxb-T1"
+        writer.forget(workspace, CLIENT_ID)
+        assert wait_until(lambda: bot.find_bot(enterprise_id=None, team_id="T1") is None)
+        assert wait_until(lambda: reader.preferences.number_format(workspace, "U1") is None)
+        for store in (reader, writer):
+            store.close()

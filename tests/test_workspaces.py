@@ -44,7 +44,7 @@ def multi(database_url):
     yield fake, server, store
     server.stop()
     fake.stop()
-    store.database.dispose()
+    store.close()
 
 
 def begin_install(server: AppServer) -> str:
@@ -179,7 +179,8 @@ def two_servers(postgres_server_url):
 
     with fresh_database(postgres_server_url) as url:
         fake = FakeSlack(locales={"UEN": "en-US"}).start()
-        servers = [AppServer(fake, env={"DATABASE_URL": url}).start() for _ in range(2)]
+        # two single-process servers, so that which process answers is the test's choice, not the kernel's
+        servers = [AppServer(fake, env={"DATABASE_URL": url, "WEB_CONCURRENCY": "1"}).start() for _ in range(2)]
         yield fake, servers
         for server in servers:
             server.stop()
@@ -220,3 +221,17 @@ def test_a_double_clicked_share_split_across_two_processes_is_shared_once(two_se
     assert outcomes == ["duplicate", "ok"]
     posts = fake.calls_to("/response/share-0") + fake.calls_to("/response/share-1")
     assert [p.params.get("response_type") for p in posts].count("in_channel") == 1
+
+
+def test_a_number_format_chosen_on_one_process_is_used_by_the_other_at_once(two_servers):
+    fake, (first, second) = two_servers
+
+    def reply(server: AppServer, text: str) -> str:
+        body = slash_command_body(text, user="UEN")
+        return post(server.url + "/slack/events", body,
+                    signed_headers(body, "application/x-www-form-urlencoded")).json()["text"]
+
+    assert "2 samples/s" in reply(second, "64 2.000 90 %")  # the second process has read "no choice"
+    assert reply(second, "64 2.000 90 %").startswith("64 devices × 2 samples/s")  # and keeps it
+    assert reply(first, "format=de-DE").startswith("Done")
+    assert reply(second, "64 2.000 90 %").startswith("64 devices × 2.000 samples/s")

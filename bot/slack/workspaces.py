@@ -41,7 +41,7 @@ def oauth_options(settings: Settings, store: Store, default: Locale) -> dict[str
     """
     assert settings.slack_client_id is not None and settings.slack_client_secret is not None
     client_id, client_secret = settings.slack_client_id, settings.slack_client_secret.get_secret_value()
-    installations = installation_store(store.database, client_id)
+    installations = installation_store(store.database, client_id, store.cache)
     oauth = OAuthSettings(
         client_id=client_id,
         client_secret=client_secret,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from bot.store.cache import SharedCache
 from bot.store.db import Database
 from bot.store.events import EVENT, SHARE, HandledOnce
 from bot.store.installations import forget_workspace
@@ -25,17 +26,24 @@ __all__ = ["EVENT", "SHARE", "Database", "HandledOnce", "Preferences", "Store", 
 @dataclass
 class Store:
     database: Database
+    cache: SharedCache = field(init=False)
     handled: HandledOnce = field(init=False)
     preferences: Preferences = field(init=False)
 
     def __post_init__(self) -> None:
+        self.cache = SharedCache(self.database)
         self.handled = HandledOnce(self.database)
-        self.preferences = Preferences(self.database)
+        self.preferences = Preferences(self.database, self.cache)
 
     @classmethod
     def open(cls, database_url: str | None) -> Store:
         """The store at `database_url` (None: the default SQLite file); no connection is made until first use."""
         return cls(Database(database_url))
 
+    def close(self) -> None:
+        """Stop the cache's listener and close this process's connections."""
+        self.cache.close()
+        self.database.dispose()
+
     def forget(self, workspace: Workspace, client_id: str | None = None) -> dict[str, int]:
-        return forget_workspace(self.database, workspace, client_id)
+        return forget_workspace(self.database, workspace, client_id, self.cache)

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import logging
 
+from slack_sdk.oauth.installation_store import Bot, Installation
 from slack_sdk.oauth.installation_store.sqlalchemy import SQLAlchemyInstallationStore
 from slack_sdk.oauth.state_store.sqlalchemy import SQLAlchemyOAuthStateStore
 from sqlalchemy import ColumnElement, Table, and_, delete, true
 
+from bot.store.cache import SharedCache
 from bot.store.db import Database
 from bot.store.events import utcnow
 from bot.store.tables import bots, handled, installations, oauth_states, preferences
@@ -21,11 +23,45 @@ from bot.store.workspace import Workspace
 logger = logging.getLogger(__name__)
 
 
-def installation_store(database: Database, client_id: str) -> SQLAlchemyInstallationStore:
-    """slack-sdk's store on dpscale's database (its tables are created by the migrations, not by the store)."""
-    store = SQLAlchemyInstallationStore(client_id=client_id, engine=database.engine)
-    store.installations, store.bots = installations, bots
-    return store
+class InstallationStore(SQLAlchemyInstallationStore):
+    """slack-sdk's store on dpscale's database (its tables are created by the migrations, not by the store), its
+    `find_bot` — read on every request — kept in each process until any process changes an installation."""
+
+    def __init__(self, database: Database, client_id: str, cache: SharedCache) -> None:
+        super().__init__(client_id=client_id, engine=database.engine)
+        self.installations, self.bots = installations, bots
+        self._cache = cache
+
+    def find_bot(self, *, enterprise_id: str | None, team_id: str | None,
+                 is_enterprise_install: bool | None = False) -> Bot | None:
+        key = f"bot:{self.client_id}:{enterprise_id or ''}:{team_id or ''}:{bool(is_enterprise_install)}"
+        return self._cache.get(key, lambda: super(InstallationStore, self).find_bot(
+            enterprise_id=enterprise_id, team_id=team_id, is_enterprise_install=is_enterprise_install))
+
+    def save(self, installation: Installation) -> None:
+        super().save(installation)
+        self._changed()
+
+    def save_bot(self, bot: Bot) -> None:
+        super().save_bot(bot)
+        self._changed()
+
+    def delete_bot(self, *, enterprise_id: str | None, team_id: str | None) -> None:
+        super().delete_bot(enterprise_id=enterprise_id, team_id=team_id)
+        self._changed()
+
+    def delete_installation(self, *, enterprise_id: str | None, team_id: str | None,
+                            user_id: str | None = None) -> None:
+        super().delete_installation(enterprise_id=enterprise_id, team_id=team_id, user_id=user_id)
+        self._changed()
+
+    def _changed(self) -> None:
+        with self.engine.begin() as connection:
+            self._cache.changed(connection)
+
+
+def installation_store(database: Database, client_id: str, cache: SharedCache | None = None) -> InstallationStore:
+    return InstallationStore(database, client_id, cache or SharedCache(database))
 
 
 class OAuthStateStore(SQLAlchemyOAuthStateStore):
@@ -46,11 +82,14 @@ class OAuthStateStore(SQLAlchemyOAuthStateStore):
         return deleted == 1
 
 
-def forget_workspace(database: Database, workspace: Workspace, client_id: str | None) -> dict[str, int]:
+def forget_workspace(database: Database, workspace: Workspace, client_id: str | None,
+                     cache: SharedCache | None = None) -> dict[str, int]:
     """Delete, in one transaction, the installation (if any) and every row dpscale keeps about `workspace`;
     an org-wide installation takes every workspace of its organisation with it. Returns rows deleted per table."""
     deleted: dict[str, int] = {}
     with database.engine.begin() as connection:
+        if cache is not None:
+            cache.changed(connection)
         for table in (preferences, handled):
             deleted[table.name] = connection.execute(delete(table).where(_ours(table, workspace))).rowcount
         if client_id is not None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from sqlalchemy import ColumnElement, and_, delete, select
 from sqlalchemy.dialects import postgresql, sqlite
 
+from bot.store.cache import SharedCache
 from bot.store.db import Database
 from bot.store.events import utcnow
 from bot.store.tables import preferences
@@ -16,18 +17,24 @@ from bot.store.workspace import Workspace
 
 
 class Preferences:
-    def __init__(self, database: Database) -> None:
+    def __init__(self, database: Database, cache: SharedCache | None = None) -> None:
         self._database = database
+        self._cache = cache or SharedCache(database)
 
     def number_format(self, workspace: Workspace, user_id: str) -> str | None:
         """The tag the user chose, or None if they never chose (or chose to follow their Slack language)."""
-        query = select(preferences.c.number_format).where(_key(workspace, user_id))
-        with self._database.engine.connect() as connection:
-            return connection.execute(query).scalar_one_or_none()
+
+        def load() -> str | None:
+            query = select(preferences.c.number_format).where(_key(workspace, user_id))
+            with self._database.engine.connect() as connection:
+                return connection.execute(query).scalar_one_or_none()
+
+        return self._cache.get(_cache_key(workspace, user_id), load)
 
     def set_number_format(self, workspace: Workspace, user_id: str, tag: str | None) -> None:
         """Remember `tag` for the user; None forgets it (numbers follow the Slack language again)."""
         with self._database.engine.begin() as connection:
+            self._cache.changed(connection, _cache_key(workspace, user_id))
             if tag is None:
                 connection.execute(delete(preferences).where(_key(workspace, user_id)))
                 return
@@ -41,6 +48,10 @@ class Preferences:
                 index_elements=[preferences.c.enterprise_id, preferences.c.team_id, preferences.c.user_id],
                 set_={"number_format": tag, "updated_at": now},
             ))
+
+
+def _cache_key(workspace: Workspace, user_id: str) -> str:
+    return f"preference:{workspace.enterprise_key}:{workspace.team_key}:{user_id}"
 
 
 def _key(workspace: Workspace, user_id: str) -> ColumnElement[bool]:
