@@ -51,6 +51,7 @@ def on_starting(server):
         print(error, file=sys.stderr)
         sys.exit(2)
     except SQLAlchemyError as error:
-        print(f"dpscale cannot start: the database at DATABASE_URL is not usable ({type(error).__name__})",
+        cause = getattr(error, "orig", None) or error  # the driver's message: what failed, never the password
+        print(f"dpscale cannot start: the database at DATABASE_URL is not usable ({type(error).__name__}: {cause})",
               file=sys.stderr)
         sys.exit(2)

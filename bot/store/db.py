@@ -35,13 +35,10 @@ class Database:
 
     def __init__(self, database_url: str | None) -> None:
         self.url = sqlalchemy_url(database_url)
+        self.dialect = make_url(self.url).get_backend_name()  # "sqlite" or "postgresql"
         self._engine: Engine | None = None
         self._pid = 0
         self._lock = threading.Lock()
-
-    @property
-    def dialect(self) -> str:
-        return make_url(self.url).get_backend_name()
 
     @property
     def shared(self) -> bool:
