@@ -31,7 +31,7 @@ def store(database_url):
 
 
 def install(store: Store, team_id: str | None, enterprise_id: str | None = None, org: bool = False) -> None:
-    installation_store(store.database, CLIENT_ID).save(Installation(
+    installation_store(store.database, CLIENT_ID, store.cache).save(Installation(
         app_id="A1", enterprise_id=enterprise_id, team_id=team_id, user_id="UINSTALLER",
         bot_token=f"xoxb-{team_id or enterprise_id}", bot_id="B1", bot_user_id="UBOT",
         bot_scopes="commands,chat:write", is_enterprise_install=org,
@@ -39,7 +39,7 @@ def install(store: Store, team_id: str | None, enterprise_id: str | None = None,
 
 
 def bot_token(store: Store, team_id: str | None, enterprise_id: str | None = None, org: bool = False) -> str | None:
-    bot = installation_store(store.database, CLIENT_ID).find_bot(
+    bot = installation_store(store.database, CLIENT_ID, store.cache).find_bot(
         enterprise_id=enterprise_id, team_id=team_id, is_enterprise_install=org)
     return bot.bot_token if bot else None
 
@@ -81,7 +81,7 @@ def test_an_installation_made_before_the_latest_migration_survives_it(database_u
     upgrade(store.database)
     assert current_revision(store.database) == head_revision()
     assert bot_token(store, "T1") == "xoxb-T1"
-    store.database.dispose()
+    store.close()
 
 
 def test_a_migration_is_never_undone(store):
