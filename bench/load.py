@@ -3,7 +3,7 @@
     python bench/load.py [--duration 5] [--rounds 3] [--levels 1 16 64]
     python bench/load.py --scale [--duration 5] [--rounds 3] [--clients 16]     # writes docs/scaling.md
 
-Starts, each under gunicorn with gunicorn.conf.py (as the Procfile does) and against a fake Slack Web API on
+Starts, each under gunicorn with bot/gunicorn_config.py (as the Procfile does) and against a fake Slack Web API on
 loopback:
   (a) dpscale,
   (b) a minimal Bolt app that acknowledges every /dpscale with a constant message, with Bolt's defaults,
@@ -88,7 +88,7 @@ class Server:
         gunicorn = shutil.which("gunicorn", path=str(Path(sys.executable).parent)) or "gunicorn"
         started = time.perf_counter()
         self.process = subprocess.Popen(
-            [gunicorn, "--config", "gunicorn.conf.py", self.target],
+            [gunicorn, "--config", "python:bot.gunicorn_config", self.target],
             cwd=self.root, env=self.env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
         body = slash_command_body("64 2000 90%", user=USERS[0], team_id=self.team)
@@ -265,7 +265,7 @@ def render_report(runs, cold, memory, engine, args, mix_size) -> str:  # type: i
         "# Benchmarks",
         "",
         "Written by `python bench/load.py`; every figure below comes from one run of it. Each app ran under gunicorn",
-        "with `gunicorn.conf.py` (as the Procfile starts it) against a fake Slack Web API on loopback; wrk sent",
+        "with `bot/gunicorn_config.py` (as the Procfile starts it) against a fake Slack Web API on loopback; wrk sent",
         f"signed `/dpscale` requests cycling through {mix_size} different texts (German and English; results, errors,",
         f"help) from {len(USERS)} users. Each cell is the median of {args.rounds} runs of {args.duration} s, the apps",
         "taking turns, so a noisy machine moves them alike. Ratios are to the floor: a bare Bolt app answering",

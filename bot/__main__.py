@@ -34,7 +34,7 @@ def run_socket_mode(settings: Settings) -> int:
 def run_http(settings: Settings) -> int:
     from gunicorn.app.wsgiapp import WSGIApplication
 
-    sys.argv = ["gunicorn", "--config", "gunicorn.conf.py", "--bind", f"0.0.0.0:{settings.port}",
+    sys.argv = ["gunicorn", "--config", "python:bot.gunicorn_config", "--bind", f"0.0.0.0:{settings.port}",
                 "bot.server:create_wsgi_app()"]
     WSGIApplication("%(prog)s [OPTIONS] [APP_MODULE]").run()
     return 0

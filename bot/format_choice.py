@@ -13,13 +13,13 @@ from babel import Locale
 from bot.errors import UserInputError
 from bot.formats import NUMBER_FORMATS, example_number
 from bot.i18n import translations_for
-from bot.messages import Reply, code, context, escape, section
 from bot.numbers import resolve_locale
+from bot.replies.blocks import Reply, ReplyKind, code, context, escape, section
 
 FORMAT_KEYS = ("format", "numbers", "zahlenformat")
 FOLLOW_SLACK = "slack"  # the menu's and the command's value for "same as my Slack language"
 FOLLOW_SLACK_WORDS = (FOLLOW_SLACK, "default", "auto", "standard")
-SELECT_ACTION = "dpscale_number_format"
+SELECT_ACTION = "dpscale_number_format"  # the same id as bot.slack.ids.NUMBER_FORMAT_ACTION (a test holds them)
 SELECT_BLOCK = "dpscale_number_format_block"
 
 
@@ -72,7 +72,7 @@ def build_format_saved_reply(tag: str | None, locale: Locale) -> Reply:
         text = _("Done: your numbers are now read and written as {example} ({name}). "
                  "`format=slack` goes back to your Slack language.").format(
             example=code(example_number(tag)), name=escape(_format_name(tag, locale)))
-    return Reply(text=text, blocks=[section(":white_check_mark: " + text)], kind="help")
+    return Reply(text=text, blocks=[section(":white_check_mark: " + text)], kind=ReplyKind.HELP)
 
 
 def build_unknown_format_reply(token: str, locale: Locale) -> Reply:
@@ -80,7 +80,7 @@ def build_unknown_format_reply(token: str, locale: Locale) -> Reply:
     text = _("I don't know the number format {token}. Write it as a locale such as {examples}, "
              "or `format=slack` to follow your Slack language.").format(
         token=code(token), examples=", ".join(code(f"format={tag}") for tag in ("de-DE", "en-US", "fr-FR")))
-    return Reply(text=text, blocks=[section(":warning: " + text)], kind="error")
+    return Reply(text=text, blocks=[section(":warning: " + text)], kind=ReplyKind.ERROR)
 
 
 def build_format_blocks(current: str | None, locale: Locale) -> list[dict[str, Any]]:

@@ -1,6 +1,6 @@
 """The WSGI application the production server runs: Slack's request path, a health check, 404 elsewhere.
 
-    gunicorn 'bot.server:create_wsgi_app()'   (see gunicorn.conf.py and the Procfile)
+    gunicorn 'bot.server:create_wsgi_app()'   (see bot/gunicorn_config.py and the Procfile)
 """
 
 from __future__ import annotations

@@ -9,7 +9,6 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import postgres_server  # noqa: E402  (importable once tests/ is on the path)
-
 from slack_client import running_app  # noqa: E402
 
 REQUIRE_POSTGRES = os.environ.get("DPSCALE_REQUIRE_POSTGRES") == "1"

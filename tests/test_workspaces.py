@@ -81,6 +81,12 @@ def event(server: AppServer, payload: dict) -> None:
     assert post(server.url + "/slack/events", body, signed_headers(body, "application/json")).status == 200
 
 
+def logged(server: AppServer, fragment: str) -> str:
+    """The server's log once `fragment` stands in it (the observable end of work that answers nothing)."""
+    server.wait_for_log(fragment)
+    return server.log_so_far()
+
+
 def tokens_used(fake: FakeSlack, method: str) -> list[str]:
     return [c.headers.get("Authorization", "").removeprefix("Bearer ") for c in fake.calls_to(method)]
 
@@ -138,7 +144,7 @@ def test_uninstalling_deletes_the_installation_and_the_workspaces_preferences(mu
     assert store.preferences.number_format(Workspace(team_id="T1"), "UEN") == "de-DE"
     event(server, {"token": "legacy", "team_id": "T1", "api_app_id": "A1", "type": "event_callback",
                    "event": {"type": "app_uninstalled"}, "event_id": "EvGone", "event_time": int(time.time())})
-    server.wait_for_log("forgot workspace")
+    assert server.wait_for_log("forgot workspace") == 1
     with store.database.engine.connect() as connection:
         assert connection.execute(select(bots.c.team_id)).scalars().all() == ["T2"]
         assert connection.execute(select(preferences.c.team_id)).scalars().all() == ["T2"]
@@ -192,7 +198,7 @@ def test_the_same_event_delivered_to_two_processes_is_answered_once(two_servers)
     for server in servers:
         body = mention_body("<@UDPSCALE> 64 2000 90%", "UEN", "EvTwice", "1700000000.000100")
         assert post(server.url + "/slack/events", body, signed_headers(body, "application/json")).status == 200
-    logs = [server.wait_for_log("kind=mention") for server in servers]
+    logs = [logged(server, "kind=mention") for server in servers]
     outcomes = sorted(re.search(r"kind=mention locale=\S+ outcome=(\w+)", log).group(1) for log in logs)
     assert outcomes == ["duplicate", "ok"]
     assert len(fake.calls_to("chat.postMessage")) == 1
@@ -216,7 +222,7 @@ def test_a_double_clicked_share_split_across_two_processes_is_shared_once(two_se
         body = interaction_body(payload)
         assert post(server.url + "/slack/events", body,
                     signed_headers(body, "application/x-www-form-urlencoded")).status == 200
-    logs = [server.wait_for_log("kind=share") for server in servers]
+    logs = [logged(server, "kind=share") for server in servers]
     outcomes = sorted(re.search(r"kind=share locale=\S+ outcome=(\w+)", log).group(1) for log in logs)
     assert outcomes == ["duplicate", "ok"]
     posts = fake.calls_to("/response/share-0") + fake.calls_to("/response/share-1")

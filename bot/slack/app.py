@@ -9,12 +9,13 @@ from slack_sdk import WebClient
 
 from bot.numbers import resolve_locale
 from bot.settings import Settings
-from bot.slack import commands, events, failures, home, interactivity, preferences, workspaces
-from bot.slack.context import Services
+from bot.slack import actions, commands, events, failures, forms, home, installs, preferences, workspaces
 from bot.slack.locales import LocaleDirectory
+from bot.slack.plumbing import Services, provide
 from bot.store import Store
 
 API_TIMEOUT = 10
+FEATURES = (failures, commands, events, actions, forms, home, preferences, installs)  # each registers its own
 
 
 def configure_logging(settings: Settings) -> None:
@@ -57,14 +58,9 @@ def create_app(settings: Settings, store: Store | None = None) -> App:
         logger=logging.getLogger("bot.bolt"),
         **(workspaces.oauth_options(settings, store, default) if settings.multi_workspace else {}),
     )
-    services = Services(
-        locales=LocaleDirectory(lookup_client, default, preferences=store.preferences), store=store
-    )
-    failures.register(app, services.locales)
-    commands.register(app, services)
-    events.register(app, services)
-    interactivity.register(app, services)
-    home.register(app, services)
-    preferences.register(app, services)
-    workspaces.register(app, store, settings.slack_client_id)
+    locales = LocaleDirectory(lookup_client, default, preferences=store.preferences)
+    services = Services(locales=locales, store=store, client_id=settings.slack_client_id)
+    app.use(provide(services))
+    for feature in FEATURES:
+        feature.register(app)
     return app

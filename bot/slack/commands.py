@@ -11,30 +11,30 @@ from slack_bolt import Ack, App, BoltContext
 from slack_sdk import WebClient
 
 from bot.engine import answer
-from bot.slack.context import Services, logged_request
-from bot.slack.interactivity import encode_state, form_metadata, open_form, with_buttons
+from bot.slack.forms import open_form
+from bot.slack.ids import COMMAND
+from bot.slack.plumbing import locale_of, logged, read_user_locale
 from bot.slack.preferences import choose_format_by_command
+from bot.slack.state import FormMetadata, ResultState
+from bot.slack.views import with_buttons
 
-COMMAND = "/dpscale"
+
+@logged("command")
+def handle_command(ack: Ack, command: dict[str, Any], client: WebClient, context: BoltContext) -> str:
+    text, chosen = choose_format_by_command(context, command.get("user_id"), command.get("text"))
+    locale = locale_of(context)
+    if chosen is not None and (chosen.is_error or not text.strip()):
+        ack(**chosen.payload(response_type="ephemeral"))
+        return "format_error" if chosen.is_error else "format"
+    if not text.strip():
+        metadata = FormMetadata.of(locale, command.get("response_url"))
+        if open_form(client, command.get("trigger_id") or "", locale, metadata):
+            ack()
+            return "form"
+    reply = with_buttons(answer(text, locale), ResultState.of_text(locale, text))
+    ack(**reply.payload(response_type="ephemeral"))
+    return reply.kind.value
 
 
-def register(app: App, services: Services) -> None:
-    @app.command(COMMAND)
-    def handle_dpscale(ack: Ack, command: dict[str, Any], client: WebClient, context: BoltContext) -> None:
-        with logged_request("command") as outcome:
-            text, chosen = choose_format_by_command(services, context, command.get("user_id"), command.get("text"))
-            locale = services.locales.locale_for(context, command.get("user_id"))
-            outcome.locale = locale
-            if chosen is not None and (chosen.is_error or not text.strip()):
-                ack(**chosen.payload(response_type="ephemeral"))
-                outcome.result = "format_error" if chosen.is_error else "format"
-                return
-            if not text.strip():
-                metadata = form_metadata(locale, command.get("response_url"))
-                if open_form(client, command.get("trigger_id") or "", locale, metadata):
-                    ack()
-                    outcome.result = "form"
-                    return
-            reply = with_buttons(answer(text, locale), encode_state(locale, text=text), locale)
-            ack(**reply.payload(response_type="ephemeral"))
-            outcome.result = reply.kind
+def register(app: App) -> None:
+    app.command(COMMAND, middleware=[read_user_locale])(handle_command)

@@ -21,7 +21,7 @@ from slack_sdk.errors import SlackApiError, SlackClientError
 from bot.errors import UserInputError
 from bot.formats import with_number_format
 from bot.numbers import resolve_locale
-from bot.slack.memory import ExpiringCache
+from bot.slack.cache import ExpiringCache
 from bot.slack.workspaces import workspace_of
 from bot.store import Preferences
 

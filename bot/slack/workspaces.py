@@ -2,7 +2,8 @@
 
 One workspace (SLACK_BOT_TOKEN) or many (SLACK_CLIENT_ID/SLACK_CLIENT_SECRET: Bolt's own OAuth flow at
 /slack/install and /slack/oauth_redirect, installations in slack-sdk's SQLAlchemy store). In both modes,
-`app_uninstalled` and a revoked bot token delete every row dpscale keeps about that workspace.
+`app_uninstalled` and a revoked bot token delete every row dpscale keeps about that workspace
+(bot/slack/installs.py).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import logging
 from typing import Any
 
 from babel import Locale
-from slack_bolt import Ack, App, BoltContext, BoltResponse
+from slack_bolt import BoltContext, BoltResponse
 from slack_bolt.authorization.authorize import InstallationStoreAuthorize
 from slack_bolt.oauth.callback_options import CallbackOptions, FailureArgs, SuccessArgs
 from slack_bolt.oauth.oauth_settings import OAuthSettings
@@ -72,24 +73,6 @@ def oauth_options(settings: Settings, store: Store, default: Locale) -> dict[str
             "dpscale is not installed in this workspace (or was removed). Ask someone who may add apps to "
             "install it again."),
     }
-
-
-def register(app: App, store: Store, client_id: str | None) -> None:
-    """Forget a workspace when it uninstalls dpscale or revokes its bot token (Bolt's own listeners would
-    delete only the installation)."""
-
-    def acknowledge(ack: Ack) -> None:
-        ack()
-
-    def forget(context: BoltContext) -> None:
-        store.forget(workspace_of(context), client_id)
-
-    def forget_if_bot_revoked(event: dict[str, Any], context: BoltContext) -> None:
-        if (event.get("tokens") or {}).get("bot"):
-            forget(context)
-
-    app.event("app_uninstalled")(ack=acknowledge, lazy=[forget])
-    app.event("tokens_revoked")(ack=acknowledge, lazy=[forget_if_bot_revoked])
 
 
 def install_pages(default: Locale) -> CallbackOptions:

@@ -16,6 +16,17 @@ depends_on = None
 
 
 def upgrade() -> None:
+    _create_installations()
+    _create_bots()
+    op.create_table(
+        "slack_oauth_states",
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("state", sa.String(200), nullable=False),
+        sa.Column("expire_at", sa.DateTime, nullable=False),
+    )
+
+
+def _create_installations() -> None:
     op.create_table(
         "slack_installations",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
@@ -50,6 +61,9 @@ def upgrade() -> None:
         "slack_installations",
         ["client_id", "enterprise_id", "team_id", "user_id", "installed_at"],
     )
+
+
+def _create_bots() -> None:
     op.create_table(
         "slack_bots",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
@@ -69,12 +83,6 @@ def upgrade() -> None:
         sa.Column("installed_at", sa.DateTime, nullable=False),
     )
     op.create_index("slack_bots_idx", "slack_bots", ["client_id", "enterprise_id", "team_id", "installed_at"])
-    op.create_table(
-        "slack_oauth_states",
-        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-        sa.Column("state", sa.String(200), nullable=False),
-        sa.Column("expire_at", sa.DateTime, nullable=False),
-    )
 
 
 def downgrade() -> None:

@@ -1,4 +1,5 @@
-"""Production server settings, read by gunicorn from the working directory.
+"""Production server settings: `gunicorn --config python:bot.gunicorn_config` (inside the package, so any working
+directory will do).
 
 Threads in each process: listeners answer slash commands in-line in microseconds of CPU, but a cold
 `users.info` lookup may wait on Slack for up to DPSCALE_LOCALE_TIMEOUT, and threads keep such a wait from
