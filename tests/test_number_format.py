@@ -120,3 +120,9 @@ def test_the_format_word_answers_in_the_slack_language(server):
     unknown = send_command(server, "format=klingon", user="UDE").json()["text"]
     assert unknown.startswith("Das Zahlenformat `klingon` kenne ich nicht")
     assert send_command(server, "format=slack", user="UDE").json()["text"].startswith("Erledigt")
+
+
+def test_the_menu_and_its_listener_share_one_action_id():
+    from bot.slack.ids import NUMBER_FORMAT_ACTION
+
+    assert SELECT_ACTION == NUMBER_FORMAT_ACTION
