@@ -12,7 +12,7 @@ from bot.settings import Settings
 from bot.slack import actions, commands, events, failures, forms, home, installs, preferences, workspaces
 from bot.slack.locales import LocaleDirectory
 from bot.slack.plumbing import Services, provide
-from bot.store import Store
+from bot.store import Store, upgrade
 
 API_TIMEOUT = 10
 FEATURES = (failures, commands, events, actions, forms, home, preferences, installs)  # each registers its own
@@ -40,7 +40,9 @@ def create_app(settings: Settings, store: Store | None = None) -> App:
     it (each request then carries its own workspace's token). Either way, state shared between processes lives
     in `store` (DATABASE_URL).
     """
-    store = store or Store.open(settings.database_url)
+    if store is None:  # the schema is brought up to date here too, so that any server (or test) can run the app
+        store = Store.open(settings.database_url)
+        upgrade(store.database)
     token = settings.slack_bot_token.get_secret_value() if settings.slack_bot_token else None
     default = resolve_locale(settings.dpscale_default_locale)
     client = WebClient(token=token, base_url=settings.slack_api_url, timeout=API_TIMEOUT)
