@@ -56,7 +56,8 @@ def procfile_command(process: str = "web") -> list[str]:
 class AppServer:
     """The Procfile's `web:` command, started on a loopback port against a fake Slack Web API."""
 
-    def __init__(self, fake: FakeSlack, env: dict[str, str] | None = None, command: list[str] | None = None):
+    def __init__(self, fake: FakeSlack, env: dict[str, str] | None = None, command: list[str] | None = None,
+                 cwd: Path = ROOT):
         self.port = free_port()
         self.fake = fake
         base_env = {
@@ -70,6 +71,7 @@ class AppServer:
         }
         self.env = {**base_env, **(env or {})}
         self.command = command or procfile_command("web")
+        self.cwd = cwd
         self.process: subprocess.Popen[bytes] | None = None
         self._log = tempfile.TemporaryFile()
         self._text = ""
@@ -81,7 +83,7 @@ class AppServer:
     def start(self, timeout: float = 20.0) -> AppServer:
         executable = Path(sys.executable).parent / self.command[0]
         command = [str(executable) if executable.exists() else self.command[0], *self.command[1:]]
-        self.process = subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=self._log, stderr=subprocess.STDOUT)
+        self.process = subprocess.Popen(command, cwd=self.cwd, env=self.env, stdout=self._log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -112,18 +114,19 @@ class AppServer:
         return self._text
 
 
-def worker_memory_kib(master_pid: int, field: str = "VmRSS") -> int:
-    """A /proc/<pid>/status memory field (VmRSS, VmHWM) of the gunicorn worker whose parent is `master_pid`."""
-    for status in Path("/proc").glob("[0-9]*/status"):
+def worker_memory_kib(pid: int, field: str = "VmRSS") -> int:
+    """A /proc/<pid>/status memory field (VmRSS, VmHWM) of the process serving requests: `pid` itself, or its
+    worker if it is a master process with one child."""
+    for status in [*Path("/proc").glob("[0-9]*/status"), Path(f"/proc/{pid}/status")]:
         try:
             text = status.read_text()
         except OSError:
             continue
-        if re.search(rf"^PPid:\s+{master_pid}$", text, re.M):
+        if re.search(rf"^PPid:\s+{pid}$", text, re.M) or status.parent.name == str(pid):
             found = re.search(rf"^{field}:\s+(\d+) kB", text, re.M)
             if found:
                 return int(found.group(1))
-    raise LookupError(f"no worker of {master_pid}")
+    raise LookupError(f"no process {pid}")
 
 
 @contextmanager
