@@ -90,7 +90,8 @@ def asgi_front(wsgi: Callable[..., Any]) -> Callable[..., Any]:
             return
         body = b"".join(chunks)
         environ = {
-            "REQUEST_METHOD": scope["method"], "PATH_INFO": scope["path"], "QUERY_STRING": scope["query_string"].decode(),
+            "REQUEST_METHOD": scope["method"], "PATH_INFO": scope["path"],
+            "QUERY_STRING": scope["query_string"].decode(),
             "CONTENT_LENGTH": str(len(body)), "wsgi.input": io.BytesIO(body), "SERVER_NAME": "x", "SERVER_PORT": "0",
             "SERVER_PROTOCOL": "HTTP/1.1", "wsgi.url_scheme": "http", "wsgi.version": (1, 0), "wsgi.errors": sys.stderr,
         }
@@ -140,7 +141,7 @@ def main() -> None:
     processes = {name: subprocess.Popen(candidates(ports[name])[name], cwd=ROOT, env=env) for name in ports}
     script = Path(tempfile.mkdtemp()) / "floor.lua"
     try:
-        for name, port in ports.items():
+        for port in ports.values():
             deadline = time.monotonic() + 20
             while True:
                 try:

@@ -23,3 +23,15 @@ def fake(world):
 @pytest.fixture(scope="module")
 def server(world):
     return world[1]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def server_logs_hold_nothing_private():
+    """After all tests: no server's log holds a traceback (unless a test caused a crash on purpose), a logging
+    error, a token, a response_url or a user's text, and each of its lines is one event."""
+    from slack_client import SERVER_LOGS, log_problems
+
+    yield
+    found = [f"{command}: {problem}" for command, log, crash in SERVER_LOGS for problem in log_problems(log, crash)]
+    if found:
+        pytest.fail("server logs:\n" + "\n".join(dict.fromkeys(found)), pytrace=False)

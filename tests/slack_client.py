@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote_plus, urlencode
 
 from slack_sdk.signature import SignatureVerifier
 
@@ -27,6 +27,9 @@ from fake_slack import TEAM_ID, FakeSlack
 ROOT = Path(__file__).resolve().parent.parent
 SIGNING_SECRET = "test-signing-secret"
 BOT_TOKEN = "xoxb-test-token"
+LEGACY_TOKEN = "legacy-verification-token"
+SERVER_LOGS: list[tuple[str, str, bool]] = []  # (command, log, crash expected) of every AppServer, checked at the end
+SENT_TEXTS: set[str] = set()  # what users typed in the tests' requests; no server log may contain any of it
 
 
 @dataclass
@@ -73,6 +76,7 @@ class AppServer:
         self.command = command or procfile_command("web")
         self.cwd = cwd
         self.process: subprocess.Popen[bytes] | None = None
+        self.crash_expected = False  # set by a test that makes the app fail on purpose: a traceback is then expected
         self._log = tempfile.TemporaryFile()
         self._text = ""
 
@@ -107,6 +111,13 @@ class AppServer:
             self._log.seek(0)
             self._text = self._log.read().decode(errors="replace")
             self._log.close()
+            SERVER_LOGS.append((shlex.join(self.command), self._text, self.crash_expected))
+
+    def log_so_far(self) -> str:
+        """What the running server has printed until now."""
+        if self._log.closed:
+            return self._text
+        return os.pread(self._log.fileno(), 1 << 26, 0).decode(errors="replace")
 
     def output(self) -> str:
         """Everything the server printed; stops it first so that nothing is still being written."""
@@ -154,7 +165,7 @@ def signed_headers(body: str, content_type: str, secret: str = SIGNING_SECRET, t
 
 def slash_command_body(text: str, user: str = "U1", response_url: str = "", **extra: str) -> str:
     fields = {
-        "token": "legacy",
+        "token": LEGACY_TOKEN,
         "team_id": TEAM_ID,
         "team_domain": "example",
         "channel_id": "C1",
@@ -168,17 +179,19 @@ def slash_command_body(text: str, user: str = "U1", response_url: str = "", **ex
         "trigger_id": "1.2.3",
         **extra,
     }
+    SENT_TEXTS.add(text)
     return urlencode(fields)
 
 
 def mention_body(text: str, user: str, event_id: str, ts: str, thread_ts: str | None = None) -> str:
+    SENT_TEXTS.add(text)
     event: dict[str, Any] = {
         "type": "app_mention", "user": user, "text": text, "ts": ts, "channel": "C1", "event_ts": ts,
     }
     if thread_ts:
         event["thread_ts"] = thread_ts
     return json.dumps({
-        "token": "legacy",
+        "token": LEGACY_TOKEN,
         "team_id": TEAM_ID,
         "api_app_id": "A1",
         "event": event,
@@ -231,7 +244,27 @@ def send_interaction(server: AppServer, payload: dict[str, Any]) -> Response:
 
 def send_event(server: AppServer, event: dict[str, Any], event_id: str) -> Response:
     body = json.dumps({
-        "token": "legacy", "team_id": TEAM_ID, "api_app_id": "A1", "event": event, "type": "event_callback",
+        "token": LEGACY_TOKEN, "team_id": TEAM_ID, "api_app_id": "A1", "event": event, "type": "event_callback",
         "event_id": event_id, "event_time": int(time.time()),
     })
     return post(server.url + "/slack/events", body, signed_headers(body, "application/json"))
+
+
+LOG_LINE = re.compile(r"(DEBUG|INFO|WARNING|ERROR|CRITICAL) [\w.]+ \S")
+
+
+def log_problems(log: str, crash_expected: bool = False) -> list[str]:
+    """What a server log must never hold: a traceback (unless a crash was caused on purpose), a logging error,
+    a secret, a response_url, any text a test sent as a user's; and every line must be one whole event."""
+    problems = []
+    if "Traceback" in log and not crash_expected:
+        problems.append("a traceback")
+    forbidden = {"Logging error": "a logging error", BOT_TOKEN: "the bot token", SIGNING_SECRET: "the signing secret",
+                 LEGACY_TOKEN: "the verification token", "/response/": "a response_url"}
+    problems += [name for value, name in forbidden.items() if value in log]
+    for text in list(SENT_TEXTS):
+        if len(text.strip()) >= 10 and (text in log or quote_plus(text) in log):
+            problems.append(f"a user's text ({text[:20]!r}…)")
+    problems += [f"a line that is not one event: {line[:80]!r}" for line in log.splitlines()
+                 if line and not LOG_LINE.match(line)]
+    return problems
