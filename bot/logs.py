@@ -19,13 +19,19 @@ _DETAIL = re.compile(r":|\(|\{|\[|\n|\r| - ")
 
 class LibraryDetailFilter(logging.Filter):
     """Cuts a library's message before its first detail: 'Invalid request signature detected (… body …)'
-    becomes 'Invalid request signature detected'. Tracebacks (exc_info) are kept."""
+    becomes 'Invalid request signature detected'. An exception it logs is named by its type, without the
+    traceback: a listener's own failure is logged in full by the app's error handler, and what the libraries
+    log themselves is about the network (an acknowledgement on a connection that just dropped) whose
+    messages may quote a payload."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         if record.name.startswith(LIBRARY_LOGGERS):
             message = record.msg if isinstance(record.msg, str) else type(record.msg).__name__
             record.msg = _DETAIL.split(message, 1)[0].strip() or "(message withheld)"
             record.args = None
+            if record.exc_info and record.exc_info[0] is not None:
+                record.msg += f" [{record.exc_info[0].__name__}]"
+            record.exc_info = record.exc_text = None
         return True
 
 

@@ -84,10 +84,13 @@ class AppServer:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 20.0) -> AppServer:
+    def start(self, timeout: float = 20.0, http: bool = True) -> AppServer:
+        """Start the command; unless `http` is false (Socket Mode), wait until /healthz answers."""
         executable = Path(sys.executable).parent / self.command[0]
         command = [str(executable) if executable.exists() else self.command[0], *self.command[1:]]
         self.process = subprocess.Popen(command, cwd=self.cwd, env=self.env, stdout=self._log, stderr=subprocess.STDOUT)
+        if not http:
+            return self
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
