@@ -48,8 +48,8 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def procfile_command(process: str = "web") -> list[str]:
-    for line in (ROOT / "Procfile").read_text().splitlines():
+def procfile_command(process: str = "web", root: Path = ROOT) -> list[str]:
+    for line in (root / "Procfile").read_text().splitlines():
         name, _, command = line.partition(":")
         if name.strip() == process:
             return shlex.split(command.strip())

@@ -156,7 +156,8 @@ def test_socket_mode_answers_a_command_a_mention_and_a_click_once_each_across_a_
     assert len(posted) == 1 and len(fake.calls_to("chat.postMessage")) == 1
     assert posted[0].params["thread_ts"] == "1700000000.000100"
     assert "6,400 samples/s" in json.dumps(posted[0].params)
-    assert len(shared) == 2 and len(fake.calls_to("/response/sm-share")) == 2  # the shared result, the private one retired
+    # the shared result, then the private one retired
+    assert len(shared) == 2 and len(fake.calls_to("/response/sm-share")) == 2
     assert shared[0].params["response_type"] == "in_channel"
     assert "Reconnecting" in log
     assert "115,200 samples/s" in json.dumps(shared[0].params)
