@@ -37,11 +37,13 @@ APPS = {
 }
 
 
-def count(name: str, fake: FakeSlack, texts: list[str], warmup: int, requests: int, out: Path) -> float:
+def count(name: str, fake: FakeSlack, texts: list[str], warmup: int, requests: int, out: Path,
+          extra_env: dict[str, str] | None = None) -> float:
     """Instructions per request of `name`'s whole process, over `requests` commands after a warm-up."""
     port = free_port()
     env = {"PATH": os.environ["PATH"], "PYTHONPATH": str(ROOT), "PORT": str(port), "SLACK_BOT_TOKEN": BOT_TOKEN,
-           "SLACK_SIGNING_SECRET": SIGNING_SECRET, "SLACK_API_URL": fake.api_url, "LOG_LEVEL": "INFO"}
+           "SLACK_SIGNING_SECRET": SIGNING_SECRET, "SLACK_API_URL": fake.api_url, "LOG_LEVEL": "INFO",
+           **(extra_env or {})}
     prefix = out / name.split()[0]
     process = subprocess.Popen(
         ["valgrind", "--tool=callgrind", f"--callgrind-out-file={prefix}.%p", sys.executable, *APPS[name]],
@@ -103,15 +105,28 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--requests", type=int, default=300)
     parser.add_argument("--warmup", type=int, default=60)
+    parser.add_argument("--also", metavar="KEY=VALUE", nargs="*", default=[],
+                        help="also count dpscale with this variable set, e.g. LOG_LEVEL=WARNING (no request log line)")
+    parser.add_argument("--only-dpscale", action="store_true", help="skip the floor (compare --also variants)")
     args = parser.parse_args()
     if not shutil.which("valgrind"):
         sys.exit("needs valgrind: apt-get install -y valgrind")
     texts = command_mix()
     fake = FakeSlack(locales={u: ("de-DE" if i % 2 else "en-US") for i, u in enumerate(USERS)}).start()
     try:
-        per_request = {name: count(name, fake, texts, args.warmup, args.requests, OUT) for name in APPS}
+        names = ["dpscale"] if args.only_dpscale else list(APPS)
+        per_request = {name: count(name, fake, texts, args.warmup, args.requests, OUT) for name in names}
+        for setting in args.also:
+            key, _, value = setting.partition("=")
+            per_request[f"dpscale {setting}"] = count(
+                "dpscale", fake, texts, args.warmup, args.requests, OUT, {key: value}
+            )
     finally:
         fake.stop()
+    if args.only_dpscale:
+        for name, value in per_request.items():
+            print(f"  {name:22} {value / 1e6:6.2f} M")
+        return
     floor = per_request["bolt in-line (floor)"]
     print(f"instructions per slash command over {args.requests} commands of the benchmark's mix, whole process:")
     for name, value in per_request.items():

@@ -15,18 +15,20 @@ from bot.slack.context import Services
 from bot.slack.locales import LocaleDirectory
 
 API_TIMEOUT = 10
-LOG_FORMAT = "%(levelname)s %(name)s %(message)s"
 
 
 def configure_logging(settings: Settings) -> None:
     """Log lines to stderr at the configured level; the process's only log configuration (see bot/logs.py).
 
     No timestamp: the platform's log router stamps each line, and formatting one costs more than the rest of
-    a request's log line. Nor the caller's file and line, which no line prints and which logging would
-    otherwise look up for every record (the logging HOWTO's "Optimization" section).
+    a request's log line. Nor the caller's file and line, thread name or multiprocessing name, which no line
+    prints and which logging would otherwise look up for every record (the logging HOWTO's "Optimization"
+    section). The process id stays: servers' own formats may print it.
     """
     logging._srcfile = None  # type: ignore[attr-defined]
-    logging.basicConfig(level=settings.log_level, handlers=[one_line_handler(LOG_FORMAT)], force=True)
+    logging.logThreads = False
+    logging.logMultiprocessing = False
+    logging.basicConfig(level=settings.log_level, handlers=[one_line_handler()], force=True)
     # waitress warns "Task queue depth is N" for every request that waits for a free thread: under load, a line
     # per request that says only that the process is busy
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)
