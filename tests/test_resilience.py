@@ -6,6 +6,8 @@ import hashlib
 import hmac
 import os
 import socket
+import subprocess
+import sys
 import tempfile
 import time
 import urllib.error
@@ -266,3 +268,29 @@ def test_python_m_bot_serves_http_from_any_working_directory():
             fake.stop()
     assert response.status == 200
     assert "115,200 samples/s" in response.json()["text"]
+
+
+LOGGING_PROGRAM = """
+import logging
+from bot.settings import load_settings
+from bot.slack.app import configure_logging
+
+configure_logging(load_settings({"SLACK_BOT_TOKEN": "xoxb-x", "SLACK_SIGNING_SECRET": "s"}))
+logging.getLogger("bot.requests").info("kind=%s outcome=%s", "command", "forged\\nINFO bot.requests kind=admin\\r")
+try:
+    raise ValueError("several\\nlines")
+except ValueError:
+    logging.getLogger("bot.slack.failures").exception("listener failed")
+logging.getLogger("bot.bolt").info("Invalid request signature detected (body: token=t&text=secret)")
+"""
+
+
+def test_each_log_record_is_one_line_whatever_its_values_hold():
+    done = subprocess.run([sys.executable, "-c", LOGGING_PROGRAM], capture_output=True, text=True, timeout=30)
+    assert done.stderr.splitlines() == [
+        "INFO bot.requests kind=command outcome=forged\\nINFO bot.requests kind=admin\\r",
+        done.stderr.splitlines()[1],
+        "INFO bot.bolt Invalid request signature detected",
+    ]
+    assert done.stderr.splitlines()[1].startswith("ERROR bot.slack.failures listener failed\\nTraceback")
+    assert "ValueError: several\\nlines" in done.stderr
