@@ -12,8 +12,8 @@ import sys
 
 from bot.engine import answer
 from bot.errors import UserInputError
-from bot.messages import build_error_reply, render_plain_text
 from bot.numbers import resolve_locale
+from bot.replies import build_error_reply, render_plain_text
 
 DEFAULT_LOCALE = "en-US"
 

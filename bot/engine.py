@@ -9,8 +9,8 @@ from babel import Locale
 
 from bot.calculator import Quantity, Result, make_scenario, solve
 from bot.errors import UserInputError
-from bot.messages import Reply, build_error_reply, build_help_reply, build_result_reply
 from bot.parsing import Command, FieldErrors, parse_fields, parse_words, split_words
+from bot.replies import Reply, build_error_reply, build_help_reply, build_result_reply
 
 
 def answer(text: str, locale: Locale) -> Reply:

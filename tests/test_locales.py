@@ -6,8 +6,8 @@ import pytest
 from slack_sdk import WebClient
 
 from bot.numbers import resolve_locale
+from bot.slack.cache import ExpiringCache
 from bot.slack.locales import CACHE_TTL, PAUSE_AFTER_FAILURE, LocaleDirectory
-from bot.slack.memory import ExpiringCache
 from fake_slack import FakeSlack
 
 

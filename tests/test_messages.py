@@ -6,8 +6,8 @@ import pytest
 
 from blockkit import assert_no_broadcast, assert_within_limits
 from bot.engine import answer
-from bot.messages import render_plain_text
 from bot.numbers import resolve_locale
+from bot.replies import render_plain_text
 
 
 def reply_text(text: str, locale: str) -> str:

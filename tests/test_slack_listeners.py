@@ -33,14 +33,16 @@ def explode(text, locale):
     raise RuntimeError("internal detail /srv/secret.py line 42")
 
 
-def test_a_failing_slash_command_gets_a_short_apology_and_never_the_exception(app, monkeypatch, caplog):
+def test_a_failing_slash_command_gets_a_short_apology_in_the_users_language_and_never_the_exception(
+    app, monkeypatch, caplog
+):
     monkeypatch.setattr(commands, "answer", explode)
     body = slash_command_body("64 2000 90%", user="UDE")
     response = app.dispatch(BoltRequest(body=body, headers=signed_headers(body, "application/x-www-form-urlencoded")))
     assert response.status == 200
     payload = json.loads(response.body)
     assert payload["response_type"] == "ephemeral"
-    assert payload["text"].startswith("Sorry, something went wrong")
+    assert payload["text"].startswith("Entschuldigung, bei uns ist etwas schiefgegangen")
     assert "internal detail" not in response.body and "Traceback" not in response.body
     assert any("internal detail" in (r.exc_text or "") for r in caplog.records)  # the log keeps the traceback
 

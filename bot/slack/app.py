@@ -10,11 +10,12 @@ from slack_sdk import WebClient
 from bot.logs import one_line_handler
 from bot.numbers import resolve_locale
 from bot.settings import Settings
-from bot.slack import commands, events, failures, home, interactivity
-from bot.slack.context import Services
+from bot.slack import actions, commands, events, failures, forms, home
 from bot.slack.locales import LocaleDirectory
+from bot.slack.plumbing import Services, provide
 
 API_TIMEOUT = 10
+FEATURES = (failures, commands, events, actions, forms, home)  # each registers its own listeners
 
 
 def configure_logging(settings: Settings) -> None:
@@ -53,9 +54,7 @@ def create_app(settings: Settings) -> App:
         logger=logging.getLogger("bot.bolt"),
     )
     services = Services(locales=LocaleDirectory(lookup_client, resolve_locale(settings.dpscale_default_locale)))
-    failures.register(app, services.locales)
-    commands.register(app, services)
-    events.register(app, services)
-    interactivity.register(app, services)
-    home.register(app, services)
+    app.use(provide(services))
+    for feature in FEATURES:
+        feature.register(app)
     return app

@@ -7,29 +7,30 @@ from __future__ import annotations
 
 from typing import Any
 
-from slack_bolt import Ack, App
+from slack_bolt import Ack, App, BoltContext
 from slack_sdk import WebClient
 
 from bot.engine import answer
-from bot.slack.context import Services, logged_request
-from bot.slack.interactivity import encode_state, form_metadata, open_form, with_buttons
+from bot.slack.forms import open_form
+from bot.slack.ids import COMMAND
+from bot.slack.plumbing import locale_of, logged, read_user_locale
+from bot.slack.state import FormMetadata, ResultState
+from bot.slack.views import with_buttons
 
-COMMAND = "/dpscale"
+
+@logged("command")
+def handle_command(ack: Ack, command: dict[str, Any], client: WebClient, context: BoltContext) -> str:
+    locale = locale_of(context)
+    text = command.get("text") or ""
+    if not text.strip():
+        metadata = FormMetadata.of(locale, command.get("response_url"))
+        if open_form(client, command.get("trigger_id") or "", locale, metadata):
+            ack()
+            return "form"
+    reply = with_buttons(answer(text, locale), ResultState.of_text(locale, text))
+    ack(**reply.payload(response_type="ephemeral"))
+    return reply.kind.value
 
 
-def register(app: App, services: Services) -> None:
-    @app.command(COMMAND)
-    def handle_dpscale(ack: Ack, command: dict[str, Any], client: WebClient) -> None:
-        with logged_request("command") as outcome:
-            locale = services.locales.locale_of(command.get("team_id"), command.get("user_id"))
-            outcome.locale = locale
-            text = command.get("text") or ""
-            if not text.strip():
-                metadata = form_metadata(locale, command.get("response_url"))
-                if open_form(client, command.get("trigger_id") or "", locale, metadata):
-                    ack()
-                    outcome.result = "form"
-                    return
-            reply = with_buttons(answer(text, locale), encode_state(locale, text=text), locale)
-            ack(**reply.payload(response_type="ephemeral"))
-            outcome.result = reply.kind
+def register(app: App) -> None:
+    app.command(COMMAND, middleware=[read_user_locale])(handle_command)

@@ -9,35 +9,26 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from slack_bolt import Ack, App, BoltContext
+from slack_bolt import App, BoltContext
 from slack_sdk import WebClient
 
 from bot.engine import answer
-from bot.slack.context import Services, logged_request
 from bot.slack.failures import apologizing_on_failure
+from bot.slack.ids import MENTION_EVENT
+from bot.slack.plumbing import acknowledge, locale_of, logged, read_user_locale, services_of
 
-EVENT = "app_mention"
 
-
-def register(app: App, services: Services) -> None:
-    def acknowledge(ack: Ack) -> None:
-        ack()
-
-    def reply_in_thread(body: dict[str, Any], event: dict[str, Any], context: BoltContext, client: WebClient) -> None:
-        with logged_request("mention") as outcome:
-            event_id = body.get("event_id") or f"{event.get('channel')}:{event.get('ts')}"
-            if not services.seen_events.add_if_new(event_id, True):
-                outcome.result = "duplicate"
-                return
-            locale = services.locales.locale_of(context.team_id, event.get("user"))
-            outcome.locale = locale
-            thread_ts = event.get("thread_ts") or event.get("ts")
-            with apologizing_on_failure(client, event.get("channel"), thread_ts, locale):
-                reply = answer(strip_mention(event.get("text") or "", context.bot_user_id), locale)
-                client.chat_postMessage(channel=event["channel"], thread_ts=thread_ts, **reply.payload())
-            outcome.result = "error" if reply.is_error else "ok"
-
-    app.event(EVENT)(ack=acknowledge, lazy=[reply_in_thread])
+@logged("mention")
+def reply_in_thread(body: dict[str, Any], event: dict[str, Any], context: BoltContext, client: WebClient) -> str:
+    event_id = body.get("event_id") or f"{event.get('channel')}:{event.get('ts')}"
+    if not services_of(context).seen_events.add_if_new(event_id, True):
+        return "duplicate"
+    locale = locale_of(context)
+    thread_ts = event.get("thread_ts") or event.get("ts")
+    with apologizing_on_failure(client, event.get("channel"), thread_ts, locale):
+        reply = answer(strip_mention(event.get("text") or "", context.bot_user_id), locale)
+        client.chat_postMessage(channel=event["channel"], thread_ts=thread_ts, **reply.payload())
+    return "error" if reply.is_error else "ok"
 
 
 def strip_mention(text: str, bot_user_id: str | None) -> str:
@@ -45,3 +36,7 @@ def strip_mention(text: str, bot_user_id: str | None) -> str:
     if not bot_user_id:
         return text
     return re.sub(rf"<@{re.escape(bot_user_id)}(?:\|[^>]*)?>", " ", text)
+
+
+def register(app: App) -> None:
+    app.event(MENTION_EVENT, middleware=[read_user_locale])(ack=acknowledge, lazy=[reply_in_thread])

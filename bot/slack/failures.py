@@ -9,24 +9,23 @@ from contextlib import contextmanager
 from typing import Any
 
 from babel import Locale
-from slack_bolt import App, BoltResponse
+from slack_bolt import App, BoltContext, BoltResponse
 from slack_sdk import WebClient
 
-from bot.messages import build_failure_reply
-from bot.slack.locales import LocaleDirectory
+from bot.replies import build_failure_reply
+from bot.slack.plumbing import locale_of, services_of
 
 logger = logging.getLogger(__name__)
 
 
-def register(app: App, locales: LocaleDirectory) -> None:
-    @app.error
-    def handle_error(error: Exception, body: dict[str, Any]) -> BoltResponse:
-        logger.exception("listener failed", exc_info=error)
-        reply = build_failure_reply(locales.default)
-        if body.get("command"):
-            payload = json.dumps(reply.payload(response_type="ephemeral"))
-            return BoltResponse(status=200, body=payload, headers={"content-type": "application/json"})
-        return BoltResponse(status=200, body="")
+def handle_error(error: Exception, body: dict[str, Any], context: BoltContext) -> BoltResponse:
+    """Bolt's error handler, for failures before or during an acknowledgement."""
+    logger.exception("listener failed", exc_info=error)
+    locale = locale_of(context) if context.get("locale") else services_of(context).locales.default
+    if body.get("command"):
+        payload = json.dumps(build_failure_reply(locale).payload(response_type="ephemeral"))
+        return BoltResponse(status=200, body=payload, headers={"content-type": "application/json"})
+    return BoltResponse(status=200, body="")
 
 
 @contextmanager
@@ -46,3 +45,7 @@ def apologizing_on_failure(
             except Exception:
                 logger.exception("could not post the apology either")
         raise
+
+
+def register(app: App) -> None:
+    app.error(handle_error)

@@ -4,26 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from slack_bolt import Ack, App, BoltContext
+from slack_bolt import App, BoltContext
 from slack_sdk import WebClient
 
-from bot.messages import build_home_view
-from bot.slack.context import Services, logged_request
+from bot.slack.ids import HOME_EVENT
+from bot.slack.plumbing import acknowledge, locale_of, logged, read_user_locale
+from bot.slack.views import home_view
 
-EVENT = "app_home_opened"
+
+@logged("home")
+def publish_home(event: dict[str, Any], context: BoltContext, client: WebClient) -> str:
+    if event.get("tab", "home") != "home":
+        return "other_tab"
+    client.views_publish(user_id=event["user"], view=home_view(locale_of(context)))
+    return "ok"
 
 
-def register(app: App, services: Services) -> None:
-    def acknowledge(ack: Ack) -> None:
-        ack()
-
-    def publish_home(event: dict[str, Any], context: BoltContext, client: WebClient) -> None:
-        if event.get("tab", "home") != "home":
-            return
-        with logged_request("home") as outcome:
-            locale = services.locales.locale_of(context.team_id, event.get("user"))
-            outcome.locale = locale
-            client.views_publish(user_id=event["user"], view=build_home_view(locale))
-            outcome.result = "ok"
-
-    app.event(EVENT)(ack=acknowledge, lazy=[publish_home])
+def register(app: App) -> None:
+    app.event(HOME_EVENT, middleware=[read_user_locale])(ack=acknowledge, lazy=[publish_home])

@@ -19,7 +19,7 @@ from slack_sdk.errors import SlackApiError, SlackClientError
 
 from bot.errors import UserInputError
 from bot.numbers import resolve_locale
-from bot.slack.memory import ExpiringCache
+from bot.slack.cache import ExpiringCache
 
 logger = logging.getLogger(__name__)
 

@@ -1,0 +1,123 @@
+"""The help, the usage line, and the explanations (FAQ and limits) that every result carries.
+
+All of it depends on the locale alone, so each is built once per locale and reused.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from functools import lru_cache
+
+from babel import Locale
+
+from bot.replies.blocks import DIVIDER, Block, Reply, ReplyKind, code, context, escape, header, section
+from bot.replies.wording import EXAMPLE, Wording
+
+
+def usage_line(locale: Locale) -> str:
+    words = Wording(locale)
+    d, v, e = EXAMPLE
+    return words.gettext("Usage: {usage}, for example {example}").format(
+        usage=code("/dpscale " + words.gettext("DEVICES THROUGHPUT EFFICIENCY")),
+        example=code(f"/dpscale {words.number(d, 0)} {words.number(v)} {words.percent(e)}"),
+    )
+
+
+def build_help_reply(locale: Locale) -> Reply:
+    """How to use the command, with every example written in the reader's own number format."""
+    text, blocks = help_blocks(locale)
+    return Reply(text=text, blocks=list(blocks), kind=ReplyKind.HELP)
+
+
+@lru_cache(maxsize=64)
+def help_blocks(locale: Locale) -> tuple[str, tuple[Block, ...]]:
+    """The help's notification text and blocks (App Home shows the same blocks)."""
+    words = Wording(locale)
+    _ = words.gettext
+    blocks = [
+        header(_("How to use dpscale")),
+        section(_(
+            "Estimates what a data-parallel cluster really delivers: ideal throughput I = d · v, actual "
+            "throughput A = I · E and speedup S = d · E, from the number of devices d, the throughput v of one "
+            "device in samples/s, and the scaling efficiency E."
+        )),
+        section(usage_line(locale) + "\n" + _(
+            "Give any three of devices, throughput, efficiency and actual (cluster throughput) with "
+            "{keys}; the fourth is solved."
+        ).format(keys=code("devices= throughput= efficiency= actual="))),
+        section(_("*Examples*") + "\n" + _examples(words)),
+        context([_reading_rules(words)]),
+    ]
+    return _("How to use dpscale"), tuple(blocks)
+
+
+def _examples(words: Wording) -> str:
+    _, n, pct = words.gettext, words.number, words.percent
+    d, v, e = EXAMPLE
+    actual = d * v * e
+    lines = [
+        (f"/dpscale {n(d, 0)} {n(v)} {pct(e)}", _("cluster throughput and speedup")),
+        (f"/dpscale {n(d, 0)} {n(v)} {n(e)}", _("the same, with the efficiency as a fraction")),
+        (f"/dpscale {n(d, 0)} {n(v)} actual={n(actual)}", _("your measured efficiency")),
+        (
+            f"/dpscale throughput={n(v)} efficiency={pct(e)} actual={n(Decimal(200000))}",
+            _("devices needed for a target"),
+        ),
+        (f"/dpscale devices={n(d, 0)} efficiency={pct(e)} actual={n(actual)}", _("per-device throughput needed")),
+        (f"/dpscale {n(d, 0)} {n(v)} {pct(e)} lang=de", _("answer in another language and number format")),
+    ]
+    return "\n".join(f"• {code(example)} {meaning}" for example, meaning in lines)
+
+
+def _reading_rules(words: Wording) -> str:
+    return words.gettext(
+        "Numbers are read in your Slack language's format ({name}): two thousand is written {thousands}, "
+        "nine tenths {fraction}. Efficiency is a percentage ({percent}) or a fraction; k, M and G stand for "
+        "thousand, million and billion. Add {lang} to pick another language and number format."
+    ).format(
+        name=escape(words.locale_name),
+        thousands=code(words.number(Decimal(2000))),
+        fraction=code(words.number(Decimal("0.9"))),
+        percent=code(words.percent(EXAMPLE[2])),
+        lang=code("lang=en-US"),
+    )
+
+
+def explanation_blocks(locale: Locale) -> list[Block]:
+    """The FAQ and the model's limits: the same for every reply in a locale, so built once per locale."""
+    return list(_explanations(locale))
+
+
+@lru_cache(maxsize=64)
+def _explanations(locale: Locale) -> tuple[Block, ...]:
+    words = Wording(locale)
+    _ = words.gettext
+    d, _v, e = EXAMPLE
+    return (
+        DIVIDER,
+        section(_("*What is scaling efficiency?*") + "\n" + _(
+            "It is the share of ideal throughput that a cluster really reaches, compared with every added device "
+            "contributing its full single-device rate. At {efficiency}, {devices} devices work like {speedup} "
+            "perfect ones. It folds every imperfection of parallel training (gradient exchange, waiting at "
+            "synchronization points, uneven work) into one fraction between zero and one."
+        ).format(efficiency=words.percent(e), devices=words.number(d, 0), speedup=words.number(d * e))),
+        section(_("*Why is scaling not linear?*") + "\n" + _(
+            "Every optimizer step ends with an all-reduce that exchanges and averages gradients across all devices. "
+            "That communication grows with the cluster while the useful compute per device stays the same. "
+            "Add synchronization barriers and stragglers that hold everyone up, and each extra device contributes "
+            "less than the first one did."
+        )),
+        section(_("*How can I improve it?*") + "\n" + _(
+            "Do more compute between communications (larger per-device batches or gradient accumulation) so the "
+            "all-reduce cost is spread over more work; use faster interconnects or topology-aware collective "
+            "algorithms; overlap gradient communication with the backward pass; and balance data shards to avoid "
+            "stragglers. An efficiency that stays flat as you add devices is the mark of a well-tuned setup."
+        )),
+        context([_(
+            ":warning: *Limits.* A first-order model: every loss is folded into the one efficiency you give. It does "
+            "not predict that value from interconnect bandwidth, model size or batch size, and efficiency measured "
+            "at one cluster size does not carry over to another. Pure data parallelism is assumed; pipeline or "
+            "tensor parallelism have overheads of their own. Measure efficiency on your own cluster rather than "
+            "assuming a number."
+        )]),
+    )

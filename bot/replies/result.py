@@ -1,0 +1,201 @@
+"""The answer to a calculation: headline, the figures, a bar, the worked formula, notes, then the explanations."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from babel import Locale
+
+from bot.calculator import Quantity, Result
+from bot.numbers import ReadingKind
+from bot.parsing import Note
+from bot.replies.blocks import Reply, code, context, fields, header, section
+from bot.replies.guide import explanation_blocks
+from bot.replies.wording import EXAMPLE, Wording
+
+BAR_WIDTH = 20
+
+
+@dataclass(frozen=True)
+class Figures:
+    """Every number of a result, written once in the reader's locale."""
+
+    devices: str
+    throughput: str
+    efficiency: str  # as a percentage
+    efficiency_fraction: str
+    ideal: str
+    actual: str
+    speedup: str
+    devices_times: str
+    loss: str
+    loss_share: str
+    target: str
+
+    @classmethod
+    def of(cls, result: Result, words: Wording) -> Figures:
+        devices = words.number(result.devices, 0)
+        return cls(
+            devices=devices,
+            throughput=words.number(result.throughput),
+            efficiency=words.percent(result.efficiency),
+            efficiency_fraction=words.number(result.efficiency, 4),
+            ideal=words.number(result.ideal),
+            actual=words.number(result.actual),
+            speedup=words.times(words.number(result.speedup)),
+            devices_times=words.times(devices),
+            loss=words.number(result.loss),
+            loss_share=words.percent(result.loss / result.ideal),
+            target=words.number(result.target) if result.target is not None else "",
+        )
+
+
+def build_result_reply(result: Result, notes: tuple[Note, ...], locale: Locale) -> Reply:
+    """The full answer: headline, the numbers, a bar, the worked formula, notes, FAQ and limits."""
+    words = Wording(locale)
+    figures = Figures.of(result, words)
+    blocks = [
+        header(headline(result, figures, words)),
+        fields(result_fields(result, figures, words)),
+        section(bar(result, figures, words)),
+        section(formula(result, figures, words)),
+    ]
+    remarks = [reading_note(note, words) for note in notes] + model_notes(result, figures, words)
+    if remarks:
+        blocks.append(context(remarks))
+    blocks.extend(explanation_blocks(locale))
+    return Reply(text=summary(figures, words), blocks=blocks)
+
+
+def headline(result: Result, figures: Figures, words: Wording) -> str:
+    _ = words.gettext
+    if result.solved is Quantity.EFFICIENCY:
+        return _("Measured scaling efficiency: {efficiency}").format(efficiency=figures.efficiency)
+    if result.solved is Quantity.DEVICES:
+        return _("Devices needed: {devices}").format(devices=figures.devices)
+    if result.solved is Quantity.THROUGHPUT:
+        return _("Per-device throughput needed: {rate}").format(rate=words.rate(figures.throughput))
+    return _("Actual throughput: {rate}").format(rate=words.rate(figures.actual))
+
+
+def summary(figures: Figures, words: Wording) -> str:
+    """The notification text: one line with every figure."""
+    return words.gettext(
+        "{devices} devices × {rate} at {efficiency} efficiency: {actual} actual, {speedup} speedup"
+    ).format(
+        devices=figures.devices,
+        rate=words.rate(figures.throughput),
+        efficiency=figures.efficiency,
+        actual=words.rate(figures.actual),
+        speedup=figures.speedup,
+    )
+
+
+def result_fields(result: Result, figures: Figures, words: Wording) -> list[tuple[str, str]]:
+    _ = words.gettext
+    labels = {
+        Quantity.DEVICES: _("Devices"),
+        Quantity.THROUGHPUT: _("Per-device throughput"),
+        Quantity.EFFICIENCY: _("Scaling efficiency"),
+        Quantity.ACTUAL: _("Actual throughput"),
+    }
+    labels[result.solved] = _("{label} (solved)").format(label=labels[result.solved])
+    speedup = _("{speedup} (ideal {ideal})").format(speedup=figures.speedup, ideal=figures.devices_times)
+    loss = _("{rate} ({share} of ideal)").format(rate=words.rate(figures.loss), share=figures.loss_share)
+    return [
+        (labels[Quantity.DEVICES], figures.devices),
+        (labels[Quantity.THROUGHPUT], words.rate(figures.throughput)),
+        (labels[Quantity.EFFICIENCY], figures.efficiency),
+        (_("Ideal throughput"), words.rate(figures.ideal)),
+        (labels[Quantity.ACTUAL], words.rate(figures.actual)),
+        (_("Speedup over one device"), speedup),
+        (_("Lost to synchronization"), loss),
+    ]
+
+
+def bar_blocks(efficiency: Decimal) -> int:
+    """How many of the bar's blocks are filled: the efficiency rounded, but never none for a working cluster."""
+    filled = int((efficiency * BAR_WIDTH).to_integral_value())
+    return min(BAR_WIDTH, max(1 if efficiency > 0 else 0, filled))
+
+
+def bar(result: Result, figures: Figures, words: Wording) -> str:
+    filled = bar_blocks(result.efficiency)
+    drawing = "█" * filled + "░" * (BAR_WIDTH - filled)
+    return words.gettext("`{bar}` actual is {share} of ideal").format(bar=drawing, share=figures.efficiency)
+
+
+def formula(result: Result, figures: Figures, words: Wording) -> str:
+    d, v, e = figures.devices, figures.throughput, figures.efficiency_fraction
+    ideal, actual = figures.ideal, figures.actual
+    lines = {
+        Quantity.ACTUAL: [
+            f"I = d · v = {d} × {v} = {ideal}",
+            f"A = I · E = {ideal} × {e} = {actual}",
+        ],
+        Quantity.EFFICIENCY: [
+            f"I = d · v = {d} × {v} = {ideal}",
+            f"E = A / I = {actual} / {ideal} = {e} ({figures.efficiency})",
+        ],
+        Quantity.THROUGHPUT: [
+            f"v = A / (d · E) = {actual} / ({d} × {e}) = {v}",
+            f"I = d · v = {d} × {v} = {ideal}",
+        ],
+        Quantity.DEVICES: [
+            f"d = ⌈A / (v · E)⌉ = ⌈{figures.target or actual} / ({v} × {e})⌉ = {d}",
+            f"I = d · v = {d} × {v} = {ideal}",
+            f"A = I · E = {ideal} × {e} = {actual}",
+        ],
+    }[result.solved]
+    lines.append(f"S = d · E = {d} × {e} = {figures.speedup}")
+    return words.gettext("*The formula with your numbers*") + "\n```" + "\n".join(lines) + "```"
+
+
+def reading_note(note: Note, words: Wording) -> str:
+    """Why a value was read the way it was, and how to write the other reading."""
+    _ = words.gettext
+    value = noted_value(note.reading.value, note.quantity, words)
+    token = code(note.reading.token)
+    if note.reading.kind is ReadingKind.AMBIGUOUS and note.reading.alternative is not None:
+        other = noted_value(note.reading.alternative, note.quantity, words)
+        return _(
+            ":mag: Read {token} as {value} in your number format. If you meant {other}, write it as {example}."
+        ).format(token=token, value=value, other=other, example=code(other))
+    if note.reading.kind is ReadingKind.OTHER_CONVENTION:
+        return _(":mag: {token} is not written in your number format; read it as {value}.").format(
+            token=token, value=value
+        )
+    return _(
+        ":mag: Read {token} as a percentage: {value}. Write a fraction such as {example} or add a % sign to be "
+        "explicit."
+    ).format(token=token, value=value, example=code(words.number(EXAMPLE[2], 2)))
+
+
+def noted_value(value: Decimal, quantity: Quantity, words: Wording) -> str:
+    """A value as a note shows it: without grouping, so `2000` and `2` can never be mistaken for each other."""
+    if quantity is Quantity.EFFICIENCY:
+        return words.percent(value, 4)
+    return words.plain(value)
+
+
+def model_notes(result: Result, figures: Figures, words: Wording) -> list[str]:
+    """What the model's assumptions mean for this particular result."""
+    _ = words.gettext
+    notes = []
+    if result.devices == 1 and result.efficiency < 1:
+        notes.append(_(
+            ":information_source: A single device has nothing to synchronize, so its real efficiency is 100%; "
+            "the figure given only matters for a cluster."
+        ))
+    if result.solved is Quantity.EFFICIENCY:
+        notes.append(_(
+            ":information_source: This efficiency holds for {devices} devices. It usually drops as devices are "
+            "added, so measure again at other sizes."
+        ).format(devices=figures.devices))
+    if result.solved is Quantity.DEVICES:
+        notes.append(_(
+            ":information_source: Rounded up to whole devices, which deliver {rate}. This assumes the efficiency "
+            "stays at {efficiency} at that size; it usually drops as a cluster grows."
+        ).format(rate=words.rate(figures.actual), efficiency=figures.efficiency))
+    return notes

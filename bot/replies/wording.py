@@ -1,0 +1,49 @@
+"""Numbers and sentences bound to one reader's locale: the number style and the catalog, looked up once."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from babel import Locale
+
+from bot.i18n import translations_for
+from bot.numbers import number_style, write_number, write_percent
+
+EXAMPLE = (Decimal(64), Decimal(2000), Decimal("0.9"))  # the source document's example: devices, samples/s, E
+
+
+class Wording:
+    """Writes numbers in `locale`'s format and translates sentences into its language."""
+
+    def __init__(self, locale: Locale) -> None:
+        self.locale = locale
+        self.style = number_style(locale)
+        catalog = translations_for(locale)
+        self.gettext = catalog.gettext
+        self.ngettext = catalog.ngettext
+
+    def number(self, value: Decimal, digits: int = 2) -> str:
+        """`value` with up to `digits` decimals, or as many more as a value below one needs to show two
+        significant digits (a throughput of 0.004 samples/s is not shown as 0)."""
+        if value and abs(value) < 1:
+            digits = max(digits, min(8, 1 - value.adjusted()))
+        return write_number(value, self.style, digits)
+
+    def percent(self, fraction: Decimal, digits: int = 2) -> str:
+        return write_percent(fraction, self.style, digits)
+
+    def rate(self, value: str) -> str:
+        """An already written number with its unit: `115,200 samples/s`."""
+        return self.gettext("{value} samples/s").format(value=value)
+
+    def times(self, value: str) -> str:
+        """An already written number as a multiple: `57.6×`."""
+        return self.gettext("{value}×").format(value=value)
+
+    def plain(self, value: Decimal, digits: int = 6) -> str:
+        """A value without grouping, so that `2000` and `2` can never be mistaken for each other."""
+        return write_number(value, self.style, digits, grouping=False)
+
+    @property
+    def locale_name(self) -> str:
+        return self.locale.get_display_name(self.locale) or str(self.locale)

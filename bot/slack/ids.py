@@ -1,0 +1,17 @@
+"""Every identifier Slack sends back to us: the command, the events, button actions, the form and its fields.
+
+One place, so the manifest, the views that carry an id and the listeners that match it cannot drift apart.
+"""
+
+from bot.calculator import Quantity
+
+COMMAND = "/dpscale"
+MENTION_EVENT = "app_mention"
+HOME_EVENT = "app_home_opened"
+
+SHARE_ACTION = "dpscale_share"
+EDIT_ACTION = "dpscale_edit"
+
+FORM_CALLBACK = "dpscale_form"
+FORM_BLOCK_IDS = {quantity: f"field_{quantity.value}" for quantity in Quantity}
+FORM_ACTION_ID = "value"

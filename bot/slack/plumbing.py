@@ -1,0 +1,109 @@
+"""What every listener needs, given once instead of repeated in each: the shared services, the reader's locale,
+and one log line per request.
+
+    app.use(provide(services))                                  # every request: context["services"]
+    app.command(COMMAND, middleware=[read_user_locale])(handle)  # context["locale"] from users.info
+    @logged("command") def handle(..., context): return "result" # one INFO line: kind, locale, outcome, time
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from babel import Locale
+from slack_bolt import Ack, BoltContext
+
+from bot.numbers import resolve_locale
+from bot.slack.cache import ExpiringCache
+from bot.slack.locales import LocaleDirectory
+
+request_log = logging.getLogger("bot.requests")
+
+EVENT_MEMORY_ENTRIES = 10_000
+EVENT_MEMORY_TTL = 3600.0  # Slack retries an event for at most about an hour
+
+
+@dataclass
+class Services:
+    """Long-lived parts every listener may use: built once per app, shared by all requests and threads."""
+
+    locales: LocaleDirectory
+    seen_events: ExpiringCache[bool] = field(
+        default_factory=lambda: ExpiringCache(EVENT_MEMORY_ENTRIES, EVENT_MEMORY_TTL)
+    )
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Services:
+        """Bolt copies a request's context for lazy listeners; the services are shared, never copied."""
+        return self
+
+
+def provide(services: Services) -> Callable[..., None]:
+    """A global middleware putting the services on every request's context."""
+
+    def attach_services(context: BoltContext, next: Callable[[], None]) -> None:
+        context["services"] = services
+        next()
+
+    return attach_services
+
+
+def services_of(context: BoltContext) -> Services:
+    services: Services = context["services"]
+    return services
+
+
+def read_user_locale(context: BoltContext, next: Callable[[], None]) -> None:
+    """Listener middleware: the locale of the user who sent the request, read by `locale_of(context)`.
+
+    The context holds the locale's tag, not Babel's `Locale`: Bolt deep-copies the context for lazy listeners,
+    and a `Locale` would take its whole CLDR data along on every copy.
+    """
+    context["locale"] = str(services_of(context).locales.locale_of(context.team_id, context.user_id))
+    next()
+
+
+def locale_of(context: BoltContext) -> Locale:
+    """The locale a listener answers in (set by `read_user_locale` or by the listener itself)."""
+    return resolve_locale(context["locale"])
+
+
+def acknowledge(ack: Ack) -> None:
+    """The acknowledgement of a listener whose work is done lazily, after Slack has its answer."""
+    ack()
+
+
+def logged(kind: str) -> Callable[[Callable[..., str | None]], Callable[..., None]]:
+    """Time a listener and log one INFO line: kind, locale, the outcome it returns, duration.
+
+    Never tokens or the user's text. The listener must take `context` (where the locale is read from); Bolt
+    injects arguments by the wrapped function's own signature.
+    """
+
+    def decorate(listener: Callable[..., str | None]) -> Callable[..., None]:
+        if "context" not in inspect.signature(listener).parameters:
+            raise TypeError(f"{listener.__name__} must take `context` to be logged")
+
+        @functools.wraps(listener)
+        def run(**kwargs: Any) -> None:
+            started = time.perf_counter()
+            outcome = "failed"
+            try:
+                outcome = listener(**kwargs) or "ok"
+            finally:
+                request_log.info(
+                    "kind=%s locale=%s outcome=%s duration_ms=%.1f",
+                    kind,
+                    kwargs["context"].get("locale") or "-",
+                    outcome,
+                    (time.perf_counter() - started) * 1000,
+                )
+
+        return run
+
+    return decorate

@@ -1,0 +1,120 @@
+"""What a result's buttons and the form carry between requests, validated where it comes back in.
+
+A button's value and a view's `private_metadata` come back from a client, so they are outside data: pydantic
+models read them, and refuse anything this app did not write. Each model also knows Slack's size limit for the
+place it travels in and raises before Slack would reject the payload.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from babel import Locale
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from bot.calculator import Quantity
+from bot.errors import UserInputError
+from bot.numbers import resolve_locale
+from bot.parsing import MAX_INPUT_LENGTH
+
+BUTTON_VALUE_LIMIT = 2000  # Slack: a button's value
+METADATA_LIMIT = 3000  # Slack: a view's private_metadata
+FIELD_LIMIT = 40  # the form's inputs allow 40 characters
+LOCALE_TAG_LIMIT = 35
+
+
+class BadState(ValueError):
+    """A button's value or a view's metadata that this app did not write (or no longer understands)."""
+
+
+class _Carried(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+    locale_tag: str = Field(alias="l", max_length=LOCALE_TAG_LIMIT)
+
+    @field_validator("locale_tag")
+    @classmethod
+    def _known(cls, tag: str) -> str:
+        try:
+            resolve_locale(tag)
+        except UserInputError:
+            raise ValueError("unknown locale") from None
+        return tag
+
+    @property
+    def locale(self) -> Locale:
+        return resolve_locale(self.locale_tag)
+
+    def _encode(self, limit: int) -> str:
+        value = self.model_dump_json(by_alias=True, exclude_none=True)
+        if len(value) > limit:
+            raise ValueError(f"{type(self).__name__} is {len(value)} characters; Slack takes {limit}")
+        return value
+
+    @classmethod
+    def _decode(cls, value: str | None) -> Any:
+        try:
+            return cls.model_validate_json(value or "")
+        except ValidationError:
+            raise BadState((value or "")[:80]) from None
+
+
+class ResultState(_Carried):
+    """What rebuilds a result when its button is clicked: the text or the form fields, and the locale they were
+    read in. A click recomputes the reply instead of trusting blocks sent back by a client."""
+
+    text: str | None = Field(default=None, alias="t", max_length=MAX_INPUT_LENGTH)
+    fields: dict[Quantity, str] | None = Field(default=None, alias="f")
+
+    @field_validator("fields")
+    @classmethod
+    def _short_fields(cls, fields: dict[Quantity, str] | None) -> dict[Quantity, str] | None:
+        if fields is not None and any(len(value) > FIELD_LIMIT for value in fields.values()):
+            raise ValueError("field too long")
+        return fields
+
+    @model_validator(mode="after")
+    def _text_or_fields(self) -> ResultState:
+        if (self.text is None) == (self.fields is None):
+            raise ValueError("carries either text or fields")
+        return self
+
+    @classmethod
+    def of_text(cls, locale: Locale, text: str) -> ResultState:
+        return cls(locale_tag=str(locale), text=text)
+
+    @classmethod
+    def of_fields(cls, locale: Locale, fields: dict[Quantity, str | None]) -> ResultState:
+        return cls(locale_tag=str(locale), fields={q: v for q, v in fields.items() if v})
+
+    def form_fields(self) -> dict[Quantity, str | None] | None:
+        if self.fields is None:
+            return None
+        return {quantity: self.fields.get(quantity) for quantity in Quantity}
+
+    def encode(self) -> str:
+        """The button value; ValueError if it would not fit in one."""
+        return self._encode(BUTTON_VALUE_LIMIT)
+
+    @classmethod
+    def decode(cls, value: str | None) -> ResultState:
+        state: ResultState = cls._decode(value)
+        return state
+
+
+class FormMetadata(_Carried):
+    """What the form carries to its submission: the locale it was shown in and where to deliver the result."""
+
+    response_url: str | None = Field(default=None, alias="r", max_length=1000, pattern=r"^https?://")
+
+    @classmethod
+    def of(cls, locale: Locale, response_url: str | None) -> FormMetadata:
+        return cls(locale_tag=str(locale), response_url=response_url or None)
+
+    def encode(self) -> str:
+        return self._encode(METADATA_LIMIT)
+
+    @classmethod
+    def decode(cls, value: str | None) -> FormMetadata:
+        metadata: FormMetadata = cls._decode(value)
+        return metadata

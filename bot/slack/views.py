@@ -1,0 +1,155 @@
+"""The Slack-only surfaces: a result's buttons, the shared copy, the form and App Home, in the reader's locale.
+
+Pure builders like those in `bot.replies`; they live on the Slack side because they carry interaction ids
+(`bot.slack.ids`) that only the listeners here understand.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from babel import Locale
+
+from bot.calculator import Quantity
+from bot.errors import UserInputError
+from bot.replies import Reply, ReplyKind, describe_error, explanation_blocks
+from bot.replies.blocks import Block, code, context, escape, section, warning
+from bot.replies.guide import help_blocks
+from bot.replies.wording import EXAMPLE, Wording
+from bot.slack.ids import EDIT_ACTION, FORM_ACTION_ID, FORM_BLOCK_IDS, FORM_CALLBACK, SHARE_ACTION
+from bot.slack.state import FIELD_LIMIT, FormMetadata, ResultState
+
+TITLE_LIMIT = 24  # Slack: a modal's title, submit and close texts
+FORM_ERROR_LIMIT = 2000
+
+
+def with_buttons(reply: Reply, state: ResultState) -> Reply:
+    """A private result gets Share and Edit; errors and help get none, nor does state too large to carry."""
+    if reply.kind is not ReplyKind.RESULT:
+        return reply
+    try:
+        value = state.encode()
+    except ValueError:
+        return reply
+    return reply.with_blocks([*reply.blocks, result_actions(locale=state.locale, value=value)])
+
+
+def result_actions(*, locale: Locale, value: str) -> Block:
+    """The buttons under a private result: share it in the channel, or edit its numbers in a form."""
+    _ = Wording(locale).gettext
+    return {
+        "type": "actions",
+        "elements": [
+            {"type": "button", "action_id": SHARE_ACTION, "value": value, "style": "primary",
+             "text": {"type": "plain_text", "text": _("Share in channel")}},
+            {"type": "button", "action_id": EDIT_ACTION, "value": value,
+             "text": {"type": "plain_text", "text": _("Edit")}},
+        ],
+    }
+
+
+def shared_reply(reply: Reply, *, user_id: str, locale: Locale) -> Reply:
+    """The result as shown to the whole channel: no buttons, and who shared it."""
+    note = Wording(locale).gettext("Shared by {user}").format(user=f"<@{user_id}>")
+    blocks = [block for block in reply.blocks if block["type"] != "actions"] + [context([note])]
+    return reply.with_blocks(blocks)
+
+
+def share_failed_reply(locale: Locale) -> Reply:
+    return warning(Wording(locale).gettext(
+        "This result could not be shared in the channel (the button may have expired). Run the command again to "
+        "share a new copy."
+    ))
+
+
+def direct_message_note(locale: Locale) -> Block:
+    return context([Wording(locale).gettext(
+        ":information_source: I could not post in the conversation where you ran the command, so your result is "
+        "here."
+    )])
+
+
+def form_view(locale: Locale, metadata: FormMetadata, initial: dict[Quantity, str] | None = None) -> dict[str, Any]:
+    """A modal with one field per quantity: fill in any three and the fourth is solved."""
+    words = Wording(locale)
+    _ = words.gettext
+    d, v, e = EXAMPLE
+    hints = {
+        Quantity.DEVICES: (_("Devices"), words.number(d, 0)),
+        Quantity.THROUGHPUT: (_("Per-device throughput (samples/s)"), words.number(v)),
+        Quantity.EFFICIENCY: (_("Scaling efficiency"), words.percent(e) + " · " + words.number(e)),
+        Quantity.ACTUAL: (_("Actual cluster throughput (samples/s)"), words.number(d * v * e)),
+    }
+    blocks: list[Block] = [section(_(
+        "Fill in any three fields; dpscale solves the fourth. Leave *actual cluster throughput* empty to see what "
+        "your cluster delivers."
+    ))]
+    for quantity, (label, example) in hints.items():
+        blocks.append(_form_input(quantity, label, _("e.g. {example}").format(example=example), initial))
+    blocks.append(context([_("Numbers are read in your format ({name}): for example {example}.").format(
+        name=escape(words.locale_name),
+        example=code(words.number(Decimal(2000)) + " · " + words.number(Decimal("0.9"))),
+    )]))
+    return {
+        "type": "modal",
+        "callback_id": FORM_CALLBACK,
+        "private_metadata": metadata.encode(),
+        "title": _plain_title(_("Data-parallel scaling")),
+        "submit": _plain_title(_("Calculate")),
+        "close": _plain_title(_("Cancel")),
+        "blocks": blocks,
+    }
+
+
+def _plain_title(text: str) -> dict[str, str]:
+    if len(text) > TITLE_LIMIT:
+        raise ValueError(f"modal text {text!r} is longer than Slack's {TITLE_LIMIT} characters")
+    return {"type": "plain_text", "text": text}
+
+
+def _form_input(quantity: Quantity, label: str, placeholder: str, initial: dict[Quantity, str] | None) -> Block:
+    element: dict[str, Any] = {
+        "type": "plain_text_input",
+        "action_id": FORM_ACTION_ID,
+        "max_length": FIELD_LIMIT,
+        "placeholder": {"type": "plain_text", "text": placeholder[:150]},
+    }
+    if initial and initial.get(quantity):
+        element["initial_value"] = initial[quantity]
+    return {
+        "type": "input",
+        "block_id": FORM_BLOCK_IDS[quantity],
+        "optional": True,
+        "label": {"type": "plain_text", "text": label},
+        "element": element,
+    }
+
+
+def submitted_fields(view: dict[str, Any]) -> dict[Quantity, str | None]:
+    """The text of each field of a submitted form (None where empty)."""
+    values = (view.get("state") or {}).get("values") or {}
+    return {q: (values.get(FORM_BLOCK_IDS[q]) or {}).get(FORM_ACTION_ID, {}).get("value") for q in Quantity}
+
+
+def form_errors(errors: dict[Quantity, UserInputError], locale: Locale) -> dict[str, str]:
+    """`response_action: errors` for a form: a localized message under each field that is wrong."""
+    return {FORM_BLOCK_IDS[q]: describe_error(e, locale)[:FORM_ERROR_LIMIT] for q, e in errors.items()}
+
+
+def form_initial_values(values: dict[Quantity, Decimal], locale: Locale) -> dict[Quantity, str]:
+    """A result's given values, written back in the user's format to pre-fill the form."""
+    words = Wording(locale)
+    return {
+        q: words.percent(value, 4) if q is Quantity.EFFICIENCY else words.number(value, 6)
+        for q, value in values.items()
+    }
+
+
+def home_view(locale: Locale) -> dict[str, Any]:
+    """The App Home tab: what dpscale computes, how to ask, and the explanations, in the viewer's locale."""
+    _, blocks = help_blocks(locale)
+    intro = section(Wording(locale).gettext(
+        "Type `/dpscale` with no numbers to open a form, or mention @dpscale in a channel to answer in a thread."
+    ))
+    return {"type": "home", "blocks": [*blocks, intro, *explanation_blocks(locale)]}
