@@ -1,4 +1,5 @@
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,12 @@ def server_logs_hold_nothing_private():
     from slack_client import SERVER_LOGS, log_problems
 
     yield
-    found = [f"{command}: {problem}" for command, log, crash in SERVER_LOGS for problem in log_problems(log, crash)]
+    found = []
+    for command, log, crash, texts in SERVER_LOGS:
+        problems = log_problems(log, crash, texts)
+        if problems:
+            with tempfile.NamedTemporaryFile("w", prefix="dpscale-server-", suffix=".log", delete=False) as kept:
+                kept.write(log)
+            found += [f"{command} ({kept.name}): {problem}" for problem in problems]
     if found:
         pytest.fail("server logs:\n" + "\n".join(dict.fromkeys(found)), pytrace=False)
