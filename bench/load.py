@@ -294,11 +294,10 @@ def render_report(runs, cold, memory, engine, args, mix_size, stalled_runs) -> s
         "",
         "Written by `python bench/load.py`; every figure below comes from one run of it. Each app ran under waitress",
         "with bot/server.py's settings (dpscale as the Procfile starts it) against a fake Slack Web API on loopback;",
-        "wrk sent",
-        f"signed `/dpscale` requests cycling through {mix_size} different texts (German and English; results, errors,",
-        f"help) from {len(USERS)} users. Each cell is the median of {args.rounds} runs of {args.duration} s, the apps",
-        "taking turns, so a noisy machine moves them alike. Ratios are to the floor: a bare Bolt app answering",
-        "in-line with a constant message.",
+        f"wrk sent signed `/dpscale` requests cycling through {mix_size} different texts (German and English; results,",
+        f"errors, help) from {len(USERS)} users. Each cell is the median of {args.rounds} runs of {args.duration} s,",
+        "the apps taking turns, so a noisy machine moves them alike. Ratios are to the floor: a bare Bolt app",
+        "answering in-line with a constant message.",
         "",
         f"Machine: {os.cpu_count()} cores, {platform.processor() or platform.machine()}, Python "
         f"{platform.python_version()}; slack-bolt {version('slack-bolt')}, waitress {version('waitress')}, "
