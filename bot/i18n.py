@@ -2,12 +2,16 @@
 
 The `.po` files are the only source of truth: there is no committed `.mo` that could go stale. Each catalog is
 compiled in memory with Babel's own reader and writer the first time its language is asked for.
+
+A locale's catalog is the most specific one shipped: by script (`zh_Hans`, `zh_Hant`), then by region (`pt_BR`,
+`es_419`, `en_GB`), then by language (`fr`); a language with none gets English.
 """
 
 from __future__ import annotations
 
 import io
 from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 
 from babel import Locale
@@ -15,30 +19,51 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
 
-LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
 DOMAIN = "messages"
 FALLBACK_LANGUAGE = "en"
+# regions whose English follows British spelling rather than American
+REGION_CATALOGS = {"en_IN": "en_GB", "en_AU": "en_GB", "en_NZ": "en_GB", "en_IE": "en_GB", "en_ZA": "en_GB"}
+
+
+def _locales_dir() -> Path:
+    """The catalogs: inside the installed package (a wheel), else at the top of a source checkout."""
+    packaged = Path(str(resources.files("bot"))) / "locales"
+    return packaged if packaged.is_dir() else Path(__file__).resolve().parent.parent / "locales"
+
+
+LOCALES_DIR = _locales_dir()
 
 
 @lru_cache(maxsize=1)
 def shipped_languages() -> tuple[str, ...]:
-    """Languages with a catalog in `locales/`, e.g. ('de', 'en')."""
+    """Catalogs in `locales/`, e.g. ('de', 'en', 'pt_BR', 'zh_Hans')."""
     return tuple(sorted(p.parent.parent.name for p in LOCALES_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.po")))
+
+
+def catalog_name(locale: Locale) -> str:
+    """The shipped catalog that speaks `locale`'s language best."""
+    shipped = shipped_languages()
+    candidates = [
+        f"{locale.language}_{locale.script}" if locale.script else None,
+        REGION_CATALOGS.get(f"{locale.language}_{locale.territory}"),
+        f"{locale.language}_{locale.territory}" if locale.territory else None,
+        locale.language,
+    ]
+    return next((name for name in candidates if name in shipped), FALLBACK_LANGUAGE)
 
 
 def translations_for(locale: Locale) -> NullTranslations:
     """The catalog for `locale`'s language; English for a language with no catalog."""
-    language = locale.language if locale.language in shipped_languages() else FALLBACK_LANGUAGE
-    return _load(language)
+    return _load(catalog_name(locale))
 
 
-@lru_cache(maxsize=16)
-def _load(language: str) -> NullTranslations:
-    path = LOCALES_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+@lru_cache(maxsize=32)
+def _load(name: str) -> NullTranslations:
+    path = LOCALES_DIR / name / "LC_MESSAGES" / f"{DOMAIN}.po"
     if not path.exists():
         return NullTranslations()
     with path.open("rb") as po_file:
-        catalog = read_po(po_file, locale=language, domain=DOMAIN)
+        catalog = read_po(po_file, locale=name, domain=DOMAIN)
     buffer = io.BytesIO()
     write_mo(buffer, catalog, use_fuzzy=False)
     buffer.seek(0)

@@ -121,7 +121,16 @@ class AppServer:
         """What the running server has printed until now."""
         if self._log.closed:
             return self._text
-        return os.pread(self._log.fileno(), 1 << 26, 0).decode(errors="replace")
+        with open(self._log.fileno(), "rb", closefd=False) as log:
+            log.seek(0)
+            return log.read().decode(errors="replace")
+
+    def wait_for_log(self, fragment: str, count: int = 1, timeout: float = 5.0) -> int:
+        """Wait until `fragment` stands in the log `count` times: the observable end of work that answers nothing."""
+        deadline = time.monotonic() + timeout
+        while (seen := self.log_so_far().count(fragment)) < count and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return seen
 
     def output(self) -> str:
         """Everything the server printed; stops it first so that nothing is still being written."""

@@ -21,7 +21,7 @@ def reply_text(text: str, locale: str) -> str:
                                      "A = I · E = 128.000 × 0,9 = 115.200", "Was ist Skalierungseffizienz?"]),
         ("en-US", "64 2000 90%", ["115,200 samples/s", "128,000 samples/s", "57.6×", "12,800 samples/s",
                                   "I = d · v = 64 × 2,000 = 128,000", "Why is scaling not linear?"]),
-        ("fr-FR", "64 2 000 90 %", ["115\u202f200 samples/s", "57,6×", "90\u00a0%"]),
+        ("fr-FR", "64 2 000 90 %", ["115\u202f200 échantillons/s", "57,6×", "90\u00a0%"]),
         ("en-US", "64 2000 actual=115200", ["Measured scaling efficiency: 90%", "E = A / I = 115,200 / 128,000 = 0.9",
                                             "holds for 64 devices"]),
         ("en-US", "v=2000 e=90% actual=115201", ["Devices needed: 65", "⌈115,201 / (2,000 × 0.9)⌉ = 65",
@@ -94,8 +94,8 @@ def test_help_shows_examples_in_the_readers_number_format():
 
 
 def test_a_locale_with_no_catalog_gets_english_words_and_its_own_numbers():
-    output = reply_text("64 2 000 90 %", "fr-FR")
-    assert "Actual throughput" in output and "115\u202f200" in output
+    output = reply_text("64 2 000 90 %", "ru-RU")
+    assert "Actual throughput" in output and "115\u00a0200" in output
 
 
 @pytest.mark.parametrize(
@@ -118,3 +118,10 @@ def test_replies_stay_inside_block_kit_limits(locale, text):
     assert_within_limits(reply.blocks)
     assert reply.text and len(reply.text) < 3000
     json.dumps(reply.blocks)
+
+
+@pytest.mark.parametrize(("efficiency", "filled"), [("1%", 1), ("0.01%", 1), ("2%", 1), ("50%", 10), ("100%", 20)])
+def test_the_bar_shows_at_least_one_block_for_any_working_cluster(efficiency, filled):
+    output = reply_text(f"64 2000 {efficiency}", "en-US")
+    bar = next(line for line in output.splitlines() if "░" in line or "█" * 20 in line)
+    assert bar.count("█") == filled and bar.count("░") == 20 - filled

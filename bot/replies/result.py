@@ -167,7 +167,7 @@ def reading_note(note: Note, words: Wording) -> str:
             token=token, value=value
         )
     return _(
-        ":mag: Read {token} as a percentage: {value}. Write a fraction such as {example} or add a % sign to be "
+        ":mag: Read {token} as a percentage: {value}. Write a fraction such as {example} or add a percent sign to be "
         "explicit."
     ).format(token=token, value=value, example=code(words.number(EXAMPLE[2], 2)))
 
