@@ -35,6 +35,8 @@ class Settings(BaseSettings):
     slack_app_token: SecretStr | None = None
     slack_api_url: str = SLACK_API_URL
     port: int = Field(default=3000, ge=1, le=65535)
+    web_threads: int = Field(default=16, ge=1, le=256)
+    web_concurrency: int | None = Field(default=None, ge=1, le=64)  # processes; unset: bot.processes decides
     dpscale_default_locale: str = "en-US"
     dpscale_locale_timeout: float = Field(default=1.5, gt=0, le=2.5)
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"

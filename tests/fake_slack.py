@@ -38,6 +38,7 @@ class FakeSlack:
     tokens: dict[str, str] = field(default_factory=dict)  # bot token → team (or "org-E…")
     revoked: set[str] = field(default_factory=set)
     installs: int = 0
+    socket_mode_url: str = ""  # what apps.connections.open answers: a local websocket standing in for Slack's
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _released: threading.Event = field(default_factory=threading.Event)
 
@@ -137,6 +138,8 @@ class FakeSlack:
             if locale is not None:
                 profile["locale"] = locale
             return {"ok": True, "user": profile}
+        if method == "apps.connections.open":
+            return {"ok": True, "url": self.socket_mode_url}
         if method == "chat.postMessage":
             return {"ok": True, "channel": params.get("channel"), "ts": f"{time.time():.6f}"}
         return {"ok": True}

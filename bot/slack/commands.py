@@ -11,6 +11,7 @@ from slack_bolt import Ack, App, BoltContext
 from slack_sdk import WebClient
 
 from bot.engine import answer
+from bot.replies import ReplyKind
 from bot.slack.forms import open_form
 from bot.slack.ids import COMMAND
 from bot.slack.plumbing import locale_of, logged, read_user_locale
@@ -31,7 +32,9 @@ def handle_command(ack: Ack, command: dict[str, Any], client: WebClient, context
         if open_form(client, command.get("trigger_id") or "", locale, metadata):
             ack()
             return "form"
-    reply = with_buttons(answer(text, locale), ResultState.of_text(locale, text))
+    reply = answer(text, locale)
+    if reply.kind is ReplyKind.RESULT:  # only a result carries state; a text too long to carry is an error reply
+        reply = with_buttons(reply, ResultState.of_text(locale, text))
     ack(**reply.payload(response_type="ephemeral"))
     return reply.kind.value
 
