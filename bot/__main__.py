@@ -1,4 +1,4 @@
-"""`python -m bot`: Socket Mode when SLACK_APP_TOKEN is set, otherwise HTTP on $PORT under gunicorn."""
+"""`python -m bot`: Socket Mode when SLACK_APP_TOKEN is set, otherwise HTTP on $PORT (bot/server.py)."""
 
 from __future__ import annotations
 
@@ -21,20 +21,20 @@ def main() -> int:
 def run_socket_mode(settings: Settings) -> int:
     from slack_bolt.adapter.socket_mode import SocketModeHandler
 
+    from bot.processes import prepare_database
     from bot.slack.app import configure_logging, create_app
 
     assert settings.slack_app_token is not None
     configure_logging(settings)
+    prepare_database(settings)
     SocketModeHandler(create_app(settings), settings.slack_app_token.get_secret_value()).start()
     return 0
 
 
 def run_http(settings: Settings) -> int:
-    from gunicorn.app.wsgiapp import WSGIApplication
+    from bot.server import serve
 
-    sys.argv = ["gunicorn", "--config", "python:bot.gunicorn_config", "--bind", f"0.0.0.0:{settings.port}",
-                "bot.server:create_wsgi_app()"]
-    WSGIApplication("%(prog)s [OPTIONS] [APP_MODULE]").run()
+    serve(settings)
     return 0
 
 

@@ -65,8 +65,26 @@ def unknown_locale(default: Locale) -> Locale:
 
 
 def for_channel(locale: Locale) -> Locale:
-    """`locale` as written for a whole channel; an unknown reader stays unknown (written the same safe way)."""
-    return locale if locale.modifier else with_modifier(locale, CHANNEL)
+    """`locale` as written for a whole channel; an unknown reader stays unknown (written the same safe way); a
+    chosen number format (`bot.formats`) keeps its words and reads in its own format."""
+    numbers = numbers_of(locale)
+    if numbers is not locale:  # words of one locale, numbers of another: the numbers become the channel's
+        words = Locale(locale.language, locale.territory, locale.script, locale.variant)
+        return type(locale)(words, for_channel(numbers))  # type: ignore[call-arg, arg-type]
+    return locale if reader_modifier(locale) else with_modifier(locale, CHANNEL)
+
+
+def numbers_of(locale: Locale) -> Locale:
+    """The locale whose number format `locale` reads and writes: a chosen one (`bot.formats` sets `numbers`), or
+    `locale` itself."""
+    numbers = getattr(locale, "numbers", None)
+    return numbers if isinstance(numbers, Locale) else locale
+
+
+def reader_modifier(locale: Locale) -> str | None:
+    """`unknown` or `channel` when `locale`'s numbers are read or written for one of those readers."""
+    modifier = numbers_of(locale).modifier
+    return modifier if modifier in (UNKNOWN, CHANNEL) else None
 
 
 def with_modifier(locale: Locale, modifier: str | None) -> Locale:
@@ -78,7 +96,7 @@ def base_locale(locale: Locale) -> Locale:
 
 
 def is_unknown(locale: Locale) -> bool:
-    return locale.modifier == UNKNOWN
+    return reader_modifier(locale) == UNKNOWN
 
 
 @dataclass(frozen=True)
@@ -137,8 +155,8 @@ class NumberStyle:
 
 @lru_cache(maxsize=256)
 def cldr_style(locale: Locale) -> NumberStyle:
-    """The locale's own CLDR number format."""
-    locale = base_locale(locale)
+    """The locale's own CLDR number format (or that of the format its user chose)."""
+    locale = base_locale(numbers_of(locale))
     decimal_pattern = locale.decimal_formats[None]
     percent_pattern = locale.percent_formats[None]
     return NumberStyle(
@@ -157,7 +175,7 @@ def number_style(locale: Locale) -> NumberStyle:
     read it (a channel, an unknown reader, es-LA's countries), digits grouped by narrow no-break spaces (as
     ISO 80000-1 does), which no locale reads as a decimal mark."""
     style = cldr_style(locale)
-    if locale.modifier or str(base_locale(locale)) in REGION_MEMBERS:
+    if reader_modifier(locale) or str(base_locale(numbers_of(locale))) in REGION_MEMBERS:
         return NumberStyle(
             style.locale, style.decimal, NARROW_SPACE, (3, 3), style.percent_prefix, style.percent_suffix
         )

@@ -24,7 +24,7 @@ from babel import Locale
 from bot.calculator import Quantity
 from bot.errors import ErrorCode, UserInputError
 from bot.keywords import help_words, keywords
-from bot.numbers import SPACES, resolve_locale, with_modifier
+from bot.numbers import SPACES, reader_modifier, resolve_locale, with_modifier
 from bot.reading import Reader, Reading, folded, read_number, reader_for
 
 MAX_INPUT_LENGTH = 500
@@ -74,7 +74,7 @@ def split_words(text: str, locale: Locale) -> tuple[list[str], Locale]:
         raise UserInputError(ErrorCode.TOO_LONG, high=str(MAX_INPUT_LENGTH))
     words = _split_words(text)
     chosen = _take_locale_override(words, locale)
-    return words, chosen if chosen is locale else with_modifier(chosen, locale.modifier)
+    return words, chosen if chosen is locale else with_modifier(chosen, reader_modifier(locale))
 
 
 def reader_of(reply_locale: Locale, user_locale: Locale) -> Reader:

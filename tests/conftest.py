@@ -1,11 +1,17 @@
+import os
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from slack_client import running_app  # noqa: E402  (importable once tests/ is on the path)
+import postgres_server  # noqa: E402  (importable once tests/ is on the path)
+from slack_client import running_app  # noqa: E402
+
+REQUIRE_POSTGRES = os.environ.get("DPSCALE_REQUIRE_POSTGRES") == "1"
 
 
 @pytest.fixture(scope="module")
@@ -23,3 +29,52 @@ def fake(world):
 @pytest.fixture(scope="module")
 def server(world):
     return world[1]
+
+
+@pytest.fixture(scope="session")
+def postgres_server_url():
+    """A PostgreSQL server: DPSCALE_TEST_POSTGRES_URL, or one started here from the distribution's packages."""
+    given = os.environ.get("DPSCALE_TEST_POSTGRES_URL")
+    if given:
+        yield given
+        return
+    directory = Path(tempfile.mkdtemp(prefix="dpscale-pg-"))
+    try:
+        url = postgres_server.start(directory)
+    except (OSError, LookupError, subprocess.SubprocessError) as error:  # no binaries, no postgres user, initdb refused
+        message = f"no PostgreSQL server could be started here: {type(error).__name__}: {error}"
+        if REQUIRE_POSTGRES:
+            pytest.fail(message)
+        pytest.skip(message)
+    try:
+        yield url
+    finally:
+        postgres_server.stop(directory)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request, tmp_path):
+    """A fresh, empty database of each kind dpscale supports, one per test."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'dpscale.sqlite3'}"
+        return
+    with postgres_server.fresh_database(request.getfixturevalue("postgres_server_url")) as url:
+        yield url
+
+
+@pytest.fixture(scope="session", autouse=True)
+def server_logs_hold_nothing_private():
+    """After all tests: no server's log holds a traceback (unless a test caused a crash on purpose), a logging
+    error, a token, a response_url or a user's text, and each of its lines is one event."""
+    from slack_client import SERVER_LOGS, log_problems
+
+    yield
+    found = []
+    for command, log, crash, texts in SERVER_LOGS:
+        problems = log_problems(log, crash, texts)
+        if problems:
+            with tempfile.NamedTemporaryFile("w", prefix="dpscale-server-", suffix=".log", delete=False) as kept:
+                kept.write(log)
+            found += [f"{command} ({kept.name}): {problem}" for problem in problems]
+    if found:
+        pytest.fail("server logs:\n" + "\n".join(dict.fromkeys(found)), pytrace=False)

@@ -10,6 +10,7 @@ from slack_bolt import BoltRequest
 from bot.settings import Settings
 from bot.slack import commands, events
 from bot.slack.app import create_app
+from bot.store import Store, upgrade
 from fake_slack import BOT_USER_ID, FakeSlack
 from slack_client import BOT_TOKEN, SIGNING_SECRET, mention_body, signed_headers, slash_command_body
 
@@ -22,11 +23,13 @@ def fake():
 
 
 @pytest.fixture
-def app(fake):
+def app(fake, tmp_path):
     settings = Settings.model_validate({
         "slack_bot_token": BOT_TOKEN, "slack_signing_secret": SIGNING_SECRET, "slack_api_url": fake.api_url,
     })
-    return create_app(settings)
+    store = Store.open(f"sqlite:///{tmp_path / 'dpscale.sqlite3'}")
+    upgrade(store.database)
+    return create_app(settings, store)
 
 
 def explode(text, locale):

@@ -6,6 +6,7 @@ Each button carries a `ResultState`; a click recomputes the reply from it rather
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from babel import Locale
@@ -21,9 +22,10 @@ from bot.slack.delivery import post_to_response_url
 from bot.slack.failures import apologizing_on_failure
 from bot.slack.forms import open_form
 from bot.slack.ids import EDIT_ACTION, SHARE_ACTION
-from bot.slack.plumbing import acknowledge, logged, services_of
+from bot.slack.plumbing import SHARE_MEMORY_TTL, acknowledge, logged, services_of
 from bot.slack.state import BadState, FormMetadata, ResultState
 from bot.slack.views import form_initial_values, share_failed_reply, shared_reply
+from bot.store import SHARE
 
 
 def rebuild(state: ResultState, locale: Locale | None = None) -> Reply:
@@ -38,6 +40,8 @@ def rebuild(state: ResultState, locale: Locale | None = None) -> Reply:
 @logged("share")
 def share(body: dict[str, Any], action: dict[str, Any], client: WebClient, context: BoltContext) -> str:
     user_id = body["user"]["id"]
+    if not services_of(context).first_time(SHARE, share_key(body, action), SHARE_MEMORY_TTL, context):
+        return "duplicate"  # a double click, perhaps on another process: shared once already
     locale: Locale = services_of(context).locales.default
     reply: Reply | None = None
     try:
@@ -75,6 +79,14 @@ def edit(ack: Ack, body: dict[str, Any], action: dict[str, Any], client: WebClie
     context["locale"] = str(locale)
     metadata = FormMetadata.of(locale, body.get("response_url"))
     return "ok" if open_form(client, body["trigger_id"], locale, metadata, initial) else "failed"
+
+
+def share_key(body: dict[str, Any], action: dict[str, Any]) -> str:
+    """What makes two Share clicks the same: the user, the message they clicked in, and the result it carries."""
+    container = body.get("container") or {}
+    parts = [body.get("user", {}).get("id"), container.get("channel_id") or (body.get("channel") or {}).get("id"),
+             container.get("message_ts"), action.get("value")]
+    return hashlib.sha256("\x1f".join(str(p or "") for p in parts).encode()).hexdigest()
 
 
 def register(app: App) -> None:

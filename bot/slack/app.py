@@ -7,34 +7,48 @@ import logging
 from slack_bolt import App
 from slack_sdk import WebClient
 
+from bot.logs import one_line_handler
 from bot.numbers import resolve_locale
 from bot.settings import Settings
-from bot.slack import actions, commands, events, failures, forms, home
+from bot.slack import actions, commands, events, failures, forms, home, installs, preferences, workspaces
 from bot.slack.locales import LocaleDirectory
 from bot.slack.plumbing import Services, provide
+from bot.store import Store, upgrade
 
 API_TIMEOUT = 10
-FEATURES = (failures, commands, events, actions, forms, home)  # each registers its own listeners
+FEATURES = (failures, commands, events, actions, forms, home, preferences, installs)  # each registers its own
 
 
 def configure_logging(settings: Settings) -> None:
-    """Log lines to stderr at the configured level; the process's only log configuration.
+    """Log lines to stderr at the configured level; the process's only log configuration (see bot/logs.py).
 
     No timestamp: the platform's log router stamps each line, and formatting one costs more than the rest of
-    a request's log line. Nor caller, thread or process details, which no line prints: the logging HOWTO's
-    "Optimization" section lists these switches for that case.
+    a request's log line. Nor the caller's file and line, thread name or multiprocessing name, which no line
+    prints and which logging would otherwise look up for every record (the logging HOWTO's "Optimization"
+    section). The process id stays: servers' own formats may print it.
     """
     logging._srcfile = None  # type: ignore[attr-defined]
     logging.logThreads = False
-    logging.logProcesses = False
     logging.logMultiprocessing = False
-    logging.basicConfig(level=settings.log_level, format="%(levelname)s %(name)s %(message)s", force=True)
+    logging.basicConfig(level=settings.log_level, handlers=[one_line_handler()], force=True)
+    # waitress warns "Task queue depth is N" for every request that waits for a free thread: under load, a line
+    # per request that says only that the process is busy
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)
 
 
-def create_app(settings: Settings) -> App:
+def create_app(settings: Settings, store: Store | None = None) -> App:
     """Build the app. Listeners answer in-line (`process_before_response`), so a slash command's reply is in
-    its acknowledgement with no thread hand-off; slow follow-up work (mentions) runs in lazy listeners."""
-    token = settings.slack_bot_token.get_secret_value()
+    its acknowledgement with no thread hand-off; slow follow-up work (mentions) runs in lazy listeners.
+
+    With SLACK_BOT_TOKEN it serves that one workspace; with SLACK_CLIENT_ID/SECRET, any workspace that installs
+    it (each request then carries its own workspace's token). Either way, state shared between processes lives
+    in `store` (DATABASE_URL).
+    """
+    if store is None:  # the schema is brought up to date here too, so that any server (or test) can run the app
+        store = Store.open(settings.database_url)
+        upgrade(store.database)
+    token = settings.slack_bot_token.get_secret_value() if settings.slack_bot_token else None
+    default = resolve_locale(settings.dpscale_default_locale)
     client = WebClient(token=token, base_url=settings.slack_api_url, timeout=API_TIMEOUT)
     lookup_client = WebClient(
         token=token,
@@ -48,11 +62,12 @@ def create_app(settings: Settings) -> App:
         signing_secret=secret.get_secret_value() if secret else None,
         process_before_response=True,
         logger=logging.getLogger("bot.bolt"),
+        **(workspaces.oauth_options(settings, store, default) if settings.multi_workspace else {}),
     )
-    directory = LocaleDirectory(
-        lookup_client, resolve_locale(settings.dpscale_default_locale), deadline=settings.dpscale_locale_timeout
+    locales = LocaleDirectory(
+        lookup_client, default, preferences=store.preferences, deadline=settings.dpscale_locale_timeout
     )
-    services = Services(locales=directory)
+    services = Services(locales=locales, store=store, client_id=settings.slack_client_id)
     app.use(provide(services))
     for feature in FEATURES:
         feature.register(app)

@@ -16,13 +16,14 @@ from bot.engine import answer
 from bot.numbers import for_channel
 from bot.slack.failures import apologizing_on_failure
 from bot.slack.ids import MENTION_EVENT
-from bot.slack.plumbing import acknowledge, locale_of, logged, read_user_locale, services_of
+from bot.slack.plumbing import EVENT_MEMORY_TTL, acknowledge, locale_of, logged, read_user_locale, services_of
+from bot.store import EVENT
 
 
 @logged("mention")
 def reply_in_thread(body: dict[str, Any], event: dict[str, Any], context: BoltContext, client: WebClient) -> str:
     event_id = body.get("event_id") or f"{event.get('channel')}:{event.get('ts')}"
-    if not services_of(context).seen_events.add_if_new(event_id, True):
+    if not services_of(context).first_time(EVENT, event_id, EVENT_MEMORY_TTL, context):
         return "duplicate"
     locale = locale_of(context)
     thread_ts = event.get("thread_ts") or event.get("ts")

@@ -23,12 +23,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from babel import Locale
+from slack_bolt import BoltContext
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackClientError
 
 from bot.errors import UserInputError
+from bot.formats import with_number_format
 from bot.numbers import resolve_locale, unknown_locale
 from bot.slack.cache import ExpiringCache
+from bot.slack.workspaces import workspace_of
+from bot.store import Preferences
 
 logger = logging.getLogger(__name__)
 
@@ -58,8 +62,10 @@ class LocaleDirectory:
         default: Locale,
         clock: Callable[[], float] = time.monotonic,
         deadline: float = DEFAULT_DEADLINE,
+        preferences: Preferences | None = None,
     ) -> None:
         self._client = client
+        self._preferences = preferences
         self.default = default
         self.unknown = unknown_locale(default)
         self._clock = clock
@@ -69,8 +75,24 @@ class LocaleDirectory:
         self._lock = threading.Lock()
         self._in_flight: dict[tuple[str | None, str], _Lookup] = {}
 
-    def locale_of(self, team_id: str | None, user_id: str | None) -> Locale:
-        """The user's Slack locale, or the unknown reader (`en_US@unknown`) when Slack does not tell us in time."""
+    def locale_for(self, context: BoltContext, user_id: str | None) -> Locale:
+        """The locale a user's request is read and answered in: the Slack language's words, and the number format
+        the user chose, if any. The choice comes first and from dpscale's own database, so a user who made one
+        has their numbers read right even when Slack cannot tell their language in time."""
+        locale = self.locale_of(context.team_id, user_id, token=context.bot_token)
+        if self._preferences is None or not user_id:
+            return locale
+        tag = self._preferences.number_format(workspace_of(context), user_id)
+        if tag is None:
+            return locale
+        try:
+            return with_number_format(locale, resolve_locale(tag))
+        except UserInputError:
+            return locale
+
+    def locale_of(self, team_id: str | None, user_id: str | None, token: str | None = None) -> Locale:
+        """The user's Slack locale, or the unknown reader (`en_US@unknown`) when Slack does not tell us in time
+        (`token`: the workspace's own bot token in multi-workspace mode)."""
         if not user_id:
             return self.unknown
         key = (team_id, user_id)
@@ -83,23 +105,24 @@ class LocaleDirectory:
             lookup = self._in_flight.get(key)
             if lookup is None:
                 lookup = self._in_flight[key] = _Lookup()
-                threading.Thread(target=self._run, args=(key, lookup), daemon=True).start()
+                threading.Thread(target=self._run, args=(key, lookup, token), daemon=True).start()
         if not lookup.done.wait(self._deadline):
             logger.info("users.info did not answer within %.1f s; reading this user's numbers in the unknown format",
                         self._deadline)
         return lookup.locale or self.unknown
 
-    def _run(self, key: tuple[str | None, str], lookup: _Lookup) -> None:
+    def _run(self, key: tuple[str | None, str], lookup: _Lookup, token: str | None) -> None:
         try:
-            lookup.locale = self._look_up(key)
+            lookup.locale = self._look_up(key, token)
         finally:
             with self._lock:
                 self._in_flight.pop(key, None)
             lookup.done.set()
 
-    def _look_up(self, key: tuple[str | None, str]) -> Locale | None:
+    def _look_up(self, key: tuple[str | None, str], token: str | None) -> Locale | None:
         try:
-            response = self._client.users_info(user=key[1], include_locale=True)
+            extra = {"token": token} if token else {}
+            response = self._client.users_info(user=key[1], include_locale=True, **extra)
         except SlackApiError as error:
             self._failed(key, error)
             return None

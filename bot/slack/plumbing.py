@@ -13,20 +13,21 @@ import inspect
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from babel import Locale
 from slack_bolt import Ack, BoltContext
 
-from bot.numbers import resolve_locale
-from bot.slack.cache import ExpiringCache
+from bot.formats import parse_reader_locale
 from bot.slack.locales import LocaleDirectory
+from bot.slack.workspaces import workspace_of
+from bot.store import Store
 
 request_log = logging.getLogger("bot.requests")
 
-EVENT_MEMORY_ENTRIES = 10_000
 EVENT_MEMORY_TTL = 3600.0  # Slack retries an event for at most about an hour
+SHARE_MEMORY_TTL = 1800.0  # a response_url, and so a Share button, works for 30 minutes
 
 
 @dataclass
@@ -34,9 +35,13 @@ class Services:
     """Long-lived parts every listener may use: built once per app, shared by all requests and threads."""
 
     locales: LocaleDirectory
-    seen_events: ExpiringCache[bool] = field(
-        default_factory=lambda: ExpiringCache(EVENT_MEMORY_ENTRIES, EVENT_MEMORY_TTL)
-    )
+    store: Store
+    client_id: str | None = None  # multi-workspace mode: whose installations the store holds
+
+    def first_time(self, kind: str, key: str, ttl: float, context: BoltContext) -> bool:
+        """True for the first process to handle `key` (an event id, a click), False for any later one: the
+        database decides, so it holds across every process and host."""
+        return self.store.handled.first(kind, key, ttl, workspace_of(context))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Services:
         """Bolt copies a request's context for lazy listeners; the services are shared, never copied."""
@@ -64,13 +69,13 @@ def read_user_locale(context: BoltContext, next: Callable[[], None]) -> None:
     The context holds the locale's tag, not Babel's `Locale`: Bolt deep-copies the context for lazy listeners,
     and a `Locale` would take its whole CLDR data along on every copy.
     """
-    context["locale"] = str(services_of(context).locales.locale_of(context.team_id, context.user_id))
+    context["locale"] = str(services_of(context).locales.locale_for(context, context.user_id))
     next()
 
 
 def locale_of(context: BoltContext) -> Locale:
     """The locale a listener answers in (set by `read_user_locale` or by the listener itself)."""
-    return resolve_locale(context["locale"])
+    return parse_reader_locale(context["locale"])
 
 
 def acknowledge(ack: Ack) -> None:

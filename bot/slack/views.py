@@ -13,7 +13,8 @@ from babel import Locale
 
 from bot.calculator import Quantity
 from bot.errors import UserInputError
-from bot.numbers import is_unknown, resolve_locale
+from bot.formats import parse_reader_locale
+from bot.numbers import is_unknown
 from bot.replies import Reply, ReplyKind, describe_error, explanation_blocks
 from bot.replies.blocks import Block, code, context, escape, section, warning
 from bot.replies.guide import help_blocks, unknown_format_rule
@@ -34,7 +35,7 @@ def with_buttons(reply: Reply, state: ResultState) -> Reply:
     except ValueError:
         return reply
     # the buttons speak the body's language, which a `lang=` word may have chosen
-    locale = resolve_locale(reply.locale) if reply.locale else state.locale
+    locale = parse_reader_locale(reply.locale) if reply.locale else state.locale
     return reply.with_blocks([*reply.blocks, result_actions(locale=locale, value=value)])
 
 
