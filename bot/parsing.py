@@ -75,6 +75,12 @@ def split_words(text: str, locale: Locale) -> tuple[list[str], Locale]:
     return words, _take_locale_override(words, locale)
 
 
+def normalized_command(text: str) -> str:
+    """The text as the parser reads it (control characters gone, spaces and compatibility forms folded, Slack's
+    escapes undone): it parses as `text` does, and is what a result's buttons carry."""
+    return " ".join(_split_words(text))
+
+
 def parse_words(words: list[str], locale: Locale) -> Command:
     """The quantities (or the wish for help) that the words name, read in `locale`."""
     if not words or (len(words) == 1 and words[0].casefold() in HELP_WORDS):

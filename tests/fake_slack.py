@@ -33,6 +33,7 @@ class FakeSlack:
     locales: dict[str, str | None] = field(default_factory=dict)
     behaviour: dict[str, str | float] = field(default_factory=dict)
     calls: list[Call] = field(default_factory=list)
+    finished: list[str] = field(default_factory=list)  # methods whose answer was sent, in order
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _released: threading.Event = field(default_factory=threading.Event)
 
@@ -50,7 +51,7 @@ class FakeSlack:
                 raw = self.rfile.read(length).decode()
                 fake._serve(self, raw)
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = _QuietServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         return self
@@ -96,11 +97,17 @@ class FakeSlack:
             self._released.wait(HANG_LIMIT)
         elif isinstance(behaviour, (int, float)):
             time.sleep(behaviour)
+        with self._lock:
+            self.finished.append(method)
         if behaviour == "error":
             return _send(handler, 500, {"ok": False, "error": "internal_error"})
         if behaviour == "ratelimit":
             return _send(handler, 429, {"ok": False, "error": "ratelimited"}, {"Retry-After": "30"})
         return _send(handler, 200, self._answer(method, params))
+
+    def finished_count(self, method: str) -> int:
+        with self._lock:
+            return self.finished.count(method)
 
     def _answer(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         if method == "auth.test":
@@ -114,7 +121,14 @@ class FakeSlack:
             return {"ok": True, "user": profile}
         if method == "chat.postMessage":
             return {"ok": True, "channel": params.get("channel"), "ts": f"{time.time():.6f}"}
+        if method == "chat.update":
+            return {"ok": True, "channel": params.get("channel"), "ts": params.get("ts")}
         return {"ok": True}
+
+
+class _QuietServer(ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that gave up on a slow answer is what a slow-API test expects, not an error to print."""
 
 
 def _send(handler: BaseHTTPRequestHandler, status: int, body: dict[str, Any], headers: dict[str, str] | None = None):

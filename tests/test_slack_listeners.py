@@ -59,12 +59,15 @@ def test_a_failing_mention_apologizes_in_the_thread_in_the_users_language(app, f
 
 
 @pytest.mark.parametrize(
-    ("text", "expected"),
+    ("text", "in_a_mention", "in_a_command"),
     [
-        (f"<@{BOT_USER_ID}> 64 2000 90%", "  64 2000 90%"),
-        (f"<@{BOT_USER_ID}|dpscale> help", "  help"),
-        ("<@UOTHER> 64", "<@UOTHER> 64"),
+        (f"<@{BOT_USER_ID}> 64 2000 90%", "  64 2000 90%", "  64 2000 90%"),
+        (f"<@{BOT_USER_ID}|dpscale> help", "  help", "  help"),
+        ("<@UOTHER> 64", "@UOTHER 64", "@UOTHER 64"),  # only the bot's own mention is dropped
+        ("<@U_DE|anna> 64 <#C1|ml>", "@anna 64 #ml", "@anna 64 #ml"),  # shown as Slack shows the names
+        (f"64 <@{BOT_USER_ID}> 2000", "64   2000", f"64 @{BOT_USER_ID} 2000"),  # a command drops a leading one
     ],
 )
-def test_only_the_bots_own_mention_is_stripped(text, expected):
-    assert events.strip_mention(text, BOT_USER_ID) == expected
+def test_only_the_bots_own_mention_is_dropped_and_others_read_as_names(text, in_a_mention, in_a_command):
+    assert events.mention_text(text, BOT_USER_ID) == in_a_mention
+    assert commands.command_text(text, BOT_USER_ID) == in_a_command

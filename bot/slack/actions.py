@@ -12,17 +12,18 @@ from babel import Locale
 from slack_bolt import Ack, App, BoltContext
 from slack_sdk import WebClient
 
+from bot.calculator import Quantity
 from bot.engine import answer, answer_form
 from bot.errors import UserInputError
 from bot.parsing import FieldErrors, parse_command, parse_fields
 from bot.replies import Reply, ReplyKind
 from bot.slack.delivery import post_to_response_url
 from bot.slack.failures import apologizing_on_failure
-from bot.slack.forms import open_form
-from bot.slack.ids import EDIT_ACTION, SHARE_ACTION
-from bot.slack.plumbing import acknowledge, logged, services_of
+from bot.slack.forms import open_form_or_help
+from bot.slack.ids import ANY_ID, EDIT_ACTION, SHARE_ACTION
+from bot.slack.plumbing import acknowledge, deadline_of, locale_of, logged, read_user_locale, services_of
 from bot.slack.state import BadState, FormMetadata, ResultState
-from bot.slack.views import form_initial_values, share_failed_reply, shared_reply
+from bot.slack.views import form_initial_values, outdated_reply, share_failed_reply, shared_reply
 
 
 def rebuild(state: ResultState) -> Reply:
@@ -36,6 +37,8 @@ def rebuild(state: ResultState) -> Reply:
 @logged("share")
 def share(body: dict[str, Any], action: dict[str, Any], client: WebClient, context: BoltContext) -> str:
     user_id = body["user"]["id"]
+    if not services_of(context).seen_events.add_if_new(("share", user_id, *clicked_message(body)), True):
+        return "duplicate"  # a double click: the first click shares it
     locale: Locale = services_of(context).locales.default
     reply: Reply | None = None
     try:
@@ -58,22 +61,48 @@ def share(body: dict[str, Any], action: dict[str, Any], client: WebClient, conte
     return "share_failed"
 
 
+def clicked_message(body: dict[str, Any]) -> tuple[str, ...]:
+    """Which message a button was clicked on: its channel and ts (also given for ephemeral messages), else the
+    response_url Slack gave the click."""
+    container = body.get("container") or {}
+    if container.get("message_ts"):
+        return (str(container.get("channel_id") or (body.get("channel") or {}).get("id")), container["message_ts"])
+    return (str(body.get("response_url")),)
+
+
 @logged("edit")
 def edit(ack: Ack, body: dict[str, Any], action: dict[str, Any], client: WebClient, context: BoltContext) -> str:
-    ack()
     try:
         state = ResultState.decode(action.get("value"))
         locale = state.locale
         fields = state.form_fields()
         command = parse_fields(fields, locale) if fields is not None else parse_command(state.text or "", locale)
-        initial: dict[Any, str] | None = form_initial_values(command.values, locale)
+        initial: dict[Quantity, str] | None = form_initial_values(command.tokens, command.values, locale)
+        outcome = "ok"
     except (BadState, UserInputError, FieldErrors):
-        locale, initial = services_of(context).locales.default, None
+        locale, initial, outcome = locale_of(context), None, "empty_form"
     context["locale"] = str(locale)
     metadata = FormMetadata.of(locale, body.get("response_url"))
-    return "ok" if open_form(client, body["trigger_id"], locale, metadata, initial) else "failed"
+    services_of(context).background.submit(
+        open_form_or_help, client, body.get("trigger_id") or "", locale, metadata, initial,
+        deadline=deadline_of(context),
+    )
+    ack()
+    return outcome
+
+
+@logged("outdated")
+def answer_outdated_button(body: dict[str, Any], context: BoltContext) -> str:
+    """A button this version does not know (a message from an older version): say so where it was clicked."""
+    reply = outdated_reply(locale_of(context))
+    if not post_to_response_url(body.get("response_url"), **reply.payload(response_type="ephemeral",
+                                                                           replace_original=False)):
+        return "unreachable"
+    return "ok"
 
 
 def register(app: App) -> None:
     app.action(SHARE_ACTION)(ack=acknowledge, lazy=[share])
-    app.action(EDIT_ACTION)(edit)
+    app.action(EDIT_ACTION, middleware=[read_user_locale])(edit)
+    # registered last: Bolt runs the first listener that matches
+    app.action(ANY_ID, middleware=[read_user_locale])(ack=acknowledge, lazy=[answer_outdated_button])

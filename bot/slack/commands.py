@@ -1,6 +1,7 @@
 """The `/dpscale` slash command: answered in-line, inside the acknowledgement, ephemeral to the user.
 
-With no text it opens the form instead (falling back to the help if Slack will not open it).
+With no text it opens the form instead, after the acknowledgement and off the request thread, so a slow
+`views.open` never makes anyone's command wait (the help is posted instead if Slack will not open it in time).
 """
 
 from __future__ import annotations
@@ -11,9 +12,11 @@ from slack_bolt import Ack, App, BoltContext
 from slack_sdk import WebClient
 
 from bot.engine import answer
-from bot.slack.forms import open_form
+from bot.parsing import normalized_command
+from bot.slack.forms import open_form_or_help
 from bot.slack.ids import COMMAND
-from bot.slack.plumbing import locale_of, logged, read_user_locale
+from bot.slack.mentions import readable_mentions, strip_own_mention
+from bot.slack.plumbing import deadline_of, locale_of, logged, read_user_locale, services_of
 from bot.slack.state import FormMetadata, ResultState
 from bot.slack.views import with_buttons
 
@@ -21,15 +24,23 @@ from bot.slack.views import with_buttons
 @logged("command")
 def handle_command(ack: Ack, command: dict[str, Any], client: WebClient, context: BoltContext) -> str:
     locale = locale_of(context)
-    text = command.get("text") or ""
+    text = command_text(command.get("text") or "", context.bot_user_id)
     if not text.strip():
         metadata = FormMetadata.of(locale, command.get("response_url"))
-        if open_form(client, command.get("trigger_id") or "", locale, metadata):
-            ack()
-            return "form"
-    reply = with_buttons(answer(text, locale), ResultState.of_text(locale, text))
+        services_of(context).background.submit(
+            open_form_or_help, client, command.get("trigger_id") or "", locale, metadata,
+            deadline=deadline_of(context),
+        )
+        ack()
+        return "form"
+    reply = with_buttons(answer(text, locale), ResultState.of_text(locale, normalized_command(text)))
     ack(**reply.payload(response_type="ephemeral"))
     return reply.kind.value
+
+
+def command_text(text: str, bot_user_id: str | None) -> str:
+    """The command's text: a leading mention of the bot itself dropped, anyone else's shown as `@name`."""
+    return readable_mentions(strip_own_mention(text, bot_user_id, leading_only=True))
 
 
 def register(app: App) -> None:

@@ -13,6 +13,7 @@ import inspect
 import logging
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,6 +28,16 @@ request_log = logging.getLogger("bot.requests")
 
 EVENT_MEMORY_ENTRIES = 10_000
 EVENT_MEMORY_TTL = 3600.0  # Slack retries an event for at most about an hour
+ACK_BUDGET = 2.5  # seconds: Slack waits 3 s for an acknowledgement, and a trigger_id lives as long
+BACKGROUND_THREADS = 8
+
+
+@dataclass(frozen=True)
+class PostedAnswer:
+    """The answer posted to a mention: where it is (its ts) and what it said (a fingerprint of its payload)."""
+
+    ts: str
+    fingerprint: str
 
 
 @dataclass
@@ -36,6 +47,14 @@ class Services:
     locales: LocaleDirectory
     seen_events: ExpiringCache[bool] = field(
         default_factory=lambda: ExpiringCache(EVENT_MEMORY_ENTRIES, EVENT_MEMORY_TTL)
+    )
+    # the answer to each mention, by (channel, message ts), so an edited mention updates it in place
+    answers: ExpiringCache[PostedAnswer] = field(
+        default_factory=lambda: ExpiringCache(EVENT_MEMORY_ENTRIES, EVENT_MEMORY_TTL)
+    )
+    # work that may wait on Slack after the acknowledgement, off the server's request threads
+    background: ThreadPoolExecutor = field(
+        default_factory=lambda: ThreadPoolExecutor(BACKGROUND_THREADS, thread_name_prefix="dpscale")
     )
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Services:
@@ -48,6 +67,7 @@ def provide(services: Services) -> Callable[..., None]:
 
     def attach_services(context: BoltContext, next: Callable[[], None]) -> None:
         context["services"] = services
+        context["received"] = time.monotonic()
         next()
 
     return attach_services
@@ -56,6 +76,20 @@ def provide(services: Services) -> Callable[..., None]:
 def services_of(context: BoltContext) -> Services:
     services: Services = context["services"]
     return services
+
+
+def deadline_of(context: BoltContext) -> float:
+    """When Slack's patience with this request runs out (a `time.monotonic()` instant): ~2.5 s after it arrived.
+
+    Every Web API call made for the acknowledgement, or with its `trigger_id`, gets only the time left until then.
+    """
+    received = context.get("received")
+    return (time.monotonic() if received is None else received) + ACK_BUDGET
+
+
+def time_left(deadline: float) -> float:
+    """Seconds until `deadline`; never more than the budget, ≤ 0 once it has passed."""
+    return min(ACK_BUDGET, deadline - time.monotonic())
 
 
 def read_user_locale(context: BoltContext, next: Callable[[], None]) -> None:
