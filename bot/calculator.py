@@ -185,10 +185,12 @@ def _with_actual(result: Result, actual: Decimal) -> Result:
     return Result(**{**result.__dict__, "actual": actual, "loss": result.ideal - actual})
 
 
-def _raise_broken(check, *args) -> None:  # type: ignore[no-untyped-def]
+def _raise_broken(check, value, *args) -> None:  # type: ignore[no-untyped-def]
+    """Check a solved value; a broken rule carries the value it came out at."""
     try:
-        check(*args)
+        check(value, *args)
     except _RuleBroken as broken:
+        broken.error.value = str(value)
         raise broken.error from None
 
 

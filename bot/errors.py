@@ -30,7 +30,8 @@ class UserInputError(Exception):
     """Raised for anything wrong with what the user typed.
 
     `token` is the user's own text (escaped by the renderer, never trusted), `quantity` the field it was meant
-    for, `low`/`high` the bounds of the violated rule and `suggestions` values the user may have meant.
+    for, `low`/`high` the bounds of the violated rule and `suggestions` values the user may have meant. When a
+    *solved* value breaks a rule, `value` is what it came out at and `cause` the input it was solved from.
     """
 
     code: ErrorCode
@@ -39,6 +40,8 @@ class UserInputError(Exception):
     low: str | None = None
     high: str | None = None
     suggestions: tuple[str, ...] = field(default_factory=tuple)
+    value: str | None = None  # a solved value that broke the rule, as computed
+    cause: str | None = None  # the given quantity a solved value was computed from
 
     def __str__(self) -> str:  # for logs only; users see the rendered message
         return f"{self.code.value}: token={self.token!r} quantity={self.quantity!r}"
