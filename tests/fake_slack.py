@@ -24,6 +24,7 @@ class Call:
     method: str
     params: dict[str, Any]
     headers: dict[str, str]
+    answer: dict[str, Any] | None = None  # what the fake answered
 
 
 @dataclass
@@ -90,8 +91,9 @@ class FakeSlack:
         method = path.removeprefix("/api/") if path.startswith("/api/") else path
         content_type = handler.headers.get("Content-Type", "")
         params = json.loads(raw or "{}") if "json" in content_type else dict(parse_qsl(raw))
+        call = Call(method, params, dict(handler.headers))
         with self._lock:
-            self.calls.append(Call(method, params, dict(handler.headers)))
+            self.calls.append(call)
         behaviour = self.behaviour.get(method, "ok")
         if behaviour == "hang":
             self._released.wait(HANG_LIMIT)
@@ -103,7 +105,8 @@ class FakeSlack:
             return _send(handler, 500, {"ok": False, "error": "internal_error"})
         if behaviour == "ratelimit":
             return _send(handler, 429, {"ok": False, "error": "ratelimited"}, {"Retry-After": "30"})
-        return _send(handler, 200, self._answer(method, params))
+        call.answer = self._answer(method, params)
+        return _send(handler, 200, call.answer)
 
     def finished_count(self, method: str) -> int:
         with self._lock:

@@ -106,6 +106,13 @@ class AppServer:
             self._text = self._log.read().decode(errors="replace")
             self._log.close()
 
+    def log_so_far(self) -> str:
+        """What the server has printed until now, read without moving the offset it writes at."""
+        if self._log.closed:
+            return self._text
+        fd = self._log.fileno()
+        return os.pread(fd, os.fstat(fd).st_size, 0).decode(errors="replace")
+
     def output(self) -> str:
         """Everything the server printed; stops it first so that nothing is still being written."""
         self.stop()
