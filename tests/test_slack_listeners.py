@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 from slack_bolt import BoltRequest
+from slack_sdk import WebClient
 
+from bot.numbers import resolve_locale
 from bot.settings import Settings
 from bot.slack import commands, events
 from bot.slack.app import create_app
+from bot.slack.forms import open_form
+from bot.slack.plumbing import ACK_BUDGET, time_left
+from bot.slack.state import FormMetadata
 from fake_slack import BOT_USER_ID, FakeSlack
 from slack_client import BOT_TOKEN, SIGNING_SECRET, mention_body, signed_headers, slash_command_body
 
@@ -71,3 +77,15 @@ def test_a_failing_mention_apologizes_in_the_thread_in_the_users_language(app, f
 def test_only_the_bots_own_mention_is_dropped_and_others_read_as_names(text, in_a_mention, in_a_command):
     assert events.mention_text(text, BOT_USER_ID) == in_a_mention
     assert commands.command_text(text, BOT_USER_ID) == in_a_command
+
+
+def test_views_open_gets_only_the_time_left_and_is_not_tried_once_it_has_run_out(fake):
+    """Slack's deadline as a budget: the call gives up when the time is spent, not when Slack answers."""
+    fake.behaviour["views.open"] = 5.0
+    client = WebClient(token=BOT_TOKEN, base_url=fake.api_url)
+    metadata = FormMetadata.of(resolve_locale("en-US"), None)
+    assert not open_form(client, "trigger", resolve_locale("en-US"), metadata, deadline=time.monotonic() + 0.3)
+    assert len(fake.calls_to("views.open")) == 1 and fake.finished_count("views.open") == 0
+    assert not open_form(client, "trigger", resolve_locale("en-US"), metadata, deadline=time.monotonic() - 0.1)
+    assert len(fake.calls_to("views.open")) == 1  # no time left: not even tried
+    assert time_left(time.monotonic() + 60) == ACK_BUDGET  # never more than the budget

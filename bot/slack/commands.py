@@ -33,7 +33,8 @@ def handle_command(ack: Ack, command: dict[str, Any], client: WebClient, context
         )
         ack()
         return "form"
-    reply = with_buttons(answer(text, locale), ResultState.of_text(locale, normalized_command(text)))
+    carried = text if text.isprintable() else normalized_command(text)  # control characters would not fit
+    reply = with_buttons(answer(text, locale), ResultState.of_text(locale, carried))
     ack(**reply.payload(response_type="ephemeral"))
     return reply.kind.value
 
