@@ -107,11 +107,18 @@ class AppServer:
             self._log.close()
 
     def log_so_far(self) -> str:
-        """What the server has printed until now, read without moving the offset it writes at."""
+        """What the running server has printed until now, read without moving the offset it writes at."""
         if self._log.closed:
             return self._text
         fd = self._log.fileno()
         return os.pread(fd, os.fstat(fd).st_size, 0).decode(errors="replace")
+
+    def wait_for_log(self, fragment: str, count: int = 1, timeout: float = 5.0) -> int:
+        """Wait until `fragment` stands in the log `count` times: the observable end of work that answers nothing."""
+        deadline = time.monotonic() + timeout
+        while (seen := self.log_so_far().count(fragment)) < count and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return seen
 
     def output(self) -> str:
         """Everything the server printed; stops it first so that nothing is still being written."""

@@ -1,5 +1,7 @@
 """The README's two commands stay true: CI runs the test one verbatim, and the Procfile names real things."""
 
+import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,3 +27,9 @@ def test_procfile_has_web_and_worker_processes():
     procfile = (ROOT / "Procfile").read_text()
     assert "web: gunicorn --config python:bot.gunicorn_config 'bot.server:create_wsgi_app()'" in procfile
     assert "worker: python -m bot" in procfile
+
+
+def test_the_committed_language_samples_are_todays_replies():
+    done = subprocess.run([sys.executable, "scripts/render_samples.py", "--check"], cwd=ROOT, capture_output=True,
+                          text=True)
+    assert done.returncode == 0, done.stderr

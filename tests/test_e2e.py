@@ -110,13 +110,14 @@ def test_a_mention_with_no_numbers_gets_the_help(server, fake):
 
 def test_a_redelivered_event_is_answered_once(server, fake):
     before = len(fake.calls_to("chat.postMessage"))
+    duplicates = server.log_so_far().count("kind=mention locale=en_US outcome=duplicate")
     text = f"<@{BOT_USER_ID}> 8 1000 80%"
     first = send_mention(server, text, "UEN", "EvRetry", "1700000000.000600")
     again = send_mention(server, text, "UEN", "EvRetry", "1700000000.000600",
                          **{"X-Slack-Retry-Num": "1", "X-Slack-Retry-Reason": "http_timeout"})
     assert first.status == again.status == 200
     fake.wait_for("chat.postMessage", before + 1)
-    time.sleep(0.5)
+    assert server.wait_for_log("kind=mention locale=en_US outcome=duplicate", duplicates + 1) == duplicates + 1
     answers = [c for c in fake.calls_to("chat.postMessage")[before:] if c.params["thread_ts"] == "1700000000.000600"]
     assert len(answers) == 1
 
@@ -143,8 +144,11 @@ def test_forged_stale_or_unsigned_requests_get_401_and_no_reply(server, fake, he
     response = post(server.url + "/slack/events", body, headers)
     assert response.status == 401
     assert b"115" not in response.body
-    time.sleep(0.2)
-    assert len(fake.calls) == calls_before
+    # a later, genuine request's lookup is the observable point by which the forged one would have had its own
+    genuine = f"UGENUINE{calls_before}"
+    send_command(server, "64 2000 90%", user=genuine)
+    looked_up = [c.params.get("user") for c in fake.calls[calls_before:] if c.method == "users.info"]
+    assert looked_up == [genuine]
 
 
 def test_health_check_answers_without_calling_slack(server, fake):

@@ -167,3 +167,10 @@ def test_in_the_form_a_solved_value_that_breaks_a_rule_is_shown_under_the_input_
     with pytest.raises(FieldErrors) as raised:
         answer_form(fields, resolve_locale("en-US"))
     assert set(raised.value.errors) == {Quantity.ACTUAL}
+
+
+@pytest.mark.parametrize(("efficiency", "filled"), [("1%", 1), ("0.01%", 1), ("2%", 1), ("50%", 10), ("100%", 20)])
+def test_the_bar_shows_at_least_one_block_for_any_working_cluster(efficiency, filled):
+    output = reply_text(f"64 2000 {efficiency}", "en-US")
+    bar = next(line for line in output.splitlines() if "░" in line or "█" * 20 in line)
+    assert bar.count("█") == filled and bar.count("░") == 20 - filled

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -35,7 +34,7 @@ def test_a_slow_chat_post_message_does_not_delay_slash_commands():
                 pool.submit(send_mention, server, f"<@{BOT_USER_ID}> 8 1000 80%", "UM", f"EvSlow{n}", f"17.{n}")
                 for n in range(10)
             ]
-            time.sleep(0.2)  # the mentions' answers are now waiting on chat.postMessage
+            fake.wait_for("chat.postMessage", 10)  # every mention's answer is now waiting on chat.postMessage
             commands = [pool.submit(send_command, server, "64 2000 90%", user="UC") for _ in range(10)]
             command_times = [f.result().elapsed for f in commands]
             mention_acks = [f.result() for f in mentions]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import threading
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
@@ -30,6 +31,7 @@ logger = logging.getLogger(__name__)
 
 EVENTS_PER_WINDOW = 30_000  # Slack: events from one workspace to one app in WINDOW_MINUTES
 WINDOW_MINUTES = 60
+_MESSAGE_LOCKS = tuple(threading.Lock() for _ in range(64))
 
 
 @logged("mention")
@@ -46,11 +48,16 @@ def reply_in_thread(body: dict[str, Any], event: dict[str, Any], context: BoltCo
         return "duplicate"  # the same message under another event id
     locale = locale_of(context)
     thread_ts = event.get("thread_ts") or ts
-    with apologizing_on_failure(client, channel, thread_ts, locale):
+    # one message at a time: an edit that arrives while the first answer is being posted waits for its ts
+    with _MESSAGE_LOCKS[hash((channel, ts)) % len(_MESSAGE_LOCKS)], apologizing_on_failure(
+        client, channel, thread_ts, locale
+    ):
         reply = answer(mention_text(event.get("text") or "", context.bot_user_id), locale)
         earlier = services.answers.get((channel, ts)) if edited else None
         if earlier is not None:
             return _update(client, services.answers, channel, ts, earlier, reply)
+        if edited:  # an edit that comes first: the original, if it still arrives, is not answered again
+            services.seen_events.add_if_new(("message", channel, ts), True)
         posted = client.chat_postMessage(channel=event["channel"], thread_ts=thread_ts, **reply.payload())
         services.answers.put((channel, ts), PostedAnswer(str(posted.get("ts")), fingerprint(reply)))
     return "error" if reply.is_error else "ok"

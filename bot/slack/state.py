@@ -7,7 +7,7 @@ place it travels in and raises before Slack would reject the payload.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import ClassVar, Self
 
 from babel import Locale
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -30,6 +30,7 @@ class BadState(ValueError):
 class _Carried(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 
+    limit: ClassVar[int]  # Slack's size limit where this travels
     locale_tag: str = Field(alias="l", max_length=LOCALE_TAG_LIMIT)
 
     @field_validator("locale_tag")
@@ -45,14 +46,16 @@ class _Carried(BaseModel):
     def locale(self) -> Locale:
         return resolve_locale(self.locale_tag)
 
-    def _encode(self, limit: int) -> str:
+    def encode(self) -> str:
+        """As JSON for the place it travels in; ValueError if Slack would not take that much there."""
         value = self.model_dump_json(by_alias=True, exclude_none=True)
-        if len(value) > limit:
-            raise ValueError(f"{type(self).__name__} is {len(value)} characters; Slack takes {limit}")
+        if len(value) > self.limit:
+            raise ValueError(f"{type(self).__name__} is {len(value)} characters; Slack takes {self.limit}")
         return value
 
     @classmethod
-    def _decode(cls, value: str | None) -> Any:
+    def decode(cls, value: str | None) -> Self:
+        """What `encode` wrote; BadState for anything else."""
         try:
             return cls.model_validate_json(value or "")
         except ValidationError:
@@ -62,6 +65,8 @@ class _Carried(BaseModel):
 class ResultState(_Carried):
     """What rebuilds a result when its button is clicked: the text or the form fields, and the locale they were
     read in. A click recomputes the reply instead of trusting blocks sent back by a client."""
+
+    limit: ClassVar[int] = BUTTON_VALUE_LIMIT
 
     text: str | None = Field(default=None, alias="t", max_length=MAX_INPUT_LENGTH)
     fields: dict[Quantity, str] | None = Field(default=None, alias="f")
@@ -92,18 +97,12 @@ class ResultState(_Carried):
             return None
         return {quantity: self.fields.get(quantity) for quantity in Quantity}
 
-    def encode(self) -> str:
-        """The button value; ValueError if it would not fit in one."""
-        return self._encode(BUTTON_VALUE_LIMIT)
-
-    @classmethod
-    def decode(cls, value: str | None) -> ResultState:
-        state: ResultState = cls._decode(value)
-        return state
 
 
 class FormMetadata(_Carried):
     """What the form carries to its submission: the locale it was shown in and where to deliver the result."""
+
+    limit: ClassVar[int] = METADATA_LIMIT
 
     response_url: str | None = Field(default=None, alias="r", max_length=1000, pattern=r"^https?://")
 
@@ -111,10 +110,3 @@ class FormMetadata(_Carried):
     def of(cls, locale: Locale, response_url: str | None) -> FormMetadata:
         return cls(locale_tag=str(locale), response_url=response_url or None)
 
-    def encode(self) -> str:
-        return self._encode(METADATA_LIMIT)
-
-    @classmethod
-    def decode(cls, value: str | None) -> FormMetadata:
-        metadata: FormMetadata = cls._decode(value)
-        return metadata

@@ -1,0 +1,107 @@
+"""Seed plausible bugs one at a time and check that the test suite catches each (a test that bites).
+
+    python scripts/mutants.py               # run every mutant, print which tests caught it
+    python scripts/mutants.py --write-doc   # also rewrite docs/testing.md's table from this run
+
+Each mutant replaces one exact snippet in one module (it must stand there exactly once, so a mutant that no longer
+applies is reported rather than silently skipped), runs the test files named for it, and restores the module.
+A mutant that no test catches is a gap: the script exits 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DOC = ROOT / "docs" / "testing.md"
+START, END = "<!-- mutants -->", "<!-- /mutants -->"
+
+
+@dataclass(frozen=True)
+class Mutant:
+    area: str
+    bug: str
+    path: str
+    old: str
+    new: str
+    tests: tuple[str, ...]
+
+
+MUTANTS = [
+    Mutant("numbers", "trailing zeros kept: 115,200.00", "bot/numbers.py",
+           'text = text.rstrip("0").removesuffix(style.decimal)', "pass", ("tests/test_messages.py",)),
+    Mutant("parsing", "a bare 90 read as 9000 % instead of 90 %", "bot/parsing.py",
+           'return _scaled(reading, Decimal("0.01")), True', "return reading, True",
+           ("tests/test_parsing.py", "tests/test_messages.py")),
+    Mutant("parsing", "the German help word is not known", "bot/parsing.py",
+           '"help", "hilfe",', '"help",', ("tests/test_parsing.py", "tests/test_messages.py")),
+    Mutant("calculator", "devices for a target rounded down", "bot/calculator.py",
+           "to_integral_value(rounding=ROUND_CEILING)", "to_integral_value()", ("tests/test_calculator.py",)),
+    Mutant("calculator", "speedup ignores the efficiency", "bot/calculator.py",
+           "speedup=d * e,", "speedup=d,", ("tests/test_calculator.py",)),
+    Mutant("calculator", "an efficiency above 100 % accepted", "bot/calculator.py",
+           "Quantity.EFFICIENCY: (MIN_EFFICIENCY, ONE, True),", "Quantity.EFFICIENCY: (MIN_EFFICIENCY, ONE * 2, True),",
+           ("tests/test_calculator.py", "tests/test_messages.py")),
+    Mutant("replies", "user text echoed unescaped (<!channel> pings)", "bot/replies/blocks.py",
+           'return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")', "return text",
+           ("tests/test_messages.py", "tests/test_properties.py")),
+    Mutant("replies", "the bar shows no block for a small efficiency", "bot/replies/result.py",
+           "max(1 if efficiency > 0 else 0, filled)", "max(0, filled)", ("tests/test_messages.py",)),
+    Mutant("i18n", "Traditional Chinese readers get Simplified Chinese", "bot/i18n.py",
+           'f"{locale.language}_{locale.script}" if locale.script else None,', "None,",
+           ("tests/test_languages.py", "tests/test_i18n.py")),
+    Mutant("listeners", "a re-delivered mention answered twice", "bot/slack/events.py",
+           "if not services_of(context).seen_events.add_if_new(event_id, True):", "if False:",
+           ("tests/test_e2e.py",)),
+    Mutant("listeners", "a user's locale never cached: users.info on every request", "bot/slack/locales.py",
+           "self._cache.put(key, locale)", "pass", ("tests/test_locales.py",)),
+    Mutant("listeners", "Share keeps the private copy", "bot/slack/actions.py",
+           "post_to_response_url(response_url, delete_original=True)", "pass", ("tests/test_interactive.py",)),
+]
+
+
+def run(mutant: Mutant) -> tuple[str, float]:
+    """'caught', 'SURVIVED' or 'does not apply', and the seconds its tests took."""
+    path = ROOT / mutant.path
+    original = path.read_text(encoding="utf-8")
+    if original.count(mutant.old) != 1:
+        return "does not apply", 0.0
+    path.write_text(original.replace(mutant.old, mutant.new), encoding="utf-8")
+    started = time.monotonic()
+    try:
+        done = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *mutant.tests],
+                              cwd=ROOT, capture_output=True, text=True, timeout=600)
+    finally:
+        path.write_text(original, encoding="utf-8")
+    return ("caught" if done.returncode != 0 else "SURVIVED"), time.monotonic() - started
+
+
+def table(results: list[tuple[Mutant, str]]) -> str:
+    rows = [f"| {m.area} | {m.bug} | `{m.path}` | {', '.join(f'`{t}`' for t in m.tests)} | {outcome} |"
+            for m, outcome in results]
+    return "\n".join(["| area | seeded bug | module | tests run | outcome |", "|---|---|---|---|---|", *rows])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--write-doc", action="store_true")
+    args = parser.parse_args()
+    results = []
+    for mutant in MUTANTS:
+        outcome, seconds = run(mutant)
+        print(f"{outcome:15} {seconds:6.1f}s  {mutant.area}: {mutant.bug}", flush=True)
+        results.append((mutant, outcome))
+    if args.write_doc:
+        text = DOC.read_text(encoding="utf-8")
+        before, rest = text.split(START, 1)
+        DOC.write_text(before + START + "\n" + table(results) + "\n" + END + rest.split(END, 1)[1], encoding="utf-8")
+    return 0 if all(outcome == "caught" for _, outcome in results) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,54 @@
+"""Write docs/samples/<language>.txt: the seed example's whole reply in each shipped language, as plain text.
+
+    python scripts/render_samples.py          # rewrite the samples
+    python scripts/render_samples.py --check  # exit 1 if a committed sample differs from today's reply
+
+The command-line tool's own output (`dpscale TEXT --locale TAG`), so a reader of that language can review
+everything a user sees — result, formula, notes, explanations, limits — in one place.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from bot.engine import answer
+from bot.numbers import resolve_locale
+from bot.replies import render_plain_text
+from bot.replies.wording import EXAMPLE, Wording
+
+SAMPLES = Path(__file__).resolve().parent.parent / "docs" / "samples"
+# one Slack locale per shipped catalog
+LOCALES = {"en": "en-US", "en_GB": "en-GB", "de": "de-DE", "es": "es-ES", "es_419": "es-LA", "fr": "fr-FR",
+           "it": "it-IT", "ja": "ja-JP", "ko": "ko-KR", "pt_BR": "pt-BR", "zh_Hans": "zh-CN", "zh_Hant": "zh-TW"}
+
+
+def sample(tag: str) -> str:
+    words = Wording(resolve_locale(tag))
+    d, v, e = EXAMPLE
+    text = f"{words.number(d, 0)} {words.number(v)} {words.percent(e)}"
+    header = f"$ dpscale '{text}' --locale {tag}\n\n"
+    return header + render_plain_text(answer(text, resolve_locale(tag)))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--check", action="store_true")
+    args = parser.parse_args()
+    stale = []
+    for name, tag in LOCALES.items():
+        path = SAMPLES / f"{name}.txt"
+        text = sample(tag)
+        if args.check:
+            if not path.exists() or path.read_text(encoding="utf-8") != text:
+                stale.append(path.name)
+        else:
+            path.write_text(text, encoding="utf-8")
+    if stale:
+        print("stale samples (run python scripts/render_samples.py):", ", ".join(stale), file=sys.stderr)
+    return 1 if stale else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

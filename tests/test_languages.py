@@ -1,0 +1,115 @@
+"""Every Slack language: each reply, help, error, form and Home view stays inside Block Kit's limits in every
+locale, and the help's own examples compute what they promise in the reader's format."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from blockkit import MAX_VIEW_BLOCKS, assert_no_broadcast, assert_within_limits
+from bot.calculator import Quantity
+from bot.engine import answer
+from bot.errors import ErrorCode, UserInputError
+from bot.i18n import catalog_name, shipped_languages
+from bot.numbers import resolve_locale
+from bot.replies import build_error_reply, build_help_reply
+from bot.replies.wording import Wording
+from bot.slack.state import FormMetadata
+from bot.slack.views import TITLE_LIMIT, form_view, home_view, shared_reply
+from test_resilience import hostile
+
+SLACK_LOCALES = ["en-US", "en-GB", "en-IN", "de-DE", "es-ES", "es-LA", "fr-FR", "it-IT", "ja-JP", "ko-KR", "pt-BR",
+                 "zh-CN", "zh-TW"]
+CATALOG_OF = {"en-US": "en", "en-GB": "en_GB", "en-IN": "en_GB", "de-DE": "de", "es-ES": "es", "es-LA": "es_419",
+              "fr-FR": "fr", "it-IT": "it", "ja-JP": "ja", "ko-KR": "ko", "pt-BR": "pt_BR", "zh-CN": "zh_Hans",
+              "zh-TW": "zh_Hant"}
+
+
+@pytest.mark.parametrize("tag", SLACK_LOCALES)
+def test_every_slack_locale_is_answered_from_its_own_catalog(tag):
+    assert catalog_name(resolve_locale(tag)) == CATALOG_OF[tag]
+
+
+def test_every_shipped_catalog_serves_a_slack_locale():
+    assert set(shipped_languages()) == set(CATALOG_OF.values()) | {"en"}
+
+
+@pytest.mark.parametrize("tag", [t for t in SLACK_LOCALES if not t.startswith("en")])
+def test_a_result_in_every_language_uses_its_own_words(tag):
+    english = answer("64 2000 0.9", resolve_locale("en-US"))
+    reply = answer(_seed(tag), resolve_locale(tag))
+    assert reply.kind == "result"
+    assert reply.blocks[0]["text"]["text"] != english.blocks[0]["text"]["text"]
+    assert "What is scaling efficiency?" not in str(reply.blocks)
+
+
+@pytest.mark.parametrize("tag", SLACK_LOCALES)
+def test_views_fit_slacks_limits_in_every_language(tag):
+    locale = resolve_locale(tag)
+    words = Wording(locale)
+    filled = {Quantity.DEVICES: words.number(Decimal(64), 0), Quantity.EFFICIENCY: words.percent(Decimal("0.9"))}
+    for view in (form_view(locale, FormMetadata.of(locale, None)), form_view(locale, FormMetadata.of(locale, None),
+                                                                             filled)):
+        assert len(view["title"]["text"]) <= TITLE_LIMIT
+        assert len(view["submit"]["text"]) <= TITLE_LIMIT and len(view["close"]["text"]) <= TITLE_LIMIT
+        assert_within_limits(view["blocks"], max_blocks=MAX_VIEW_BLOCKS)
+    assert_within_limits(home_view(locale)["blocks"], max_blocks=MAX_VIEW_BLOCKS)
+    assert_within_limits(build_help_reply(locale).blocks)
+    shared = shared_reply(answer(_seed(tag), locale), user_id="U1", locale=locale)
+    assert_within_limits(shared.blocks)
+
+
+@pytest.mark.parametrize("tag", SLACK_LOCALES)
+@pytest.mark.parametrize("code", list(ErrorCode))
+def test_every_error_in_every_language_fits_and_pings_no_one(tag, code):
+    error = UserInputError(code, token="<!channel>" + "9" * 400, quantity=Quantity.EFFICIENCY.value, low="0.0001",
+                           high="1", suggestions=("2", "2000"))
+    reply = build_error_reply(error, resolve_locale(tag))
+    assert_within_limits(reply.blocks)
+    assert_no_broadcast(reply.payload())
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=hostile, tag=st.sampled_from(SLACK_LOCALES))
+def test_any_text_in_any_language_gets_a_reply_inside_block_kit_limits(text, tag):
+    reply = answer(text, resolve_locale(tag))
+    assert_within_limits(reply.blocks)
+    assert_no_broadcast(reply.payload())
+
+
+HELP_EXAMPLE = re.compile(r"`/dpscale ([^`]*)`")
+
+
+@pytest.mark.parametrize("tag", SLACK_LOCALES)
+def test_the_helps_examples_compute_what_they_promise_in_every_locale(tag):
+    locale = resolve_locale(tag)
+    words = Wording(locale)
+    help_text = str(build_help_reply(locale).blocks)
+    examples = HELP_EXAMPLE.findall(help_text.replace("\\xa0", "\xa0").replace("\\u202f", "\u202f"))
+    expected = {
+        "actual": words.rate(words.number(Decimal(115200))),
+        "efficiency": words.percent(Decimal("0.9")),
+        "devices": words.number(Decimal(112), 0),
+        "throughput": words.rate(words.number(Decimal(2000))),
+    }
+    solved = []
+    for example in examples:
+        if not any(c.isdigit() for c in example):
+            continue  # the usage line's placeholders
+        reply = answer(example, locale)
+        headline = reply.blocks[0]["text"]["text"] if reply.blocks[0]["type"] == "header" else ""
+        if "lang=" in example:
+            assert reply.is_error or words.number(Decimal(115200)) in str(reply.blocks) or reply.kind == "result"
+            continue
+        assert reply.kind == "result", (example, reply.text)
+        solved += [name for name, figure in expected.items() if figure in headline]
+    assert {"actual", "efficiency", "devices", "throughput"} <= set(solved)
+
+
+def _seed(tag: str) -> str:
+    words = Wording(resolve_locale(tag))
+    return f"{words.number(Decimal(64), 0)} {words.number(Decimal(2000))} {words.percent(Decimal('0.9'))}"

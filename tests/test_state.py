@@ -1,0 +1,44 @@
+"""What buttons and forms carry: read back exactly as written, anything else refused, Slack's limits kept."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.calculator import Quantity
+from bot.numbers import resolve_locale
+from bot.slack.state import BUTTON_VALUE_LIMIT, BadState, FormMetadata, ResultState
+
+GERMAN = resolve_locale("de-DE")
+
+
+def test_a_result_state_reads_back_as_written():
+    state = ResultState.of_text(GERMAN, "64 2.000 90 %")
+    again = ResultState.decode(state.encode())
+    assert (again.locale, again.text, again.form_fields()) == (GERMAN, "64 2.000 90 %", None)
+    fields = ResultState.of_fields(GERMAN, {Quantity.DEVICES: "64", Quantity.ACTUAL: None})
+    assert ResultState.decode(fields.encode()).form_fields() == {
+        Quantity.DEVICES: "64", Quantity.THROUGHPUT: None, Quantity.EFFICIENCY: None, Quantity.ACTUAL: None}
+
+
+@pytest.mark.parametrize(
+    "value",
+    [None, "", "not json", "[]", '{"l":"de_DE"}', '{"l":"xx_YY","t":"1"}', '{"l":"de_DE","t":"1","f":{"devices":"1"}}',
+     '{"l":"de_DE","t":"1","extra":1}', '{"l":"de_DE","f":{"speed":"1"}}', '{"l":"de_DE","t":"' + "9" * 600 + '"}'],
+)
+def test_a_value_this_app_did_not_write_is_refused(value):
+    with pytest.raises(BadState):
+        ResultState.decode(value)
+
+
+def test_a_state_too_large_for_a_button_raises_before_slack_would_refuse_it():
+    fields = {q: "9" * 40 for q in Quantity}
+    assert len(ResultState.of_fields(GERMAN, fields).encode()) < BUTTON_VALUE_LIMIT
+    with pytest.raises(ValueError):
+        ResultState.of_fields(GERMAN, {Quantity.DEVICES: "9" * 41})
+
+
+@pytest.mark.parametrize("url", ["javascript:alert(1)", "ftp://x", "h" * 2000])
+def test_form_metadata_keeps_only_a_plausible_response_url(url):
+    with pytest.raises(ValueError):
+        FormMetadata.of(GERMAN, url)
+    assert FormMetadata.decode(FormMetadata.of(GERMAN, "https://hooks.example/1").encode()).response_url
