@@ -50,7 +50,7 @@ def create_app(settings: Settings) -> App:
         logger=logging.getLogger("bot.bolt"),
     )
     services = Services(locales=LocaleDirectory(lookup_client, resolve_locale(settings.dpscale_default_locale)))
-    app.use(provide(services))
+    app.use(provide(services, notice=events.note_rate_limit))
     for feature in FEATURES:
         feature.register(app)
     return app

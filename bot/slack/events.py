@@ -13,7 +13,6 @@ import hashlib
 import json
 import logging
 import threading
-from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -25,7 +24,7 @@ from bot.replies import Reply
 from bot.slack.failures import apologizing_on_failure
 from bot.slack.ids import MENTION_EVENT, RATE_LIMITED_EVENT
 from bot.slack.mentions import readable_mentions, strip_own_mention
-from bot.slack.plumbing import PostedAnswer, acknowledge, locale_of, logged, read_user_locale, services_of
+from bot.slack.plumbing import PostedAnswer, Services, acknowledge, locale_of, logged, read_user_locale, services_of
 
 logger = logging.getLogger(__name__)
 
@@ -81,14 +80,13 @@ def fingerprint(reply: Reply) -> str:
     return hashlib.sha256(json.dumps(reply.payload(), sort_keys=True).encode()).hexdigest()
 
 
-def note_rate_limit(body: dict[str, Any], context: BoltContext, next: Callable[[], None]) -> BoltResponse | None:
-    """Global middleware: Slack's `app_rate_limited` notice (a payload with no inner event, sent without any
-    subscription) acknowledged and logged as one WARNING per notice; every other request passes on."""
+def note_rate_limit(body: dict[str, Any], services: Services) -> BoltResponse | None:
+    """Slack's `app_rate_limited` notice (a payload with no inner event, sent without any subscription):
+    acknowledged and logged as one WARNING per notice. None for every other request, which goes on."""
     if body.get("type") != RATE_LIMITED_EVENT:
-        next()
         return None
     team, minute = body.get("team_id") or "-", body.get("minute_rate_limited")
-    if services_of(context).seen_events.add_if_new(("rate_limited", team, minute), True):
+    if services.seen_events.add_if_new(("rate_limited", team, minute), True):
         logger.warning(
             "app_rate_limited: Slack is dropping this app's events from team %s since %s: more than %d events "
             "within a %d-minute window; answers to mentions in that workspace stop until the window passes",
@@ -105,5 +103,4 @@ def _minute(epoch: object) -> str:
 
 
 def register(app: App) -> None:
-    app.use(note_rate_limit)
     app.event(MENTION_EVENT, middleware=[read_user_locale])(ack=acknowledge, lazy=[reply_in_thread])

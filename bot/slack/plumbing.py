@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from babel import Locale
-from slack_bolt import Ack, BoltContext
+from slack_bolt import Ack, BoltContext, BoltResponse
 
 from bot.numbers import resolve_locale
 from bot.slack.cache import ExpiringCache
@@ -62,13 +62,19 @@ class Services:
         return self
 
 
-def provide(services: Services) -> Callable[..., None]:
-    """A global middleware putting the services on every request's context."""
+def provide(
+    services: Services, notice: Callable[[dict[str, Any], Services], BoltResponse | None] | None = None
+) -> Callable[..., BoltResponse | None]:
+    """The one global middleware: the services and the arrival time on every request's context. A `notice`
+    (a payload with no listener, such as Slack's `app_rate_limited`) may answer a request here instead."""
 
-    def attach_services(context: BoltContext, next: Callable[[], None]) -> None:
+    def attach_services(body: dict[str, Any], context: BoltContext, next: Callable[[], None]) -> BoltResponse | None:
         context["services"] = services
         context["received"] = time.monotonic()
+        if notice is not None and (response := notice(body, services)) is not None:
+            return response
         next()
+        return None
 
     return attach_services
 
