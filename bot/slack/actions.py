@@ -39,7 +39,7 @@ def share(body: dict[str, Any], action: dict[str, Any], client: WebClient, conte
     user_id = body["user"]["id"]
     if not services_of(context).seen_events.add_if_new(("share", user_id, *clicked_message(body)), True):
         return "duplicate"  # a double click: the first click shares it
-    locale: Locale = services_of(context).locales.default
+    locale: Locale = locale_of(context)  # the clicking user's, until the button says which it was shown in
     reply: Reply | None = None
     try:
         state = ResultState.decode(action.get("value"))
@@ -102,7 +102,7 @@ def answer_outdated_button(body: dict[str, Any], context: BoltContext) -> str:
 
 
 def register(app: App) -> None:
-    app.action(SHARE_ACTION)(ack=acknowledge, lazy=[share])
+    app.action(SHARE_ACTION, middleware=[read_user_locale])(ack=acknowledge, lazy=[share])
     app.action(EDIT_ACTION, middleware=[read_user_locale])(edit)
     # registered last: Bolt runs the first listener that matches
     app.action(ANY_ID, middleware=[read_user_locale])(ack=acknowledge, lazy=[answer_outdated_button])
