@@ -1,7 +1,7 @@
 """The baselines: a minimal Bolt app that acknowledges every slash command with a constant message.
 
-    gunicorn --config python:bot.gunicorn_config 'bench.bare:create_wsgi_app(inline=False)'   # Bolt defaults
-    gunicorn --config python:bot.gunicorn_config 'bench.bare:create_wsgi_app(inline=True)'    # in-line: the floor
+    python bench/load.py --serve 'bench.bare:create_wsgi_app(inline=False)'   # Bolt's defaults
+    python bench/load.py --serve 'bench.bare:create_wsgi_app(inline=True)'    # answered in-line: the floor
 
 Same server, same adapter, same health check and same Web API client settings as dpscale; nothing else.
 """

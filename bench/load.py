@@ -2,11 +2,14 @@
 
     python bench/load.py [--duration 5] [--rounds 3] [--levels 1 16 64]
 
-Starts, each under gunicorn with bot/gunicorn_config.py (as the Procfile does) and against a fake Slack Web API on
+Starts, each under the production server (waitress with bot/server.py's settings: dpscale by the Procfile's
+`web:` command, the baselines by `python bench/load.py --serve TARGET`) and against a fake Slack Web API on
 loopback:
   (a) dpscale,
   (b) a minimal Bolt app that acknowledges every /dpscale with a constant message, with Bolt's defaults,
   (c) the same minimal app answering in-line (process_before_response=True): the floor.
+A last run at 16 clients measures dpscale again with 32 stalled connections open (headers announcing a
+100,000-byte body that never comes), against its own rate without them.
 wrk drives signed slash commands — a mix of several hundred different texts, German and English, results,
 errors and help, signed in advance — at each concurrency level, round-robin over the apps and repeated, and
 the table reports medians and ratios to the floor. Also measured: cold start (process start to the first
@@ -23,6 +26,7 @@ import platform
 import random
 import re
 import shutil
+import socket
 import statistics
 import subprocess
 import sys
@@ -41,13 +45,14 @@ from slack_client import (  # noqa: E402
     SIGNING_SECRET,
     free_port,
     post,
+    procfile_command,
     signed_headers,
     slash_command_body,
     worker_memory_kib,
 )
 
 APPS = {
-    "dpscale": "bot.server:create_wsgi_app()",
+    "dpscale": "Procfile web",
     "bolt defaults": "bench.bare:create_wsgi_app(inline=False)",
     "bolt in-line (floor)": "bench.bare:create_wsgi_app(inline=True)",
 }
@@ -72,13 +77,18 @@ class Server:
             "SLACK_API_URL": self.fake.api_url, "LOG_LEVEL": "INFO",
         }
 
+    def command(self) -> list[str]:
+        if self.target == APPS["dpscale"]:  # as the Procfile runs it, from whichever checkout
+            command = procfile_command("web", self.root)
+            python = shutil.which(command[0], path=str(Path(sys.executable).parent)) or command[0]
+            return [python, *command[1:]]
+        return [sys.executable, str(Path(__file__).resolve()), "--serve", self.target]
+
     def start(self) -> float:
         """Start the server; seconds from process start to the first answered slash command."""
-        gunicorn = shutil.which("gunicorn", path=str(Path(sys.executable).parent)) or "gunicorn"
         started = time.perf_counter()
         self.process = subprocess.Popen(
-            [gunicorn, "--config", "python:bot.gunicorn_config", self.target],
-            cwd=self.root, env=self.env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            self.command(), cwd=self.root, env=self.env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
         body = slash_command_body("64 2000 90%", user=USERS[0])
         while True:
@@ -102,7 +112,7 @@ class Server:
         return f"http://127.0.0.1:{self.port}/slack/events"
 
     def worker_peak_rss_mib(self) -> float:
-        """VmHWM of the gunicorn worker (the master's child)."""
+        """VmHWM of the process serving requests."""
         assert self.process is not None
         return worker_memory_kib(self.process.pid, "VmHWM") / 1024
 
@@ -185,11 +195,36 @@ def engine_time_us() -> dict[str, float]:
     return result
 
 
+def serve(target: str) -> None:
+    """Serve `module:expression` (a WSGI app factory call) with the production server's settings."""
+    from importlib import import_module
+
+    from bot.server import serve as serve_wsgi
+    from bot.settings import load_settings
+
+    module, expression = target.split(":", 1)
+    serve_wsgi(load_settings(), app=eval(expression, vars(import_module(module))))
+
+
+def stall(port: int, count: int) -> list[socket.socket]:
+    """Connections that send headers announcing a 100,000-byte body and never send it."""
+    held = []
+    for _ in range(count):
+        connection = socket.create_connection(("127.0.0.1", port))
+        connection.sendall(b"POST /slack/events HTTP/1.1\r\nHost: dpscale\r\nContent-Type: application/json\r\n"
+                           b"Content-Length: 100000\r\n\r\n")
+        held.append(connection)
+    return held
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["--serve"]:
+        return serve(sys.argv[2])
     parser = argparse.ArgumentParser()
     parser.add_argument("--duration", type=int, default=5, help="seconds per wrk run")
     parser.add_argument("--rounds", type=int, default=3, help="runs per app and level (medians reported)")
     parser.add_argument("--levels", type=int, nargs="+", default=[1, 16, 64])
+    parser.add_argument("--stalled", type=int, default=32, help="stalled connections beside the last run")
     parser.add_argument("--cold-starts", type=int, default=5)
     parser.add_argument("--out", type=Path, default=ROOT / "docs")
     parser.add_argument("--before", type=Path, help="a checkout of an earlier dpscale, measured beside this one")
@@ -218,12 +253,22 @@ def main() -> None:
                 write_wrk_script(texts, script)  # fresh signatures for every batch
                 for name, server in servers.items():
                     runs.setdefault((name, level), []).append(run_wrk(server.url, script, level, args.duration))
+        stalled_runs: list[tuple[Run, Run]] = []
+        dpscale = servers["dpscale"]
+        for _ in range(args.rounds):  # dpscale at 16 clients, alone and beside stalled connections, in turns
+            write_wrk_script(texts, script)
+            alone = run_wrk(dpscale.url, script, 16, args.duration)
+            held = stall(dpscale.port, args.stalled)
+            beside = run_wrk(dpscale.url, script, 16, args.duration)
+            for connection in held:
+                connection.close()
+            stalled_runs.append((alone, beside))
         memory = {name: server.worker_peak_rss_mib() for name, server in servers.items()}
         for server in servers.values():
             server.stop()
     finally:
         fake.stop()
-    report = render_report(runs, cold, memory, engine_time_us(), args, len(texts))
+    report = render_report(runs, cold, memory, engine_time_us(), args, len(texts), stalled_runs)
     args.out.mkdir(exist_ok=True)
     (args.out / "benchmarks.md").write_text(report)
     draw_chart(runs, args.levels, args.out / "benchmarks.png")
@@ -240,22 +285,22 @@ def measure_cold_starts(fake: FakeSlack, count: int) -> dict[str, float]:
     return {name: statistics.median(values) for name, values in samples.items()}
 
 
-def render_report(runs, cold, memory, engine, args, mix_size) -> str:  # type: ignore[no-untyped-def]
+def render_report(runs, cold, memory, engine, args, mix_size, stalled_runs) -> str:  # type: ignore[no-untyped-def]
     def median(name: str, level: int, attribute: str) -> float:
         return statistics.median(getattr(r, attribute) for r in runs[(name, level)])
 
     lines = [
         "# Benchmarks",
         "",
-        "Written by `python bench/load.py`; every figure below comes from one run of it. Each app ran under gunicorn",
-        "with `bot/gunicorn_config.py` (as the Procfile starts it) against a fake Slack Web API on loopback; wrk sent",
-        f"signed `/dpscale` requests cycling through {mix_size} different texts (German and English; results, errors,",
-        f"help) from {len(USERS)} users. Each cell is the median of {args.rounds} runs of {args.duration} s, the apps",
-        "taking turns, so a noisy machine moves them alike. Ratios are to the floor: a bare Bolt app answering",
-        "in-line with a constant message.",
+        "Written by `python bench/load.py`; every figure below comes from one run of it. Each app ran under waitress",
+        "with bot/server.py's settings (dpscale as the Procfile starts it) against a fake Slack Web API on loopback;",
+        f"wrk sent signed `/dpscale` requests cycling through {mix_size} different texts (German and English; results,",
+        f"errors, help) from {len(USERS)} users. Each cell is the median of {args.rounds} runs of {args.duration} s,",
+        "the apps taking turns, so a noisy machine moves them alike. Ratios are to the floor: a bare Bolt app",
+        "answering in-line with a constant message.",
         "",
         f"Machine: {os.cpu_count()} cores, {platform.processor() or platform.machine()}, Python "
-        f"{platform.python_version()}; slack-bolt {version('slack-bolt')}, gunicorn {version('gunicorn')}, "
+        f"{platform.python_version()}; slack-bolt {version('slack-bolt')}, waitress {version('waitress')}, "
         f"babel {version('babel')}; wrk on the same machine.",
         "",
         "| clients | app | requests/s | × floor | p50 ms | p99 ms | p99 × floor | errors |",
@@ -270,6 +315,20 @@ def render_report(runs, cold, memory, engine, args, mix_size) -> str:  # type: i
                 f"| {level} | {name} | {rps:,.0f} | {rps / floor_rps:.2f} | {median(name, level, 'p50_ms'):.2f} "
                 f"| {p99:.2f} | {p99 / floor_p99:.2f} | {errors} |"
             )
+    alone = statistics.median(a.rps for a, _ in stalled_runs)
+    beside = statistics.median(b.rps for _, b in stalled_runs)
+    lines += [
+        "",
+        f"dpscale at 16 clients with {args.stalled} stalled connections open beside the load (headers announcing a",
+        f"100,000-byte body that never comes), runs alternating with runs without them (median of {args.rounds}):",
+        "",
+        "| run | requests/s | × without | p99 ms | errors |",
+        "|---|---:|---:|---:|---:|",
+        f"| without | {alone:,.0f} | 1.00 | {statistics.median(a.p99_ms for a, _ in stalled_runs):.2f} "
+        f"| {sum(a.errors for a, _ in stalled_runs)} |",
+        f"| {args.stalled} stalled beside | {beside:,.0f} | {beside / alone:.2f} "
+        f"| {statistics.median(b.p99_ms for _, b in stalled_runs):.2f} | {sum(b.errors for _, b in stalled_runs)} |",
+    ]
     lines += [
         "",
         f"Cold start, process start to the first answered slash command (median of {args.cold_starts}):",

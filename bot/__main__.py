@@ -1,4 +1,4 @@
-"""`python -m bot`: Socket Mode when SLACK_APP_TOKEN is set, otherwise HTTP on $PORT under gunicorn."""
+"""`python -m bot`: Socket Mode when SLACK_APP_TOKEN is set, otherwise HTTP on $PORT (bot/server.py)."""
 
 from __future__ import annotations
 
@@ -30,11 +30,9 @@ def run_socket_mode(settings: Settings) -> int:
 
 
 def run_http(settings: Settings) -> int:
-    from gunicorn.app.wsgiapp import WSGIApplication
+    from bot.server import serve
 
-    sys.argv = ["gunicorn", "--config", "python:bot.gunicorn_config", "--bind", f"0.0.0.0:{settings.port}",
-                "bot.server:create_wsgi_app()"]
-    WSGIApplication("%(prog)s [OPTIONS] [APP_MODULE]").run()
+    serve(settings)
     return 0
 
 

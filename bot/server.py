@@ -1,33 +1,85 @@
-"""The WSGI application the production server runs: Slack's request path, a health check, 404 elsewhere.
+"""The production HTTP process: waitress serving Bolt behind the checks of bot/http.py.
 
-    gunicorn 'bot.server:create_wsgi_app()'   (see bot/gunicorn_config.py and the Procfile)
+    python -m bot.server        (the Procfile's `web:`; `python -m bot` does the same without SLACK_APP_TOKEN)
+
+Why waitress (measurements in docs/performance.md): one I/O thread reads every request in full, with no
+thread of its own, before any of the `WEB_THREADS` worker threads sees it. A client that sends headers and
+never its body, or trickles it, therefore holds a socket but no thread, and is closed once it has been idle
+for `READ_TIMEOUT` seconds; a body announced or grown past `MAX_BODY` is answered 413 without being kept.
+Worker threads stay for what needs them: a cold `users.info` lookup may wait on Slack for up to
+DPSCALE_LOCALE_TIMEOUT. On the benchmark's floor app it served as fast as or faster than gunicorn's threaded
+worker and than uvicorn with an ASGI front, and it kept its rate with 32 stalled connections open, where
+the threaded worker served nothing.
+
+One process keeps the memory of handled event ids in one place. To run one process per core once that state is
+shared, bind the socket once and fork: each process calls `waitress.serve(app, sockets=[that socket])` with the
+same settings (waitress takes pre-bound sockets for this), and the kernel spreads connections across them.
+
+All configuration is here and in Settings, so the process starts the same from any working directory.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any
+import logging
+import sys
 
 from slack_bolt.adapter.wsgi import SlackRequestHandler
 
-from bot.settings import Settings, load_settings
+from bot.http import EVENTS_PATH, HEALTH_PATH, MAX_BODY, WSGIApp, guarded
+from bot.settings import Settings, SettingsError, load_settings
 from bot.slack.app import configure_logging, create_app
 
-EVENTS_PATH = "/slack/events"
-HEALTH_PATH = "/healthz"
+__all__ = ["EVENTS_PATH", "HEALTH_PATH", "create_wsgi_app", "serve"]
 
-StartResponse = Callable[..., Any]
+READ_TIMEOUT = 10  # seconds a connection may sit idle, mid-request or between requests, before it is closed
+CLEANUP_INTERVAL = 2  # how often waitress looks for such connections
+CONNECTION_LIMIT = 1000  # open connections before waitress stops accepting; stalled ones cost a socket each
+MAX_HEADER = 64 * 1024  # Slack's headers are a few hundred bytes
 
 
-def create_wsgi_app(settings: Settings | None = None) -> Callable[[dict[str, Any], StartResponse], Iterable[bytes]]:
+def create_wsgi_app(settings: Settings | None = None) -> WSGIApp:
     settings = settings or load_settings()
     configure_logging(settings)
-    slack = SlackRequestHandler(create_app(settings), path=EVENTS_PATH)
+    return guarded(SlackRequestHandler(create_app(settings), path=EVENTS_PATH))
 
-    def application(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
-        if environ.get("PATH_INFO") == HEALTH_PATH and environ.get("REQUEST_METHOD") in ("GET", "HEAD"):
-            start_response("200 OK", [("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", "2")])
-            return [b"ok"]
-        return slack(environ, start_response)
 
-    return application
+def server_options(settings: Settings) -> dict[str, object]:
+    """waitress's settings for the process; bench/load.py serves its baselines with the same ones."""
+    return {
+        "host": "0.0.0.0",
+        "port": settings.port,
+        "threads": settings.web_threads,
+        "channel_timeout": READ_TIMEOUT,
+        "cleanup_interval": CLEANUP_INTERVAL,
+        "connection_limit": CONNECTION_LIMIT,
+        "max_request_body_size": MAX_BODY,
+        "max_request_header_size": MAX_HEADER,
+        "asyncore_use_poll": True,  # select() cannot watch more than 1024 sockets
+        "ident": "dpscale",
+        "_quiet": True,
+    }
+
+
+def serve(settings: Settings, app: WSGIApp | None = None) -> None:
+    """Serve `app` (dpscale unless given) on 0.0.0.0:$PORT until the process is stopped."""
+    from waitress import serve as waitress_serve
+
+    app = app or create_wsgi_app(settings)
+    logging.getLogger("bot.server").info(
+        "serving on port %d with %d threads", settings.port, settings.web_threads
+    )
+    waitress_serve(app, **server_options(settings))
+
+
+def main() -> int:
+    try:
+        settings = load_settings()
+    except SettingsError as error:
+        print(error, file=sys.stderr)
+        return 2
+    serve(settings)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

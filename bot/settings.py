@@ -27,6 +27,7 @@ class Settings(BaseSettings):
     slack_app_token: SecretStr | None = None
     slack_api_url: str = SLACK_API_URL
     port: int = Field(default=3000, ge=1, le=65535)
+    web_threads: int = Field(default=16, ge=1, le=256)
     dpscale_default_locale: str = "en-US"
     dpscale_locale_timeout: float = Field(default=1.5, gt=0, le=2.5)
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"

@@ -1,4 +1,5 @@
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -23,3 +24,21 @@ def fake(world):
 @pytest.fixture(scope="module")
 def server(world):
     return world[1]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def server_logs_hold_nothing_private():
+    """After all tests: no server's log holds a traceback (unless a test caused a crash on purpose), a logging
+    error, a token, a response_url or a user's text, and each of its lines is one event."""
+    from slack_client import SERVER_LOGS, log_problems
+
+    yield
+    found = []
+    for command, log, crash, texts in SERVER_LOGS:
+        problems = log_problems(log, crash, texts)
+        if problems:
+            with tempfile.NamedTemporaryFile("w", prefix="dpscale-server-", suffix=".log", delete=False) as kept:
+                kept.write(log)
+            found += [f"{command} ({kept.name}): {problem}" for problem in problems]
+    if found:
+        pytest.fail("server logs:\n" + "\n".join(dict.fromkeys(found)), pytrace=False)

@@ -35,6 +35,7 @@ class FakeSlack:
     behaviour: dict[str, str | float] = field(default_factory=dict)
     calls: list[Call] = field(default_factory=list)
     finished: list[str] = field(default_factory=list)  # methods whose answer was sent, in order
+    socket_mode_url: str = ""  # what apps.connections.open answers: a local websocket standing in for Slack's
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _released: threading.Event = field(default_factory=threading.Event)
 
@@ -123,6 +124,8 @@ class FakeSlack:
             if locale is not None:
                 profile["locale"] = locale
             return {"ok": True, "user": profile}
+        if method == "apps.connections.open":
+            return {"ok": True, "url": self.socket_mode_url}
         if method == "chat.postMessage":
             return {"ok": True, "channel": params.get("channel"), "ts": f"{time.time():.6f}"}
         if method == "chat.update":

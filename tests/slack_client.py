@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote_plus, urlencode
 
 from slack_sdk.signature import SignatureVerifier
 
@@ -27,6 +27,9 @@ from fake_slack import TEAM_ID, FakeSlack
 ROOT = Path(__file__).resolve().parent.parent
 SIGNING_SECRET = "test-signing-secret"
 BOT_TOKEN = "xoxb-test-token"
+LEGACY_TOKEN = "legacy-verification-token"
+# every AppServer's command, log, whether a crash was expected and the texts users sent it; checked at the end
+SERVER_LOGS: list[tuple[str, str, bool, set[str]]] = []
 
 
 @dataclass
@@ -45,8 +48,8 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def procfile_command(process: str = "web") -> list[str]:
-    for line in (ROOT / "Procfile").read_text().splitlines():
+def procfile_command(process: str = "web", root: Path = ROOT) -> list[str]:
+    for line in (root / "Procfile").read_text().splitlines():
         name, _, command = line.partition(":")
         if name.strip() == process:
             return shlex.split(command.strip())
@@ -56,7 +59,8 @@ def procfile_command(process: str = "web") -> list[str]:
 class AppServer:
     """The Procfile's `web:` command, started on a loopback port against a fake Slack Web API."""
 
-    def __init__(self, fake: FakeSlack, env: dict[str, str] | None = None, command: list[str] | None = None):
+    def __init__(self, fake: FakeSlack, env: dict[str, str] | None = None, command: list[str] | None = None,
+                 cwd: Path = ROOT):
         self.port = free_port()
         self.fake = fake
         base_env = {
@@ -70,7 +74,10 @@ class AppServer:
         }
         self.env = {**base_env, **(env or {})}
         self.command = command or procfile_command("web")
+        self.cwd = cwd
         self.process: subprocess.Popen[bytes] | None = None
+        self.sent_texts: set[str] = set()  # what users typed in requests to it; its log may contain none of it
+        self.crash_expected = False  # set by a test that makes the app fail on purpose: a traceback is then expected
         self._log = tempfile.TemporaryFile()
         self._text = ""
 
@@ -78,10 +85,13 @@ class AppServer:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 20.0) -> AppServer:
+    def start(self, timeout: float = 20.0, http: bool = True) -> AppServer:
+        """Start the command; unless `http` is false (Socket Mode), wait until /healthz answers."""
         executable = Path(sys.executable).parent / self.command[0]
         command = [str(executable) if executable.exists() else self.command[0], *self.command[1:]]
-        self.process = subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=self._log, stderr=subprocess.STDOUT)
+        self.process = subprocess.Popen(command, cwd=self.cwd, env=self.env, stdout=self._log, stderr=subprocess.STDOUT)
+        if not http:
+            return self
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -105,6 +115,7 @@ class AppServer:
             self._log.seek(0)
             self._text = self._log.read().decode(errors="replace")
             self._log.close()
+            SERVER_LOGS.append((shlex.join(self.command), self._text, self.crash_expected, self.sent_texts))
 
     def log_so_far(self) -> str:
         """What the running server has printed until now, read without moving the offset it writes at."""
@@ -126,18 +137,19 @@ class AppServer:
         return self._text
 
 
-def worker_memory_kib(master_pid: int, field: str = "VmRSS") -> int:
-    """A /proc/<pid>/status memory field (VmRSS, VmHWM) of the gunicorn worker whose parent is `master_pid`."""
-    for status in Path("/proc").glob("[0-9]*/status"):
+def worker_memory_kib(pid: int, field: str = "VmRSS") -> int:
+    """A /proc/<pid>/status memory field (VmRSS, VmHWM) of the process serving requests: `pid` itself, or its
+    worker if it is a master process with one child."""
+    for status in [*Path("/proc").glob("[0-9]*/status"), Path(f"/proc/{pid}/status")]:
         try:
             text = status.read_text()
         except OSError:
             continue
-        if re.search(rf"^PPid:\s+{master_pid}$", text, re.M):
+        if re.search(rf"^PPid:\s+{pid}$", text, re.M) or status.parent.name == str(pid):
             found = re.search(rf"^{field}:\s+(\d+) kB", text, re.M)
             if found:
                 return int(found.group(1))
-    raise LookupError(f"no worker of {master_pid}")
+    raise LookupError(f"no process {pid}")
 
 
 @contextmanager
@@ -165,7 +177,7 @@ def signed_headers(body: str, content_type: str, secret: str = SIGNING_SECRET, t
 
 def slash_command_body(text: str, user: str = "U1", response_url: str = "", **extra: str) -> str:
     fields = {
-        "token": "legacy",
+        "token": LEGACY_TOKEN,
         "team_id": TEAM_ID,
         "team_domain": "example",
         "channel_id": "C1",
@@ -189,7 +201,7 @@ def mention_body(text: str, user: str, event_id: str, ts: str, thread_ts: str | 
     if thread_ts:
         event["thread_ts"] = thread_ts
     return json.dumps({
-        "token": "legacy",
+        "token": LEGACY_TOKEN,
         "team_id": TEAM_ID,
         "api_app_id": "A1",
         "event": event,
@@ -219,6 +231,7 @@ def _open(request: urllib.request.Request, timeout: float) -> Response:
 
 
 def send_command(server: AppServer, text: str, user: str = "U1", response_url: str = "", **headers: str) -> Response:
+    server.sent_texts.add(text)
     body = slash_command_body(text, user=user, response_url=response_url)
     signed = signed_headers(body, "application/x-www-form-urlencoded")
     return post(server.url + "/slack/events", body, {**signed, **headers})
@@ -226,6 +239,7 @@ def send_command(server: AppServer, text: str, user: str = "U1", response_url: s
 
 def send_mention(server: AppServer, text: str, user: str, event_id: str, ts: str, thread_ts: str | None = None,
                  **headers: str) -> Response:
+    server.sent_texts.add(text)
     body = mention_body(text, user, event_id, ts, thread_ts)
     return post(server.url + "/slack/events", body, {**signed_headers(body, "application/json"), **headers})
 
@@ -242,7 +256,31 @@ def send_interaction(server: AppServer, payload: dict[str, Any]) -> Response:
 
 def send_event(server: AppServer, event: dict[str, Any], event_id: str) -> Response:
     body = json.dumps({
-        "token": "legacy", "team_id": TEAM_ID, "api_app_id": "A1", "event": event, "type": "event_callback",
+        "token": LEGACY_TOKEN, "team_id": TEAM_ID, "api_app_id": "A1", "event": event, "type": "event_callback",
         "event_id": event_id, "event_time": int(time.time()),
     })
     return post(server.url + "/slack/events", body, signed_headers(body, "application/json"))
+
+
+LOG_LINE = re.compile(r"(DEBUG|INFO|WARNING|ERROR|CRITICAL) [\w.]+ \S")
+
+
+def log_problems(log: str, crash_expected: bool = False, sent_texts: set[str] | None = None) -> list[str]:
+    """What a server log must never hold: a traceback (unless a crash was caused on purpose), a logging error,
+    a secret, a response_url, any text a test sent it as a user's; and every line must be one whole event.
+    Texts are looked for when they are long and typed like a sentence or a number (a space or a digit): a
+    single word such as a logger's name may be sent by the hostile-text test and appear in a log honestly."""
+    problems = []
+    if "Traceback" in log and not crash_expected:
+        problems.append("a traceback")
+    forbidden = {"Logging error": "a logging error", BOT_TOKEN: "the bot token", SIGNING_SECRET: "the signing secret",
+                 LEGACY_TOKEN: "the verification token", "/response/": "a response_url"}
+    problems += [name for value, name in forbidden.items() if value in log]
+    for text in sent_texts or ():
+        if len(text.strip()) < 10 or not re.search(r"[\s\d]", text.strip()):
+            continue
+        if text in log or quote_plus(text) in log:
+            problems.append(f"a user's text ({text[:20]!r}…)")
+    problems += [f"a line that is not one event: {line[:80]!r}" for line in log.splitlines()
+                 if line and not LOG_LINE.match(line)]
+    return problems

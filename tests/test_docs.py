@@ -25,7 +25,7 @@ def test_ci_runs_the_readmes_test_command_verbatim():
 
 def test_procfile_has_web_and_worker_processes():
     procfile = (ROOT / "Procfile").read_text()
-    assert "web: gunicorn --config python:bot.gunicorn_config 'bot.server:create_wsgi_app()'" in procfile
+    assert "web: python -m bot.server" in procfile
     assert "worker: python -m bot" in procfile
 
 

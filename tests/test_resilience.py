@@ -2,16 +2,37 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from blockkit import assert_no_broadcast, assert_within_limits
-from fake_slack import BOT_USER_ID
-from slack_client import AppServer, running_app, send_command, send_mention, worker_memory_kib
+from fake_slack import BOT_USER_ID, FakeSlack
+from slack_client import (
+    SIGNING_SECRET,
+    AppServer,
+    log_problems,
+    post,
+    running_app,
+    send_command,
+    signed_headers,
+    slash_command_body,
+    worker_memory_kib,
+)
+from slack_client import send_mention as send_mention
 
 pytestmark = pytest.mark.e2e
 ACK_DEADLINE = 3.0
@@ -107,3 +128,170 @@ def test_memory_levels_off_through_a_long_soak(capsys):
         print(f"\nsoak of {total} requests from {users} users; worker RSS after {marks}; "
               f"growth after warm-up {growth:+.1f} MiB")
     assert growth < 3
+
+
+def stall(server: AppServer, count: int) -> list[socket.socket]:
+    """Connections that send a request's headers announcing 100,000 bytes of body, and never the body."""
+    held = []
+    for _ in range(count):
+        connection = socket.create_connection(("127.0.0.1", server.port))
+        connection.sendall(b"POST /slack/events HTTP/1.1\r\nHost: dpscale\r\nContent-Type: application/json\r\n"
+                           b"Content-Length: 100000\r\n\r\n{")
+        held.append(connection)
+    return held
+
+
+def test_stalled_connections_do_not_keep_signed_commands_waiting(server):
+    held = stall(server, 32)
+    try:
+        assert server.process is not None and server.process.poll() is None
+        with ThreadPoolExecutor(max_workers=16) as pool:
+            responses = list(pool.map(lambda n: send_command(server, "64 2000 90%", user=f"UST{n}"), range(32)))
+    finally:
+        for connection in held:
+            connection.close()
+    assert [r.status for r in responses] == [200] * 32
+    assert all("115,200 samples/s" in r.json()["text"] for r in responses)
+    assert max(r.elapsed for r in responses) < ACK_DEADLINE
+
+
+def test_a_stalled_connection_is_closed_after_the_read_timeout(server):
+    (connection,) = stall(server, 1)
+    with connection:
+        connection.settimeout(30)
+        assert connection.recv(1024) == b""  # closed by the server, with no answer and no thread held meanwhile
+
+
+def raw_request(server: AppServer, head: bytes, body_chunks: int = 0, chunk: bytes = b"") -> bytes:
+    """Send `head`, then up to `body_chunks` chunks while the server still reads; the status line it answered."""
+    with socket.create_connection(("127.0.0.1", server.port)) as connection:
+        connection.settimeout(20)
+        connection.sendall(head)
+        try:
+            for _ in range(body_chunks):
+                connection.sendall(chunk)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # refused before the end, as it should be
+        try:
+            return connection.recv(65536).split(b"\r\n", 1)[0]
+        except ConnectionResetError:
+            return b""
+
+
+def test_oversized_bodies_are_refused_with_413_without_growing_the_worker_or_the_log():
+    """Eight unsigned 25 MB bodies, announced by Content-Length or sent chunked; their text is never logged."""
+    marker = b"OVERSIZED-BODY-TEXT\n" * 4096  # 80 KiB per chunk, a newline every 20 bytes
+    with running_app() as (_, server):
+        assert server.process is not None
+        before = worker_memory_kib(server.process.pid, "VmHWM")
+        statuses = []
+        for n in range(8):
+            if n % 2:
+                head = (b"POST /slack/events HTTP/1.1\r\nHost: dpscale\r\nContent-Type: application/json\r\n"
+                        b"Transfer-Encoding: chunked\r\n\r\n")
+                sized = b"%x\r\n" % len(marker) + marker + b"\r\n"
+                statuses.append(raw_request(server, head, 320, sized))
+            else:
+                head = (b"POST /slack/events HTTP/1.1\r\nHost: dpscale\r\nContent-Type: application/json\r\n"
+                        b"Content-Length: %d\r\n\r\n" % (320 * len(marker)))
+                statuses.append(raw_request(server, head, 320, marker))
+        growth_mib = (worker_memory_kib(server.process.pid, "VmHWM") - before) / 1024
+        assert send_command(server, "64 2000 90%").status == 200  # still serving
+        log = server.output()
+    assert statuses == [b"HTTP/1.1 413 Request Entity Too Large"] * 8
+    assert growth_mib < 16
+    assert "OVERSIZED" not in log
+    assert len(log) < 4096
+
+
+def signed_bytes(body: bytes, content_type: str) -> dict[str, str]:
+    timestamp = str(int(time.time()))
+    base = b"v0:" + timestamp.encode() + b":" + body
+    digest = hmac.new(SIGNING_SECRET.encode(), base, hashlib.sha256).hexdigest()
+    return {"Content-Type": content_type, "X-Slack-Request-Timestamp": timestamp, "X-Slack-Signature": "v0=" + digest}
+
+
+FORM = "application/x-www-form-urlencoded"
+MALFORMED = {
+    # name: (body, content type, signed, header overrides, expected status)
+    "non-UTF-8 body, signed": (b"text=\xff\xfe&command=%2Fdpscale", FORM, True, {}, 400),
+    "non-UTF-8 body, unsigned": (b"text=\xff\xfe", FORM, False, {}, 401),
+    "payload=not-json, signed": (b"payload=not-json", FORM, True, {}, 400),
+    "payload=not-json, unsigned": (b"payload=not-json", FORM, False, {}, 401),
+    "payload a JSON array, signed": (b"payload=%5B1%2C2%5D", FORM, True, {}, 400),
+    "JSON array, signed": (b"[1, 2]", "application/json", True, {}, 400),
+    "JSON string, signed": (b'"event"', "application/json", True, {}, 400),
+    "timestamp abc": (b"text=64", FORM, True, {"X-Slack-Request-Timestamp": "abc"}, 401),
+    "signature v0=\u00e4": (b"text=64", FORM, True, {"X-Slack-Signature": "v0=\u00e4"}, 401),
+    "no signature at all": (b"text=64", FORM, False, {}, 401),
+}
+
+
+@pytest.mark.parametrize("case", MALFORMED, ids=list(MALFORMED))
+def test_malformed_or_unsigned_requests_get_400_or_401_and_no_traceback(server, case):
+    body, content_type, signed, overrides, expected = MALFORMED[case]
+    headers = signed_bytes(body, content_type) if signed else {"Content-Type": content_type}
+    headers.update(overrides)
+    request = urllib.request.Request(server.url + "/slack/events", data=body, headers=headers, method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=10) as reply:
+            status, answer = reply.status, reply.read()
+    except urllib.error.HTTPError as error:
+        status, answer = error.code, error.read()
+    assert status == expected
+    assert b"Traceback" not in answer
+    assert send_command(server, "64 2000 90%").status == 200  # a later request, so the log has caught up
+    assert "Traceback" not in server.log_so_far()
+
+
+def test_a_request_failing_verification_is_logged_without_its_body():
+    """A genuine request signed with a clock skewed by ten minutes: 401, and the log names the failure only."""
+    with running_app() as (fake, server):
+        server.sent_texts.add("64 2000 SKEWED-TEXT")
+        body = slash_command_body("64 2000 SKEWED-TEXT", response_url=fake.response_url("skewed"))
+        headers = signed_headers(body, FORM, timestamp=int(time.time()) - 600)
+        response = post(server.url + "/slack/events", body, headers)
+        log = server.output()
+    assert response.status == 401
+    assert "Invalid request signature detected" in log
+    assert log_problems(log, sent_texts=server.sent_texts) == []
+
+
+def test_python_m_bot_serves_http_from_any_working_directory():
+    fake = FakeSlack().start()
+    with tempfile.TemporaryDirectory() as elsewhere:
+        server = AppServer(fake, command=["python", "-m", "bot"], cwd=Path(elsewhere))
+        try:
+            server.start()
+            response = send_command(server, "64 2000 90%")
+        finally:
+            server.stop()
+            fake.stop()
+    assert response.status == 200
+    assert "115,200 samples/s" in response.json()["text"]
+
+
+LOGGING_PROGRAM = """
+import logging
+from bot.settings import load_settings
+from bot.slack.app import configure_logging
+
+configure_logging(load_settings({"SLACK_BOT_TOKEN": "xoxb-x", "SLACK_SIGNING_SECRET": "s"}))
+logging.getLogger("bot.requests").info("kind=%s outcome=%s", "command", "forged\\nINFO bot.requests kind=admin\\r")
+try:
+    raise ValueError("several\\nlines")
+except ValueError:
+    logging.getLogger("bot.slack.failures").exception("listener failed")
+logging.getLogger("bot.bolt").info("Invalid request signature detected (body: token=t&text=secret)")
+"""
+
+
+def test_each_log_record_is_one_line_whatever_its_values_hold():
+    done = subprocess.run([sys.executable, "-c", LOGGING_PROGRAM], capture_output=True, text=True, timeout=30)
+    assert done.stderr.splitlines() == [
+        "INFO bot.requests kind=command outcome=forged\\nINFO bot.requests kind=admin\\r",
+        done.stderr.splitlines()[1],
+        "INFO bot.bolt Invalid request signature detected",
+    ]
+    assert done.stderr.splitlines()[1].startswith("ERROR bot.slack.failures listener failed\\nTraceback")
+    assert "ValueError: several\\nlines" in done.stderr

@@ -7,6 +7,7 @@ import logging
 from slack_bolt import App
 from slack_sdk import WebClient
 
+from bot.logs import one_line_handler
 from bot.numbers import resolve_locale
 from bot.settings import Settings
 from bot.slack import actions, commands, events, failures, forms, home
@@ -18,17 +19,20 @@ FEATURES = (failures, commands, events, actions, forms, home)  # each registers 
 
 
 def configure_logging(settings: Settings) -> None:
-    """Log lines to stderr at the configured level; the process's only log configuration.
+    """Log lines to stderr at the configured level; the process's only log configuration (see bot/logs.py).
 
     No timestamp: the platform's log router stamps each line, and formatting one costs more than the rest of
-    a request's log line. Nor caller, thread or process details, which no line prints: the logging HOWTO's
-    "Optimization" section lists these switches for that case.
+    a request's log line. Nor the caller's file and line, thread name or multiprocessing name, which no line
+    prints and which logging would otherwise look up for every record (the logging HOWTO's "Optimization"
+    section). The process id stays: servers' own formats may print it.
     """
     logging._srcfile = None  # type: ignore[attr-defined]
     logging.logThreads = False
-    logging.logProcesses = False
     logging.logMultiprocessing = False
-    logging.basicConfig(level=settings.log_level, format="%(levelname)s %(name)s %(message)s", force=True)
+    logging.basicConfig(level=settings.log_level, handlers=[one_line_handler()], force=True)
+    # waitress warns "Task queue depth is N" for every request that waits for a free thread: under load, a line
+    # per request that says only that the process is busy
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)
 
 
 def create_app(settings: Settings) -> App:

@@ -13,6 +13,7 @@ from slack_sdk import WebClient
 
 from bot.engine import answer
 from bot.parsing import normalized_command
+from bot.replies import ReplyKind
 from bot.slack.forms import open_form_or_help
 from bot.slack.ids import COMMAND
 from bot.slack.mentions import readable_mentions, strip_own_mention
@@ -33,8 +34,10 @@ def handle_command(ack: Ack, command: dict[str, Any], client: WebClient, context
         )
         ack()
         return "form"
-    carried = text if text.isprintable() else normalized_command(text)  # control characters would not fit
-    reply = with_buttons(answer(text, locale), ResultState.of_text(locale, carried))
+    reply = answer(text, locale)
+    if reply.kind is ReplyKind.RESULT:  # only a result carries state; a text too long to carry is an error reply
+        carried = text if text.isprintable() else normalized_command(text)  # control characters would not fit
+        reply = with_buttons(reply, ResultState.of_text(locale, carried))
     ack(**reply.payload(response_type="ephemeral"))
     return reply.kind.value
 
