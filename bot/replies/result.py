@@ -16,6 +16,7 @@ from bot.replies.wording import EXAMPLE, Wording
 
 BAR_WIDTH = 20
 MAX_GIVEN_DIGITS = 8  # decimals a given value is shown with, at most
+E, V = Quantity.EFFICIENCY, Quantity.THROUGHPUT
 
 
 def _given_digits(value: Decimal, least: int, most: int) -> int:
@@ -46,13 +47,12 @@ class Figures:
         """Solved values rounded for reading; given ones with every digit the user gave (up to a limit), so
         the worked formula multiplies the very numbers it shows: 12.345 % is 0.12345, not 0.1234."""
         devices = words.number(result.devices, 0)
-        given = result.solved is not Quantity.EFFICIENCY
-        percent_digits = _given_digits(result.efficiency * 100, 2, MAX_GIVEN_DIGITS) if given else 2
-        throughput_digits = _given_digits(result.throughput, 2, MAX_GIVEN_DIGITS)
+        solved = result.solved
+        percent_digits = _given_digits(result.efficiency * 100, 2, MAX_GIVEN_DIGITS) if solved is not E else 2
+        throughput_digits = _given_digits(result.throughput, 2, MAX_GIVEN_DIGITS) if solved is not V else 2
         return cls(
             devices=devices,
-            throughput=words.number(result.throughput, throughput_digits if result.solved is not
-                                    Quantity.THROUGHPUT else 2),
+            throughput=words.number(result.throughput, throughput_digits),
             efficiency=words.percent(result.efficiency, percent_digits),
             efficiency_fraction=words.number(result.efficiency, percent_digits + 2),
             ideal=words.number(result.ideal),

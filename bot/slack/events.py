@@ -21,6 +21,7 @@ from slack_sdk import WebClient
 
 from bot.engine import answer
 from bot.replies import Reply
+from bot.slack.cache import ExpiringCache
 from bot.slack.failures import apologizing_on_failure
 from bot.slack.ids import MENTION_EVENT, RATE_LIMITED_EVENT
 from bot.slack.mentions import readable_mentions, strip_own_mention
@@ -54,7 +55,7 @@ def reply_in_thread(body: dict[str, Any], event: dict[str, Any], context: BoltCo
         reply = answer(mention_text(event.get("text") or "", context.bot_user_id), locale)
         earlier = services.answers.get((channel, ts)) if edited else None
         if earlier is not None:
-            return _update(client, services.answers, channel, ts, earlier, reply)
+            return _update(client, services.answers, (channel, ts), earlier, reply)
         if edited:  # an edit that comes first: the original, if it still arrives, is not answered again
             services.seen_events.add_if_new(("message", channel, ts), True)
         posted = client.chat_postMessage(channel=event["channel"], thread_ts=thread_ts, **reply.payload())
@@ -62,12 +63,15 @@ def reply_in_thread(body: dict[str, Any], event: dict[str, Any], context: BoltCo
     return "error" if reply.is_error else "ok"
 
 
-def _update(client: WebClient, answers: Any, channel: Any, ts: Any, earlier: PostedAnswer, reply: Reply) -> str:
+def _update(
+    client: WebClient, answers: ExpiringCache[PostedAnswer], message: tuple[Any, Any], earlier: PostedAnswer,
+    reply: Reply,
+) -> str:
     """An edited mention: its answer updated in place if the result changed, left alone otherwise."""
     if fingerprint(reply) == earlier.fingerprint:
         return "unchanged"
-    client.chat_update(channel=channel, ts=earlier.ts, **reply.payload())
-    answers.put((channel, ts), PostedAnswer(earlier.ts, fingerprint(reply)))
+    client.chat_update(channel=message[0], ts=earlier.ts, **reply.payload())
+    answers.put(message, PostedAnswer(earlier.ts, fingerprint(reply)))
     return "updated"
 
 
