@@ -1,6 +1,7 @@
 """Load benchmark: dpscale beside a bare Bolt app, under the same production server, in one run.
 
     python bench/load.py [--duration 5] [--rounds 3] [--levels 1 16 64]
+    python bench/load.py --scale [--duration 5] [--rounds 3] [--clients 16]     # writes docs/scaling.md
 
 Starts, each under the production server (waitress with bot/server.py's settings: dpscale by the Procfile's
 `web:` command, the baselines by `python bench/load.py --serve TARGET`) and against a fake Slack Web API on
@@ -16,6 +17,11 @@ the table reports medians and ratios to the floor. Also measured: cold start (pr
 answered slash command), peak resident memory of the worker, and the engine's own time per command.
 
 Writes docs/benchmarks.md and docs/benchmarks.png. Needs wrk (Debian package `wrk`) and matplotlib.
+
+`--scale` instead compares layouts side by side on one PostgreSQL database (DPSCALE_TEST_POSTGRES_URL, or a
+throwaway server started from the distribution's packages): dpscale serving one workspace beside dpscale serving
+many (installed through the store, cached authorization, commands spread over the workspaces), and one process
+beside one process per core, each beside the floor under the same layout. Writes docs/scaling.md.
 """
 
 from __future__ import annotations
@@ -39,7 +45,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from fake_slack import FakeSlack  # noqa: E402
+from fake_slack import TEAM_ID, FakeSlack  # noqa: E402
 from slack_client import (  # noqa: E402
     BOT_TOKEN,
     SIGNING_SECRET,
@@ -69,13 +75,18 @@ class Server:
     root: Path = ROOT  # the source tree it runs from (another checkout for --before)
     port: int = field(default_factory=free_port)
     process: subprocess.Popen[bytes] | None = None
+    extra_env: dict[str, str | None] = field(default_factory=dict)  # None: leave the variable unset
+    team: str = TEAM_ID  # the workspace of the first request
 
     def env(self) -> dict[str, str]:
-        return {
+        env: dict[str, str | None] = {
             "PATH": os.environ["PATH"], "PYTHONPATH": str(self.root), "PORT": str(self.port),
             "SLACK_BOT_TOKEN": BOT_TOKEN, "SLACK_SIGNING_SECRET": SIGNING_SECRET,
             "SLACK_API_URL": self.fake.api_url, "LOG_LEVEL": "INFO",
+            "DATABASE_URL": f"sqlite:///{tempfile.mkdtemp(prefix='dpscale-bench-')}/dpscale.sqlite3",
+            **self.extra_env,
         }
+        return {key: value for key, value in env.items() if value is not None}
 
     def command(self) -> list[str]:
         if self.target == APPS["dpscale"]:  # as the Procfile runs it, from whichever checkout
@@ -90,7 +101,7 @@ class Server:
         self.process = subprocess.Popen(
             self.command(), cwd=self.root, env=self.env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
-        body = slash_command_body("64 2000 90%", user=USERS[0])
+        body = slash_command_body("64 2000 90%", user=USERS[0], team_id=self.team)
         while True:
             try:
                 response = post(self.url, body, signed_headers(body, "application/x-www-form-urlencoded"), 2)
@@ -134,11 +145,12 @@ def command_mix(seed: int = 7) -> list[str]:
     return texts
 
 
-def write_wrk_script(texts: list[str], path: Path) -> None:
-    """A wrk script that cycles through slash commands signed now (valid for Slack's five minutes)."""
+def write_wrk_script(texts: list[str], path: Path, teams: tuple[str, ...] = (TEAM_ID,)) -> None:
+    """A wrk script that cycles through slash commands signed now (valid for Slack's five minutes), from users
+    of `teams` in turn."""
     lines = ["local requests = {}", "local i = 0", "init = function(args)"]
     for n, text in enumerate(texts):
-        body = slash_command_body(text, user=USERS[n % len(USERS)])
+        body = slash_command_body(text, user=USERS[n % len(USERS)], team_id=teams[n % len(teams)])
         headers = signed_headers(body, "application/x-www-form-urlencoded")
         lua_headers = ", ".join(f'["{k}"] = "{v}"' for k, v in headers.items())
         lines.append(f'  requests[{n + 1}] = wrk.format("POST", "/slack/events", {{{lua_headers}}}, "{body}")')
@@ -228,7 +240,12 @@ def main() -> None:
     parser.add_argument("--cold-starts", type=int, default=5)
     parser.add_argument("--out", type=Path, default=ROOT / "docs")
     parser.add_argument("--before", type=Path, help="a checkout of an earlier dpscale, measured beside this one")
+    parser.add_argument("--scale", action="store_true", help="compare workspace modes and process layouts")
+    parser.add_argument("--clients", type=int, default=16, help="concurrent clients for --scale")
     args = parser.parse_args()
+    if args.scale:
+        main_scale(args)
+        return
     if args.before:
         label = "dpscale before (" + subprocess.run(
             ["git", "-C", str(args.before), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
@@ -374,6 +391,117 @@ def draw_chart(runs, levels, path: Path) -> None:  # type: ignore[no-untyped-def
     left.legend()
     fig.tight_layout()
     fig.savefig(path, dpi=110)
+
+
+# ---------------------------------------------------------------- --scale: workspace modes and process layouts
+
+CLIENT_ID = "1111.2222"
+TEAMS = tuple(f"TS{i:02d}" for i in range(20))
+MULTI_ENV: dict[str, str | None] = {
+    "SLACK_BOT_TOKEN": None, "SLACK_CLIENT_ID": CLIENT_ID, "SLACK_CLIENT_SECRET": "bench-client-secret",
+}
+# name → (WSGI target, environment, workspaces the requests come from)
+LAYOUTS: dict[str, tuple[str, dict[str, str | None], tuple[str, ...]]] = {
+    "dpscale, one workspace, 1 process": (APPS["dpscale"], {"WEB_CONCURRENCY": "1"}, (TEAM_ID,)),
+    "dpscale, 20 workspaces, 1 process": (APPS["dpscale"], {**MULTI_ENV, "WEB_CONCURRENCY": "1"}, TEAMS),
+    "floor, 1 process": (APPS[FLOOR], {"WEB_CONCURRENCY": "1"}, (TEAM_ID,)),
+    "dpscale, one workspace, 1 per core": (APPS["dpscale"], {}, (TEAM_ID,)),
+    "floor, 1 per core": (APPS[FLOOR], {}, (TEAM_ID,)),
+}
+RATIOS = [  # (what, numerator, denominator, target)
+    ("many workspaces ÷ one", "dpscale, 20 workspaces, 1 process", "dpscale, one workspace, 1 process", 0.9),
+    ("dpscale: 1 per core ÷ 1 process", "dpscale, one workspace, 1 per core", "dpscale, one workspace, 1 process",
+     1.6),
+    ("floor: 1 per core ÷ 1 process", "floor, 1 per core", "floor, 1 process", None),
+    ("dpscale ÷ floor, 1 process", "dpscale, one workspace, 1 process", "floor, 1 process", None),
+    ("dpscale ÷ floor, 1 per core", "dpscale, one workspace, 1 per core", "floor, 1 per core", None),
+]
+
+
+def install_workspaces(database_url: str, fake: FakeSlack) -> None:
+    """Every bench workspace installed, as the OAuth flow would leave it, and known to the fake Slack."""
+    from slack_sdk.oauth.installation_store import Installation
+
+    from bot.store import Database, upgrade
+    from bot.store.installations import installation_store
+
+    database = Database(database_url)
+    upgrade(database)
+    store = installation_store(database, CLIENT_ID)
+    for team in TEAMS:
+        store.save(Installation(app_id="A1", team_id=team, user_id="UINSTALLER", bot_token=f"xoxb-{team}",
+                                bot_id="BDPSCALE", bot_user_id="UDPSCALE", bot_scopes="commands,chat:write"))
+        fake.tokens[f"xoxb-{team}"] = team
+    fake.tokens[BOT_TOKEN] = TEAM_ID
+    fake.installs = len(TEAMS)
+    database.dispose()
+
+
+def main_scale(args: argparse.Namespace) -> None:
+    from postgres_server import fresh_database, start, stop
+
+    given = os.environ.get("DPSCALE_TEST_POSTGRES_URL")
+    directory = Path(tempfile.mkdtemp(prefix="dpscale-bench-pg-"))
+    server_url = given or start(directory)
+    fake = FakeSlack(locales={u: ("de-DE" if i % 2 else "en-US") for i, u in enumerate(USERS)}).start()
+    runs: dict[str, list[Run]] = {}
+    try:
+        with fresh_database(server_url) as database_url:
+            install_workspaces(database_url, fake)
+            servers = {
+                name: Server(name, target, fake, extra_env={**env, "DATABASE_URL": database_url}, team=teams[0])
+                for name, (target, env, teams) in LAYOUTS.items()
+            }
+            for server in servers.values():
+                server.start()
+            texts, script = command_mix(), Path(tempfile.mkdtemp()) / "scale.lua"
+            for name, server in servers.items():  # warm-up: locales looked up, authorizations cached
+                write_wrk_script(texts, script, LAYOUTS[name][2])
+                run_wrk(server.url, script, 4, 2)
+            for _ in range(args.rounds):
+                for name, server in servers.items():
+                    write_wrk_script(texts, script, LAYOUTS[name][2])
+                    runs.setdefault(name, []).append(run_wrk(server.url, script, args.clients, args.duration))
+            for server in servers.values():
+                server.stop()
+    finally:
+        fake.stop()
+        if not given:
+            stop(directory)
+    report = render_scale_report(runs, args)
+    args.out.mkdir(exist_ok=True)
+    (args.out / "scaling.md").write_text(report)
+    print(report)
+
+
+def render_scale_report(runs: dict[str, list[Run]], args: argparse.Namespace) -> str:
+    def rps(name: str) -> float:
+        return statistics.median(r.rps for r in runs[name])
+
+    lines = [
+        "# Scaling: many workspaces, several processes",
+        "",
+        "Written by `python bench/load.py --scale`; every figure comes from one run of it. Each layout ran under",
+        "the production server (`bot.server`) against the fake Slack Web API and one PostgreSQL database (the",
+        "distribution's server on loopback); wrk sent the benchmark's signed `/dpscale` mix from",
+        f"{args.clients} concurrent clients. Each cell is the median of {args.rounds} runs of {args.duration} s, the",
+        "layouts taking turns. \"20 workspaces\": installed in the store, requests spread over them, authorization",
+        "cached per token. \"1 per core\": the process count `bot.server` chooses for a shared database.",
+        "",
+        f"Machine: {os.cpu_count()} cores, Python {platform.python_version()}; wrk on the same machine (it takes a",
+        "share of the same cores).",
+        "",
+        "| layout | requests/s | p50 ms | p99 ms | errors |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for name in LAYOUTS:
+        p50 = statistics.median(r.p50_ms for r in runs[name])
+        p99 = statistics.median(r.p99_ms for r in runs[name])
+        lines.append(f"| {name} | {rps(name):,.0f} | {p50:.2f} | {p99:.2f} | {sum(r.errors for r in runs[name])} |")
+    lines += ["", "| ratio | measured | target |", "|---|---:|---:|"]
+    for what, numerator, denominator, target in RATIOS:
+        lines.append(f"| {what} | {rps(numerator) / rps(denominator):.2f} | {f'≥ {target}' if target else '—'} |")
+    return "\n".join(lines) + "\n"
 
 
 if __name__ == "__main__":

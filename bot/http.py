@@ -37,13 +37,17 @@ class Rejected(Exception):
         self.reason = reason
 
 
-def guarded(slack: WSGIApp) -> WSGIApp:
-    """`slack` (Bolt's WSGI handler) behind the checks above."""
+def guarded(slack: WSGIApp, browser_paths: frozenset[str] = frozenset()) -> WSGIApp:
+    """`slack` (Bolt's WSGI handler) behind the checks above; `browser_paths` (the OAuth flow's install and
+    redirect pages, in multi-workspace mode) go to it as GET requests with no body."""
 
     def application(environ: Environ, start_response: StartResponse) -> Iterable[bytes]:
         path, method = environ.get("PATH_INFO"), environ.get("REQUEST_METHOD")
         if path == HEALTH_PATH and method in ("GET", "HEAD"):
             return _plain(start_response, "200 OK", b"ok")
+        if path in browser_paths and method == "GET":
+            environ["wsgi.input"] = BytesIO(b"")
+            return slack(environ, start_response)
         if path != EVENTS_PATH:
             return _plain(start_response, "404 Not Found", b"not found")
         if method != "POST":

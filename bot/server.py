@@ -11,21 +11,28 @@ DPSCALE_LOCALE_TIMEOUT. On the benchmark's floor app it served as fast as or fas
 worker and than uvicorn with an ASGI front, and it kept its rate with 32 stalled connections open, where
 the threaded worker served nothing.
 
-One process keeps the memory of handled event ids in one place. To run one process per core once that state is
-shared, bind the socket once and fork: each process calls `waitress.serve(app, sockets=[that socket])` with the
-same settings (waitress takes pre-bound sockets for this), and the kernel spreads connections across them.
+Processes: `bot.processes.default_process_count` (one per core with PostgreSQL, one with SQLite; WEB_CONCURRENCY
+overrides). With more than one, the socket is bound once and the process forks: each process builds its own app
+(and so its own database connections) and calls `waitress.serve(app, sockets=[that socket])` with the same
+settings, and the kernel spreads connections across them. The schema is migrated once, before the fork.
 
 All configuration is here and in Settings, so the process starts the same from any working directory.
 """
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import logging
+import os
+import signal
+import socket
 import sys
 
 from slack_bolt.adapter.wsgi import SlackRequestHandler
 
 from bot.http import EVENTS_PATH, HEALTH_PATH, MAX_BODY, WSGIApp, guarded
+from bot.processes import default_process_count, prepare_database
 from bot.settings import Settings, SettingsError, load_settings
 from bot.slack.app import configure_logging, create_app
 
@@ -40,7 +47,10 @@ MAX_HEADER = 64 * 1024  # Slack's headers are a few hundred bytes
 def create_wsgi_app(settings: Settings | None = None) -> WSGIApp:
     settings = settings or load_settings()
     configure_logging(settings)
-    return guarded(SlackRequestHandler(create_app(settings), path=EVENTS_PATH))
+    app = create_app(settings)
+    flow = app.oauth_flow
+    pages = frozenset({flow.install_path, flow.redirect_uri_path}) if flow is not None else frozenset()
+    return guarded(SlackRequestHandler(app, path=EVENTS_PATH), browser_paths=pages)
 
 
 def server_options(settings: Settings) -> dict[str, object]:
@@ -61,14 +71,53 @@ def server_options(settings: Settings) -> dict[str, object]:
 
 
 def serve(settings: Settings, app: WSGIApp | None = None) -> None:
-    """Serve `app` (dpscale unless given) on 0.0.0.0:$PORT until the process is stopped."""
+    """Serve `app` (dpscale unless given; a given app is built before the fork and shared by every process) in as
+    many processes as `process_count` says, on 0.0.0.0:$PORT, until the process is stopped."""
     from waitress import serve as waitress_serve
 
-    app = app or create_wsgi_app(settings)
+    options = server_options(settings)
+    count = process_count(settings)
+    if app is None:
+        prepare_database(settings)
+    if count > 1:
+        listener = socket.create_server(("0.0.0.0", settings.port), backlog=1024)
+        options = {key: value for key, value in options.items() if key not in ("host", "port")}
+        options["sockets"] = [listener]
+        fork_servers(count - 1)
     logging.getLogger("bot.server").info(
-        "serving on port %d with %d threads", settings.port, settings.web_threads
+        "serving on port %d with %d threads in %d processes", settings.port, settings.web_threads, count
     )
-    waitress_serve(app, **server_options(settings))
+    waitress_serve(app or create_wsgi_app(settings), **options)
+
+
+def process_count(settings: Settings) -> int:
+    return settings.web_concurrency or default_process_count(settings)
+
+
+def fork_servers(extra: int) -> None:
+    """Fork `extra` copies of this process, which return and serve; the first process stops them when it stops."""
+    children = []
+    for _ in range(extra):
+        pid = os.fork()
+        if pid == 0:
+            _die_with_parent()
+            return
+        children.append(pid)
+
+    def stop_children(signum: int, _frame: object) -> None:
+        for pid in children:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
+        raise SystemExit(0)
+
+    signal.signal(signal.SIGTERM, stop_children)
+    signal.signal(signal.SIGINT, stop_children)
+
+
+def _die_with_parent() -> None:
+    """Linux: a forked server stops when the first one dies, however it dies (PR_SET_PDEATHSIG)."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)
 
 
 def main() -> int:

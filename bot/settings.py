@@ -15,6 +15,14 @@ from bot.numbers import resolve_locale
 
 SLACK_API_URL = "https://slack.com/api/"
 MODE_PROBLEM = "SLACK_SIGNING_SECRET is required unless SLACK_APP_TOKEN selects Socket Mode"
+TOKEN_PROBLEM = ("SLACK_BOT_TOKEN is required (one workspace), or SLACK_CLIENT_ID and SLACK_CLIENT_SECRET "
+                 "(any workspace that installs the app)")
+BOTH_MODES_PROBLEM = ("SLACK_BOT_TOKEN and SLACK_CLIENT_ID/SLACK_CLIENT_SECRET must not both be set: "
+                      "choose one workspace or many")
+OAUTH_PAIR_PROBLEM = "SLACK_CLIENT_ID and SLACK_CLIENT_SECRET must be set together"
+OAUTH_SOCKET_PROBLEM = "multi-workspace mode (SLACK_CLIENT_ID) needs HTTP and SLACK_SIGNING_SECRET, not Socket Mode"
+# The least a reply needs: the command, mentions, posting replies, and each user's locale.
+DEFAULT_SCOPES = "commands,app_mentions:read,chat:write,users:read"
 
 
 class Settings(BaseSettings):
@@ -22,20 +30,31 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(extra="ignore", frozen=True)
 
-    slack_bot_token: SecretStr
+    slack_bot_token: SecretStr | None = None
     slack_signing_secret: SecretStr | None = None
     slack_app_token: SecretStr | None = None
     slack_api_url: str = SLACK_API_URL
     port: int = Field(default=3000, ge=1, le=65535)
     web_threads: int = Field(default=16, ge=1, le=256)
+    web_concurrency: int | None = Field(default=None, ge=1, le=64)  # processes; unset: bot.processes decides
     dpscale_default_locale: str = "en-US"
     dpscale_locale_timeout: float = Field(default=1.5, gt=0, le=2.5)
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    # where installations, preferences and handled events are kept: unset means the SQLite file
+    # dpscale.sqlite3 in the working directory; postgresql://user:password@host/db for several processes or hosts
+    database_url: str | None = None
+    # multi-workspace mode (Bolt's OAuth flow): set both instead of SLACK_BOT_TOKEN
+    slack_client_id: str | None = None
+    slack_client_secret: SecretStr | None = None
+    slack_scopes: str = DEFAULT_SCOPES
+    slack_redirect_uri: str | None = None
+    slack_install_url: str = "https://slack.com/oauth/v2/authorize"
+    slack_state_expiration_seconds: int = Field(default=600, ge=60, le=3600)
 
     @field_validator("slack_bot_token")
     @classmethod
-    def _bot_token_shape(cls, token: SecretStr) -> SecretStr:
-        if not token.get_secret_value().startswith("xoxb-"):
+    def _bot_token_shape(cls, token: SecretStr | None) -> SecretStr | None:
+        if token is not None and not token.get_secret_value().startswith("xoxb-"):
             raise ValueError("must be a bot token starting with xoxb-")
         return token
 
@@ -67,15 +86,42 @@ class Settings(BaseSettings):
     def _upper(cls, level: object) -> object:
         return level.upper() if isinstance(level, str) else level
 
+    @field_validator("database_url")
+    @classmethod
+    def _database_url_shape(cls, url: str | None) -> str | None:
+        if url and "://" not in url:
+            raise ValueError("must be a URL such as postgresql://user:password@host/dpscale or sqlite:///dpscale.db")
+        return url or None
+
     @model_validator(mode="after")
-    def _http_mode_needs_a_secret(self) -> Settings:
+    def _one_mode(self) -> Settings:
+        problems = []
         if self.slack_app_token is None and self.slack_signing_secret is None:
-            raise ValueError(MODE_PROBLEM)
+            problems.append(MODE_PROBLEM)
+        if (self.slack_client_id is None) != (self.slack_client_secret is None):
+            problems.append(OAUTH_PAIR_PROBLEM)
+        elif self.multi_workspace and self.slack_bot_token is not None:
+            problems.append(BOTH_MODES_PROBLEM)
+        elif self.multi_workspace and self.socket_mode:
+            problems.append(OAUTH_SOCKET_PROBLEM)
+        if self.slack_bot_token is None and self.slack_client_id is None and self.slack_client_secret is None:
+            problems.append(TOKEN_PROBLEM)
+        if problems:
+            raise ValueError("; ".join(problems))
         return self
 
     @property
     def socket_mode(self) -> bool:
         return self.slack_app_token is not None
+
+    @property
+    def multi_workspace(self) -> bool:
+        """Installable by any workspace through OAuth, rather than serving the one SLACK_BOT_TOKEN belongs to."""
+        return self.slack_client_id is not None and self.slack_client_secret is not None
+
+    @property
+    def scopes(self) -> list[str]:
+        return [scope.strip() for scope in self.slack_scopes.split(",") if scope.strip()]
 
 
 class SettingsError(Exception):
@@ -98,9 +144,11 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
             return Settings()  # type: ignore[call-arg]
         return Settings.model_validate({key.lower(): value for key, value in env.items()})
     except ValidationError as exc:
-        problems = [_describe(error) for error in exc.errors()]
+        problems = [part for error in exc.errors() for part in _describe(error).split("; ")]
         if not {"slack_signing_secret", "slack_app_token"} & names and MODE_PROBLEM not in problems:
             problems.append(MODE_PROBLEM)
+        if not {"slack_bot_token", "slack_client_id", "slack_client_secret"} & names and TOKEN_PROBLEM not in problems:
+            problems.append(TOKEN_PROBLEM)
         raise SettingsError(problems) from None
 
 

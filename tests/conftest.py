@@ -1,3 +1,5 @@
+import os
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -6,7 +8,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from slack_client import running_app  # noqa: E402  (importable once tests/ is on the path)
+import postgres_server  # noqa: E402  (importable once tests/ is on the path)
+from slack_client import running_app  # noqa: E402
+
+REQUIRE_POSTGRES = os.environ.get("DPSCALE_REQUIRE_POSTGRES") == "1"
 
 
 @pytest.fixture(scope="module")
@@ -24,6 +29,37 @@ def fake(world):
 @pytest.fixture(scope="module")
 def server(world):
     return world[1]
+
+
+@pytest.fixture(scope="session")
+def postgres_server_url():
+    """A PostgreSQL server: DPSCALE_TEST_POSTGRES_URL, or one started here from the distribution's packages."""
+    given = os.environ.get("DPSCALE_TEST_POSTGRES_URL")
+    if given:
+        yield given
+        return
+    directory = Path(tempfile.mkdtemp(prefix="dpscale-pg-"))
+    try:
+        url = postgres_server.start(directory)
+    except (OSError, LookupError, subprocess.SubprocessError) as error:  # no binaries, no postgres user, initdb refused
+        message = f"no PostgreSQL server could be started here: {type(error).__name__}: {error}"
+        if REQUIRE_POSTGRES:
+            pytest.fail(message)
+        pytest.skip(message)
+    try:
+        yield url
+    finally:
+        postgres_server.stop(directory)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request, tmp_path):
+    """A fresh, empty database of each kind dpscale supports, one per test."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'dpscale.sqlite3'}"
+        return
+    with postgres_server.fresh_database(request.getfixturevalue("postgres_server_url")) as url:
+        yield url
 
 
 @pytest.fixture(scope="session", autouse=True)

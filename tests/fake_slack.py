@@ -1,7 +1,8 @@
 """A fake Slack Web API served over HTTP on loopback, for end-to-end tests and benchmarks.
 
-It answers `auth.test`, `users.info` and `chat.postMessage` the way Slack does, receives `response_url`
-posts at /response/…, records every call, and can fail, rate-limit, hang or slow down a method on demand.
+It answers `auth.test` (per token), `oauth.v2.access`, `users.info` and `chat.postMessage` the way Slack does,
+receives `response_url` posts at /response/…, records every call, and can fail, rate-limit, hang or slow down
+a method on demand.
 """
 
 from __future__ import annotations
@@ -35,6 +36,10 @@ class FakeSlack:
     behaviour: dict[str, str | float] = field(default_factory=dict)
     calls: list[Call] = field(default_factory=list)
     finished: list[str] = field(default_factory=list)  # methods whose answer was sent, in order
+    # OAuth: each granted code `code-T…` (or `code-org-E…` for an org-wide install) issues bot token `xoxb-T…`
+    tokens: dict[str, str] = field(default_factory=dict)  # bot token → team (or "org-E…")
+    revoked: set[str] = field(default_factory=set)
+    installs: int = 0
     socket_mode_url: str = ""  # what apps.connections.open answers: a local websocket standing in for Slack's
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _released: threading.Event = field(default_factory=threading.Event)
@@ -88,6 +93,16 @@ class FakeSlack:
             time.sleep(0.01)
         return self.calls_to(method)
 
+    def _grant(self, code: str) -> dict[str, Any]:
+        if not code.startswith("code-"):
+            return {"ok": False, "error": "invalid_code"}
+        team = code.removeprefix("code-")
+        token = f"xoxb-{team}"
+        with self._lock:
+            self.tokens[token] = team
+            self.installs += 1
+        return _grant_answer(team, token)
+
     def _serve(self, handler: BaseHTTPRequestHandler, raw: str) -> None:
         path = handler.path.split("?")[0]
         method = path.removeprefix("/api/") if path.startswith("/api/") else path
@@ -107,16 +122,25 @@ class FakeSlack:
             return _send(handler, 500, {"ok": False, "error": "internal_error"})
         if behaviour == "ratelimit":
             return _send(handler, 429, {"ok": False, "error": "ratelimited"}, {"Retry-After": "30"})
-        call.answer = self._answer(method, params)
+        token = (handler.headers.get("Authorization") or "").removeprefix("Bearer ")
+        call.answer = self._answer(method, params, token)
         return _send(handler, 200, call.answer)
 
     def finished_count(self, method: str) -> int:
         with self._lock:
             return self.finished.count(method)
 
-    def _answer(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+    def _answer(self, method: str, params: dict[str, Any], token: str = "") -> dict[str, Any]:
         if method == "auth.test":
-            return {"ok": True, "user_id": BOT_USER_ID, "bot_id": "BDPSCALE", "team_id": TEAM_ID, "user": "dpscale"}
+            if token in self.revoked or (self.installs and token.startswith("xoxb-") and token not in self.tokens):
+                return {"ok": False, "error": "invalid_auth"}
+            team = self.tokens.get(token, TEAM_ID)
+            return {"ok": True, "user_id": BOT_USER_ID, "bot_id": "BDPSCALE", "team_id": team, "user": "dpscale",
+                    **({"enterprise_id": team.removeprefix("org-")} if team.startswith("org-") else {})}
+        if method == "oauth.v2.access":
+            return self._grant(params.get("code", ""))
+        if self.installs and token not in self.tokens:  # multi-workspace: only issued tokens work
+            return {"ok": False, "error": "invalid_auth"}
         if method == "users.info":
             user = params.get("user", "")
             profile: dict[str, Any] = {"id": user, "team_id": TEAM_ID}
@@ -136,6 +160,17 @@ class FakeSlack:
 class _QuietServer(ThreadingHTTPServer):
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A client that gave up on a slow answer is what a slow-API test expects, not an error to print."""
+
+
+def _grant_answer(team: str, token: str) -> dict[str, Any]:
+    org = team.startswith("org-")
+    enterprise = {"id": team.removeprefix("org-"), "name": "Example Org"} if org else None
+    return {
+        "ok": True, "app_id": "A1", "authed_user": {"id": "UINSTALLER"}, "scope": "commands,chat:write",
+        "token_type": "bot", "access_token": token, "bot_user_id": BOT_USER_ID,
+        "team": None if org else {"id": team, "name": f"Workspace {team}"},
+        "enterprise": enterprise, "is_enterprise_install": org,
+    }
 
 
 def _send(handler: BaseHTTPRequestHandler, status: int, body: dict[str, Any], headers: dict[str, str] | None = None):

@@ -59,10 +59,11 @@ def procfile_command(process: str = "web", root: Path = ROOT) -> list[str]:
 class AppServer:
     """The Procfile's `web:` command, started on a loopback port against a fake Slack Web API."""
 
-    def __init__(self, fake: FakeSlack, env: dict[str, str] | None = None, command: list[str] | None = None,
+    def __init__(self, fake: FakeSlack, env: dict[str, str | None] | None = None, command: list[str] | None = None,
                  cwd: Path = ROOT):
         self.port = free_port()
         self.fake = fake
+        self._directory = tempfile.TemporaryDirectory(prefix="dpscale-server-")
         base_env = {
             "PATH": os.environ["PATH"],
             "SLACK_BOT_TOKEN": BOT_TOKEN,
@@ -71,8 +72,10 @@ class AppServer:
             "PORT": str(self.port),
             "LOG_LEVEL": "INFO",
             "PYTHONPATH": str(ROOT),
+            "DATABASE_URL": f"sqlite:///{self._directory.name}/dpscale.sqlite3",
         }
-        self.env = {**base_env, **(env or {})}
+        merged = {**base_env, **(env or {})}
+        self.env = {key: value for key, value in merged.items() if value is not None}  # None: leave unset
         self.command = command or procfile_command("web")
         self.cwd = cwd
         self.process: subprocess.Popen[bytes] | None = None
@@ -116,6 +119,7 @@ class AppServer:
             self._text = self._log.read().decode(errors="replace")
             self._log.close()
             SERVER_LOGS.append((shlex.join(self.command), self._text, self.crash_expected, self.sent_texts))
+            self._directory.cleanup()
 
     def log_so_far(self) -> str:
         """What the running server has printed until now, read without moving the offset it writes at."""
@@ -154,7 +158,8 @@ def worker_memory_kib(pid: int, field: str = "VmRSS") -> int:
 
 @contextmanager
 def running_app(
-    locales: dict[str, str | None] | None = None, env: dict[str, str] | None = None, **behaviour: str | float
+    locales: dict[str, str | None] | None = None, env: dict[str, str | None] | None = None,
+    **behaviour: str | float
 ) -> Iterator[tuple[FakeSlack, AppServer]]:
     """A fake Slack Web API and the app's real server pointed at it, both stopped afterwards."""
     fake = FakeSlack(locales=dict(locales or {}), behaviour=dict(behaviour)).start()

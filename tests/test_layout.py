@@ -12,7 +12,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 MODULES = sorted((ROOT / "bot").rglob("*.py"))
-PURE_CORE = [p for p in MODULES if "slack" not in p.parts and p.name not in {"server.py", "http.py", "__main__.py"}]
+# the Slack layer, the server, and the store (a database, with slack-sdk's installation tables) are not pure
+PURE_CORE = [p for p in MODULES if not {"slack", "store"} & set(p.relative_to(ROOT).parts)
+             and p.name not in {"server.py", "http.py", "__main__.py"}]
 MAX_MODULE_LINES = 300
 MAX_FUNCTION_LINES = 40
 
@@ -39,7 +41,7 @@ def test_the_pure_core_never_imports_slack_or_reads_the_environment(path):
             imported |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module:
             imported.add(node.module)
-    allowed_outside = {"bot/settings.py", "bot/cli.py"}
+    allowed_outside = {"bot/settings.py", "bot/cli.py", "bot/processes.py"}
     assert not {name for name in imported if name.split(".")[0] in {"slack_bolt", "slack_sdk"}}
     assert not [name for name in imported if name == "bot.slack" or name.startswith("bot.slack.")]
     if str(path.relative_to(ROOT)) not in allowed_outside:

@@ -142,10 +142,11 @@ def replay(loaded: dict[str, Any], fake: FakeSlack, send: Send, log: Callable[[]
 
 
 @pytest.fixture
-def dispatching(caplog) -> Iterator[tuple[FakeSlack, Send, Callable[[], str]]]:
+def dispatching(caplog, tmp_path) -> Iterator[tuple[FakeSlack, Send, Callable[[], str]]]:
     fake = FakeSlack(locales=dict(USER_LOCALES), behaviour=dict(UNREACHABLE)).start()
     settings = Settings.model_validate({
         "slack_bot_token": BOT_TOKEN, "slack_signing_secret": SIGNING_SECRET, "slack_api_url": fake.api_url,
+        "database_url": f"sqlite:///{tmp_path / 'dpscale.sqlite3'}",  # each scenario its own memory
     })
     app = create_app(settings)
     caplog.set_level(logging.INFO)

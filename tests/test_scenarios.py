@@ -34,9 +34,10 @@ def fake():
 
 
 @pytest.fixture
-def app(fake) -> App:
+def app(fake, tmp_path) -> App:
     return create_app(Settings.model_validate({
         "slack_bot_token": BOT_TOKEN, "slack_signing_secret": SIGNING_SECRET, "slack_api_url": fake.api_url,
+        "database_url": f"sqlite:///{tmp_path / 'dpscale.sqlite3'}",
     }))
 
 

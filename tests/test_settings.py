@@ -2,6 +2,7 @@
 
 import pytest
 
+from bot.processes import default_process_count
 from bot.settings import SettingsError, load_settings
 
 GOOD = {"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_SIGNING_SECRET": "s3cr3t-value"}
@@ -41,3 +42,46 @@ def test_every_problem_is_named_without_its_value(env, problems):
     for problem in problems:
         assert problem in message
     assert "xoxp-user" not in message and "s3cr3t-value" not in message
+
+
+MULTI = {"SLACK_CLIENT_ID": "1111.2222", "SLACK_CLIENT_SECRET": "client-s3cret", "SLACK_SIGNING_SECRET": "s3cr3t-value"}
+
+
+def test_client_id_and_secret_select_multi_workspace_mode_with_the_least_scopes():
+    settings = load_settings(MULTI)
+    assert settings.multi_workspace and settings.slack_bot_token is None
+    assert settings.scopes == ["commands", "app_mentions:read", "chat:write", "users:read"]
+    assert "client-s3cret" not in repr(settings)
+    assert not load_settings(GOOD).multi_workspace
+
+
+@pytest.mark.parametrize(
+    ("env", "problem"),
+    [
+        ({**MULTI, "SLACK_BOT_TOKEN": "xoxb-1"}, "must not both be set"),
+        ({"SLACK_CLIENT_ID": "1111.2222", "SLACK_SIGNING_SECRET": "s3cr3t-value"}, "must be set together"),
+        ({**MULTI, "SLACK_APP_TOKEN": "xapp-1"}, "needs HTTP and SLACK_SIGNING_SECRET, not Socket Mode"),
+        ({**GOOD, "DATABASE_URL": "dpscale.db"}, "DATABASE_URL must be a URL"),
+        ({"SLACK_SIGNING_SECRET": "s3cr3t-value"}, "or SLACK_CLIENT_ID and SLACK_CLIENT_SECRET"),
+    ],
+)
+def test_each_mode_problem_is_named(env, problem):
+    with pytest.raises(SettingsError) as caught:
+        load_settings(env)
+    assert problem in str(caught.value)
+    assert "client-s3cret" not in str(caught.value) and "s3cr3t-value" not in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("database_url", "cpus", "expected"),
+    [
+        (None, 8, 1),  # the default SQLite file: one process
+        ("sqlite:////var/lib/dpscale.db", 8, 1),
+        ("postgresql://dpscale@db/dpscale", 2, 2),  # shared database: one per core
+        ("postgresql://dpscale@db/dpscale", 8, 8),
+        ("postgres://dpscale@db/dpscale", 1, 1),
+    ],
+)
+def test_one_process_per_core_only_with_a_shared_database(database_url, cpus, expected):
+    env = {**GOOD, **({"DATABASE_URL": database_url} if database_url else {})}
+    assert default_process_count(load_settings(env), cpus=cpus) == expected

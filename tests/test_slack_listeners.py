@@ -16,6 +16,7 @@ from bot.slack.app import create_app
 from bot.slack.forms import open_form
 from bot.slack.plumbing import ACK_BUDGET, time_left
 from bot.slack.state import FormMetadata
+from bot.store import Store, upgrade
 from fake_slack import BOT_USER_ID, FakeSlack
 from slack_client import BOT_TOKEN, SIGNING_SECRET, mention_body, signed_headers, slash_command_body
 
@@ -28,11 +29,13 @@ def fake():
 
 
 @pytest.fixture
-def app(fake):
+def app(fake, tmp_path):
     settings = Settings.model_validate({
         "slack_bot_token": BOT_TOKEN, "slack_signing_secret": SIGNING_SECRET, "slack_api_url": fake.api_url,
     })
-    return create_app(settings)
+    store = Store.open(f"sqlite:///{tmp_path / 'dpscale.sqlite3'}")
+    upgrade(store.database)
+    return create_app(settings, store)
 
 
 def explode(text, locale):

@@ -6,6 +6,7 @@ Each button carries a `ResultState`; a click recomputes the reply from it rather
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from babel import Locale
@@ -21,9 +22,18 @@ from bot.slack.delivery import post_to_response_url
 from bot.slack.failures import apologizing_on_failure
 from bot.slack.forms import open_form_or_help
 from bot.slack.ids import ANY_ID, EDIT_ACTION, SHARE_ACTION
-from bot.slack.plumbing import acknowledge, deadline_of, locale_of, logged, read_user_locale, services_of
+from bot.slack.plumbing import (
+    SHARE_MEMORY_TTL,
+    acknowledge,
+    deadline_of,
+    locale_of,
+    logged,
+    read_user_locale,
+    services_of,
+)
 from bot.slack.state import BadState, FormMetadata, ResultState
 from bot.slack.views import form_initial_values, outdated_reply, share_failed_reply, shared_reply
+from bot.store import SHARE
 
 
 def rebuild(state: ResultState) -> Reply:
@@ -37,8 +47,8 @@ def rebuild(state: ResultState) -> Reply:
 @logged("share")
 def share(body: dict[str, Any], action: dict[str, Any], client: WebClient, context: BoltContext) -> str:
     user_id = body["user"]["id"]
-    if not services_of(context).seen_events.add_if_new(("share", user_id, *clicked_message(body)), True):
-        return "duplicate"  # a double click: the first click shares it
+    if not services_of(context).first_time(SHARE, share_key(body, action), SHARE_MEMORY_TTL, context):
+        return "duplicate"  # a double click, perhaps on another process: shared once already
     locale: Locale = locale_of(context)  # the clicking user's, until the button says which it was shown in
     reply: Reply | None = None
     try:
@@ -59,15 +69,6 @@ def share(body: dict[str, Any], action: dict[str, Any], client: WebClient, conte
         with apologizing_on_failure(client, user_id, None, locale):
             client.chat_postMessage(channel=user_id, **failed.payload())
     return "share_failed"
-
-
-def clicked_message(body: dict[str, Any]) -> tuple[str, ...]:
-    """Which message a button was clicked on: its channel and ts (also given for ephemeral messages), else the
-    response_url Slack gave the click."""
-    container = body.get("container") or {}
-    if container.get("message_ts"):
-        return (str(container.get("channel_id") or (body.get("channel") or {}).get("id")), container["message_ts"])
-    return (str(body.get("response_url")),)
 
 
 @logged("edit")
@@ -101,8 +102,19 @@ def answer_outdated_button(body: dict[str, Any], context: BoltContext) -> str:
     return "ok"
 
 
+def share_key(body: dict[str, Any], action: dict[str, Any]) -> str:
+    """What makes two Share clicks the same: the user, the message they clicked in, and the result it carries."""
+    container = body.get("container") or {}
+    parts = [body.get("user", {}).get("id"), container.get("channel_id") or (body.get("channel") or {}).get("id"),
+             container.get("message_ts"), action.get("value")]
+    return hashlib.sha256("\x1f".join(str(p or "") for p in parts).encode()).hexdigest()
+
+
 def register(app: App) -> None:
     app.action(SHARE_ACTION, middleware=[read_user_locale])(ack=acknowledge, lazy=[share])
     app.action(EDIT_ACTION, middleware=[read_user_locale])(edit)
-    # registered last: Bolt runs the first listener that matches
+
+
+def register_fallback(app: App) -> None:
+    """Registered after every feature (Bolt runs the first listener that matches): any other button."""
     app.action(ANY_ID, middleware=[read_user_locale])(ack=acknowledge, lazy=[answer_outdated_button])

@@ -10,12 +10,13 @@ from slack_sdk import WebClient
 from bot.logs import one_line_handler
 from bot.numbers import resolve_locale
 from bot.settings import Settings
-from bot.slack import actions, commands, events, failures, forms, home
+from bot.slack import actions, commands, events, failures, forms, home, installs, preferences, workspaces
 from bot.slack.locales import LocaleDirectory
 from bot.slack.plumbing import Services, provide
+from bot.store import Store, upgrade
 
 API_TIMEOUT = 10
-FEATURES = (failures, commands, events, actions, forms, home)  # each registers its own listeners
+FEATURES = (failures, commands, events, actions, forms, home, preferences, installs)  # each registers its own
 
 
 def configure_logging(settings: Settings) -> None:
@@ -35,10 +36,19 @@ def configure_logging(settings: Settings) -> None:
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)
 
 
-def create_app(settings: Settings) -> App:
+def create_app(settings: Settings, store: Store | None = None) -> App:
     """Build the app. Listeners answer in-line (`process_before_response`), so a slash command's reply is in
-    its acknowledgement with no thread hand-off; slow follow-up work (mentions) runs in lazy listeners."""
-    token = settings.slack_bot_token.get_secret_value()
+    its acknowledgement with no thread hand-off; slow follow-up work (mentions) runs in lazy listeners.
+
+    With SLACK_BOT_TOKEN it serves that one workspace; with SLACK_CLIENT_ID/SECRET, any workspace that installs
+    it (each request then carries its own workspace's token). Either way, state shared between processes lives
+    in `store` (DATABASE_URL).
+    """
+    if store is None:  # the schema is brought up to date here too, so that any server (or test) can run the app
+        store = Store.open(settings.database_url)
+        upgrade(store.database)
+    token = settings.slack_bot_token.get_secret_value() if settings.slack_bot_token else None
+    default = resolve_locale(settings.dpscale_default_locale)
     client = WebClient(token=token, base_url=settings.slack_api_url, timeout=API_TIMEOUT)
     lookup_client = WebClient(
         token=token,
@@ -52,9 +62,13 @@ def create_app(settings: Settings) -> App:
         signing_secret=secret.get_secret_value() if secret else None,
         process_before_response=True,
         logger=logging.getLogger("bot.bolt"),
+        **(workspaces.oauth_options(settings, store, default) if settings.multi_workspace else {}),
     )
-    services = Services(locales=LocaleDirectory(lookup_client, resolve_locale(settings.dpscale_default_locale)))
+    locales = LocaleDirectory(lookup_client, default, preferences=store.preferences)
+    services = Services(locales=locales, store=store, client_id=settings.slack_client_id)
     app.use(provide(services, notice=events.note_rate_limit))
     for feature in FEATURES:
         feature.register(app)
+    for fallback in (actions, forms):  # buttons and forms from an older version: after every feature's own
+        fallback.register_fallback(app)
     return app

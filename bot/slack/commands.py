@@ -18,14 +18,19 @@ from bot.slack.forms import open_form_or_help
 from bot.slack.ids import COMMAND
 from bot.slack.mentions import readable_mentions, strip_own_mention
 from bot.slack.plumbing import deadline_of, locale_of, logged, read_user_locale, services_of
+from bot.slack.preferences import choose_format_by_command
 from bot.slack.state import FormMetadata, ResultState
 from bot.slack.views import with_buttons
 
 
 @logged("command")
 def handle_command(ack: Ack, command: dict[str, Any], client: WebClient, context: BoltContext) -> str:
-    locale = locale_of(context)
     text = command_text(command.get("text") or "", context.bot_user_id)
+    text, chosen = choose_format_by_command(context, command.get("user_id"), text)
+    locale = locale_of(context)
+    if chosen is not None and (chosen.is_error or not text.strip()):
+        ack(**chosen.payload(response_type="ephemeral"))
+        return "format_error" if chosen.is_error else "format"
     if not text.strip():
         metadata = FormMetadata.of(locale, command.get("response_url"))
         services_of(context).background.submit(

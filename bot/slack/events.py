@@ -25,7 +25,16 @@ from bot.slack.cache import ExpiringCache
 from bot.slack.failures import apologizing_on_failure
 from bot.slack.ids import MENTION_EVENT, RATE_LIMITED_EVENT
 from bot.slack.mentions import readable_mentions, strip_own_mention
-from bot.slack.plumbing import PostedAnswer, Services, acknowledge, locale_of, logged, read_user_locale, services_of
+from bot.slack.plumbing import (
+    EVENT_MEMORY_TTL,
+    PostedAnswer,
+    acknowledge,
+    locale_of,
+    logged,
+    read_user_locale,
+    services_of,
+)
+from bot.store import EVENT
 
 logger = logging.getLogger(__name__)
 
@@ -41,10 +50,10 @@ def reply_in_thread(body: dict[str, Any], event: dict[str, Any], context: BoltCo
     services = services_of(context)
     channel, ts = event.get("channel"), event.get("ts")
     event_id = body.get("event_id")
-    if event_id and not services.seen_events.add_if_new(("event", event_id), True):
+    if event_id and not services.first_time(EVENT, event_id, EVENT_MEMORY_TTL, context):
         return "duplicate"
     edited = "edited" in event
-    if not edited and not services.seen_events.add_if_new(("message", channel, ts), True):
+    if not edited and not services.first_time(EVENT, f"message:{channel}:{ts}", EVENT_MEMORY_TTL, context):
         return "duplicate"  # the same message under another event id
     locale = locale_of(context)
     thread_ts = event.get("thread_ts") or ts
@@ -57,7 +66,7 @@ def reply_in_thread(body: dict[str, Any], event: dict[str, Any], context: BoltCo
         if earlier is not None:
             return _update(client, services.answers, (channel, ts), earlier, reply)
         if edited:  # an edit that comes first: the original, if it still arrives, is not answered again
-            services.seen_events.add_if_new(("message", channel, ts), True)
+            services.first_time(EVENT, f"message:{channel}:{ts}", EVENT_MEMORY_TTL, context)
         posted = client.chat_postMessage(channel=event["channel"], thread_ts=thread_ts, **reply.payload())
         services.answers.put((channel, ts), PostedAnswer(str(posted.get("ts")), fingerprint(reply)))
     return "error" if reply.is_error else "ok"
@@ -84,13 +93,13 @@ def fingerprint(reply: Reply) -> str:
     return hashlib.sha256(json.dumps(reply.payload(), sort_keys=True).encode()).hexdigest()
 
 
-def note_rate_limit(body: dict[str, Any], services: Services) -> BoltResponse | None:
+def note_rate_limit(body: dict[str, Any], context: BoltContext) -> BoltResponse | None:
     """Slack's `app_rate_limited` notice (a payload with no inner event, sent without any subscription):
     acknowledged and logged as one WARNING per notice. None for every other request, which goes on."""
     if body.get("type") != RATE_LIMITED_EVENT:
         return None
     team, minute = body.get("team_id") or "-", body.get("minute_rate_limited")
-    if services.seen_events.add_if_new(("rate_limited", team, minute), True):
+    if services_of(context).first_time(EVENT, f"rate_limited:{team}:{minute}", EVENT_MEMORY_TTL, context):
         logger.warning(
             "app_rate_limited: Slack is dropping this app's events from team %s since %s: more than %d events "
             "within a %d-minute window; answers to mentions in that workspace stop until the window passes",

@@ -134,5 +134,8 @@ def answer_outdated_form(ack: Ack, context: BoltContext) -> str:
 
 def register(app: App) -> None:
     app.view(FORM_CALLBACK, middleware=[read_user_locale])(ack=validate_form, lazy=[deliver_form_result])
-    # registered last: Bolt runs the first listener that matches
+
+
+def register_fallback(app: App) -> None:
+    """Registered after every feature (Bolt runs the first listener that matches): any other form."""
     app.view(ANY_ID, middleware=[read_user_locale])(answer_outdated_form)

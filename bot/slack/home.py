@@ -7,17 +7,27 @@ from typing import Any
 from slack_bolt import App, BoltContext
 from slack_sdk import WebClient
 
+from bot.format_choice import build_format_blocks
 from bot.slack.ids import HOME_EVENT
-from bot.slack.plumbing import acknowledge, locale_of, logged, read_user_locale
+from bot.slack.plumbing import acknowledge, locale_of, logged, read_user_locale, services_of
 from bot.slack.views import home_view
+from bot.slack.workspaces import workspace_of
 
 
 @logged("home")
 def publish_home(event: dict[str, Any], context: BoltContext, client: WebClient) -> str:
     if event.get("tab", "home") != "home":
         return "other_tab"
-    client.views_publish(user_id=event["user"], view=home_view(locale_of(context)))
+    client.views_publish(user_id=event["user"], view=home_with_format_menu(context, event["user"]))
     return "ok"
+
+
+def home_with_format_menu(context: BoltContext, user_id: str) -> dict[str, Any]:
+    """The Home tab, with the viewer's own number format menu first."""
+    locale = locale_of(context)
+    view = home_view(locale)
+    chosen = services_of(context).store.preferences.number_format(workspace_of(context), user_id)
+    return {**view, "blocks": [*build_format_blocks(chosen, locale), *view["blocks"]]}
 
 
 def register(app: App) -> None:

@@ -11,9 +11,12 @@ COMMAND = "/dpscale"
 MENTION_EVENT = "app_mention"
 HOME_EVENT = "app_home_opened"
 RATE_LIMITED_EVENT = "app_rate_limited"  # a notice with no inner event, sent without a subscription
+UNINSTALLED_EVENT = "app_uninstalled"
+TOKENS_REVOKED_EVENT = "tokens_revoked"
 
 SHARE_ACTION = "dpscale_share"
 EDIT_ACTION = "dpscale_edit"
+NUMBER_FORMAT_ACTION = "dpscale_number_format"  # App Home's menu of number formats
 
 FORM_CALLBACK = "dpscale_form"
 FORM_BLOCK_IDS = {quantity: f"field_{quantity.value}" for quantity in Quantity}

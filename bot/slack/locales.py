@@ -14,12 +14,16 @@ import time
 from collections.abc import Callable
 
 from babel import Locale
+from slack_bolt import BoltContext
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackClientError
 
 from bot.errors import UserInputError
+from bot.formats import with_number_format
 from bot.numbers import resolve_locale
 from bot.slack.cache import ExpiringCache
+from bot.slack.workspaces import workspace_of
+from bot.store import Preferences
 
 logger = logging.getLogger(__name__)
 
@@ -35,8 +39,10 @@ class LocaleDirectory:
         client: WebClient,
         default: Locale,
         clock: Callable[[], float] = time.monotonic,
+        preferences: Preferences | None = None,
     ) -> None:
         self._client = client
+        self._preferences = preferences
         self.default = default
         self._clock = clock
         self._cache: ExpiringCache[Locale] = ExpiringCache(CACHE_ENTRIES, CACHE_TTL, clock)
@@ -44,8 +50,24 @@ class LocaleDirectory:
         self._lock = threading.Lock()
         self._in_flight = threading.BoundedSemaphore(MAX_LOOKUPS_IN_FLIGHT)
 
-    def locale_of(self, team_id: str | None, user_id: str | None) -> Locale:
-        """The user's Slack locale, or the default when Slack does not tell us in time."""
+    def locale_for(self, context: BoltContext, user_id: str | None) -> Locale:
+        """The locale a user's request is read and answered in: the Slack language's words, and the number format
+        the user chose, if any. The choice comes first and from dpscale's own database, so a user who made one
+        has their numbers read right even when Slack cannot tell their language in time."""
+        locale = self.locale_of(context.team_id, user_id, token=context.bot_token)
+        if self._preferences is None or not user_id:
+            return locale
+        tag = self._preferences.number_format(workspace_of(context), user_id)
+        if tag is None:
+            return locale
+        try:
+            return with_number_format(locale, resolve_locale(tag))
+        except UserInputError:
+            return locale
+
+    def locale_of(self, team_id: str | None, user_id: str | None, token: str | None = None) -> Locale:
+        """The user's Slack locale, or the default when Slack does not tell us in time (`token`: the
+        workspace's own bot token in multi-workspace mode)."""
         if not user_id:
             return self.default
         key = (team_id, user_id)
@@ -55,7 +77,7 @@ class LocaleDirectory:
         if self._clock() < self._paused_until or not self._in_flight.acquire(blocking=False):
             return self.default
         try:
-            locale = self._look_up(user_id)
+            locale = self._look_up(user_id, token)
         finally:
             self._in_flight.release()
         if locale is None:
@@ -63,9 +85,10 @@ class LocaleDirectory:
         self._cache.put(key, locale)
         return locale
 
-    def _look_up(self, user_id: str) -> Locale | None:
+    def _look_up(self, user_id: str, token: str | None) -> Locale | None:
         try:
-            response = self._client.users_info(user=user_id, include_locale=True)
+            extra = {"token": token} if token else {}
+            response = self._client.users_info(user=user_id, include_locale=True, **extra)
         except SlackApiError as error:
             retry_after = error.response.headers.get("Retry-After") if error.response is not None else None
             self._pause(float(retry_after) if retry_after and retry_after.isdigit() else PAUSE_AFTER_FAILURE,

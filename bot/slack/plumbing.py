@@ -20,14 +20,17 @@ from typing import Any
 from babel import Locale
 from slack_bolt import Ack, BoltContext, BoltResponse
 
-from bot.numbers import resolve_locale
+from bot.formats import parse_reader_locale
 from bot.slack.cache import ExpiringCache
 from bot.slack.locales import LocaleDirectory
+from bot.slack.workspaces import workspace_of
+from bot.store import Store
 
 request_log = logging.getLogger("bot.requests")
 
-EVENT_MEMORY_ENTRIES = 10_000
 EVENT_MEMORY_TTL = 3600.0  # Slack retries an event for at most about an hour
+SHARE_MEMORY_TTL = 1800.0  # a response_url, and so a Share button, works for 30 minutes
+ANSWER_MEMORY_ENTRIES = 10_000
 ACK_BUDGET = 2.5  # seconds: Slack waits 3 s for an acknowledgement, and a trigger_id lives as long
 BACKGROUND_THREADS = 8
 
@@ -45,17 +48,21 @@ class Services:
     """Long-lived parts every listener may use: built once per app, shared by all requests and threads."""
 
     locales: LocaleDirectory
-    seen_events: ExpiringCache[bool] = field(
-        default_factory=lambda: ExpiringCache(EVENT_MEMORY_ENTRIES, EVENT_MEMORY_TTL)
-    )
+    store: Store
+    client_id: str | None = None  # multi-workspace mode: whose installations the store holds
     # the answer to each mention, by (channel, message ts), so an edited mention updates it in place
     answers: ExpiringCache[PostedAnswer] = field(
-        default_factory=lambda: ExpiringCache(EVENT_MEMORY_ENTRIES, EVENT_MEMORY_TTL)
+        default_factory=lambda: ExpiringCache(ANSWER_MEMORY_ENTRIES, EVENT_MEMORY_TTL)
     )
     # work that may wait on Slack after the acknowledgement, off the server's request threads
     background: ThreadPoolExecutor = field(
         default_factory=lambda: ThreadPoolExecutor(BACKGROUND_THREADS, thread_name_prefix="dpscale")
     )
+
+    def first_time(self, kind: str, key: str, ttl: float, context: BoltContext) -> bool:
+        """True for the first process to handle `key` (an event id, a click), False for any later one: the
+        database decides, so it holds across every process and host."""
+        return self.store.handled.first(kind, key, ttl, workspace_of(context))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Services:
         """Bolt copies a request's context for lazy listeners; the services are shared, never copied."""
@@ -63,7 +70,7 @@ class Services:
 
 
 def provide(
-    services: Services, notice: Callable[[dict[str, Any], Services], BoltResponse | None] | None = None
+    services: Services, notice: Callable[[dict[str, Any], BoltContext], BoltResponse | None] | None = None
 ) -> Callable[..., BoltResponse | None]:
     """The one global middleware: the services and the arrival time on every request's context. A `notice`
     (a payload with no listener, such as Slack's `app_rate_limited`) may answer a request here instead."""
@@ -71,7 +78,7 @@ def provide(
     def attach_services(body: dict[str, Any], context: BoltContext, next: Callable[[], None]) -> BoltResponse | None:
         context["services"] = services
         context["received"] = time.monotonic()
-        if notice is not None and (response := notice(body, services)) is not None:
+        if notice is not None and (response := notice(body, context)) is not None:
             return response
         next()
         return None
@@ -104,13 +111,13 @@ def read_user_locale(context: BoltContext, next: Callable[[], None]) -> None:
     The context holds the locale's tag, not Babel's `Locale`: Bolt deep-copies the context for lazy listeners,
     and a `Locale` would take its whole CLDR data along on every copy.
     """
-    context["locale"] = str(services_of(context).locales.locale_of(context.team_id, context.user_id))
+    context["locale"] = str(services_of(context).locales.locale_for(context, context.user_id))
     next()
 
 
 def locale_of(context: BoltContext) -> Locale:
     """The locale a listener answers in (set by `read_user_locale` or by the listener itself)."""
-    return resolve_locale(context["locale"])
+    return parse_reader_locale(context["locale"])
 
 
 def acknowledge(ack: Ack) -> None:

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from bot.calculator import Quantity
 from bot.errors import UserInputError
-from bot.numbers import resolve_locale
+from bot.formats import parse_reader_locale
 from bot.parsing import MAX_INPUT_LENGTH
 
 BUTTON_VALUE_LIMIT = 2000  # Slack: a button's value
@@ -37,14 +37,14 @@ class _Carried(BaseModel):
     @classmethod
     def _known(cls, tag: str) -> str:
         try:
-            resolve_locale(tag)
+            parse_reader_locale(tag)
         except UserInputError:
             raise ValueError("unknown locale") from None
         return tag
 
     @property
     def locale(self) -> Locale:
-        return resolve_locale(self.locale_tag)
+        return parse_reader_locale(self.locale_tag)
 
     def encode(self) -> str:
         """As JSON for the place it travels in; ValueError if Slack would not take that much there."""

@@ -1,0 +1,109 @@
+"""Choosing one's own number format: the `format=` command word, the App Home menu, and their replies.
+
+Pure: the Slack layer reads and stores the choice; this module only reads words and builds Block Kit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from babel import Locale
+
+from bot.errors import UserInputError
+from bot.formats import NUMBER_FORMATS, example_number
+from bot.i18n import translations_for
+from bot.numbers import resolve_locale
+from bot.replies.blocks import Reply, ReplyKind, code, context, escape, section
+
+FORMAT_KEYS = ("format", "numbers", "zahlenformat")
+FOLLOW_SLACK = "slack"  # the menu's and the command's value for "same as my Slack language"
+FOLLOW_SLACK_WORDS = (FOLLOW_SLACK, "default", "auto", "standard")
+SELECT_ACTION = "dpscale_number_format"  # the same id as bot.slack.ids.NUMBER_FORMAT_ACTION (a test holds them)
+SELECT_BLOCK = "dpscale_number_format_block"
+
+
+@dataclass(frozen=True)
+class FormatChoice:
+    """A `format=` word: `tag` is the chosen locale tag, or None to follow the Slack language again."""
+
+    tag: str | None
+
+
+def take_format_choice(text: str) -> tuple[FormatChoice | None, str]:
+    """The `format=…` word in a command, if any, and the rest of the text; UserInputError names an unknown format."""
+    words, choice = [], None
+    for word in text.split():
+        key, sep, value = word.partition("=")
+        if sep and key.lower() in FORMAT_KEYS:
+            choice = FormatChoice(normalise_tag(value))
+        else:
+            words.append(word)
+    return choice, " ".join(words)
+
+
+def normalise_tag(value: str) -> str | None:
+    """`de-de`, `de_DE` → `de-DE`; `slack` (and its synonyms) → None; raises UserInputError otherwise."""
+    if value.strip().lower() in FOLLOW_SLACK_WORDS:
+        return None
+    wanted = value.strip().replace("_", "-").lower()
+    for tag in NUMBER_FORMATS:
+        if tag.lower() == wanted:
+            return tag
+    try:
+        locale = resolve_locale(value)
+    except UserInputError:
+        raise UnknownFormat(value) from None
+    return str(locale).replace("_", "-")
+
+
+class UnknownFormat(ValueError):
+    def __init__(self, token: str) -> None:
+        super().__init__(token)
+        self.token = token
+
+
+def build_format_saved_reply(tag: str | None, locale: Locale) -> Reply:
+    """Confirms a choice made with `format=`, in the reply's language, with an example in the chosen format."""
+    _ = translations_for(locale).gettext
+    if tag is None:
+        text = _("Done: your numbers follow your Slack language again.")
+    else:
+        text = _("Done: your numbers are now read and written as {example} ({name}). "
+                 "`format=slack` goes back to your Slack language.").format(
+            example=code(example_number(tag)), name=escape(_format_name(tag, locale)))
+    return Reply(text=text, blocks=[section(":white_check_mark: " + text)], kind=ReplyKind.HELP)
+
+
+def build_unknown_format_reply(token: str, locale: Locale) -> Reply:
+    _ = translations_for(locale).gettext
+    text = _("I don't know the number format {token}. Write it as a locale such as {examples}, "
+             "or `format=slack` to follow your Slack language.").format(
+        token=code(token), examples=", ".join(code(f"format={tag}") for tag in ("de-DE", "en-US", "fr-FR")))
+    return Reply(text=text, blocks=[section(":warning: " + text)], kind=ReplyKind.ERROR)
+
+
+def build_format_blocks(current: str | None, locale: Locale) -> list[dict[str, Any]]:
+    """App Home's "Your number format" menu: every supported format with an example, and "same as Slack"."""
+    _ = translations_for(locale).gettext
+    follow = _option(FOLLOW_SLACK, _("Same as my Slack language"))
+    options = [follow, *(_option(tag, f"{example_number(tag)} · {_format_name(tag, locale)}")
+                         for tag in NUMBER_FORMATS)]
+    chosen = next((o for o in options if o["value"] == (current or FOLLOW_SLACK)), follow)
+    select = {"type": "static_select", "action_id": SELECT_ACTION, "options": options, "initial_option": chosen}
+    explanation = _("How you write numbers, whatever language you read Slack in. Replies stay in your Slack "
+                    "language; `format=de-DE` in a command chooses too, `format=slack` forgets.")
+    return [
+        {"type": "section", "block_id": SELECT_BLOCK,
+         "text": {"type": "mrkdwn", "text": "*" + _("Your number format") + "*"}, "accessory": select},
+        context([explanation]),
+    ]
+
+
+def _format_name(tag: str, locale: Locale) -> str:
+    named = resolve_locale(tag)
+    return named.get_display_name(locale.language) or tag
+
+
+def _option(value: str, text: str) -> dict[str, Any]:
+    return {"text": {"type": "plain_text", "text": text[:75], "emoji": True}, "value": value}

@@ -1,0 +1,61 @@
+"""A user's own number format: chosen in App Home's menu or with `format=` in a command, kept in the database.
+
+The choice changes how that user's numbers are read and written, everywhere and on every process at once; the
+language of replies stays the user's Slack language (a `lang=` word still chooses both for one command).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from slack_bolt import App, BoltContext
+from slack_sdk import WebClient
+
+from bot.format_choice import (
+    FOLLOW_SLACK,
+    UnknownFormat,
+    build_format_saved_reply,
+    build_unknown_format_reply,
+    normalise_tag,
+    take_format_choice,
+)
+from bot.replies import Reply
+from bot.slack.home import home_with_format_menu
+from bot.slack.ids import NUMBER_FORMAT_ACTION
+from bot.slack.plumbing import acknowledge, logged, services_of
+from bot.slack.workspaces import workspace_of
+
+
+def choose_format_by_command(context: BoltContext, user_id: str | None, text: str | None) -> tuple[str, Reply | None]:
+    """Save a `format=` word's choice, if the command has one; returns the rest of the text and the reply that
+    confirms the choice (or names an unknown format, saving nothing). The context's locale is brought up to date."""
+    services = services_of(context)
+    try:
+        choice, rest = take_format_choice(text or "")
+    except UnknownFormat as unknown:
+        return "", build_unknown_format_reply(unknown.token, services.locales.locale_for(context, user_id))
+    if choice is None or not user_id:
+        return text or "", None
+    services.store.preferences.set_number_format(workspace_of(context), user_id, choice.tag)
+    locale = services.locales.locale_for(context, user_id)
+    context["locale"] = str(locale)
+    return rest, build_format_saved_reply(choice.tag, locale)
+
+
+@logged("number_format")
+def save_choice(body: dict[str, Any], action: dict[str, Any], context: BoltContext, client: WebClient) -> str:
+    services = services_of(context)
+    user_id = body["user"]["id"]
+    value = (action.get("selected_option") or {}).get("value") or FOLLOW_SLACK
+    try:
+        tag = normalise_tag(value)
+    except UnknownFormat:
+        return "unknown_format"
+    services.store.preferences.set_number_format(workspace_of(context), user_id, tag)
+    context["locale"] = str(services.locales.locale_for(context, user_id))
+    client.views_publish(user_id=user_id, view=home_with_format_menu(context, user_id))  # show the new choice
+    return "ok"
+
+
+def register(app: App) -> None:
+    app.action(NUMBER_FORMAT_ACTION)(ack=acknowledge, lazy=[save_choice])

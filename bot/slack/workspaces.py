@@ -1,0 +1,111 @@
+"""Which installation a request belongs to, and how an installation comes and goes.
+
+One workspace (SLACK_BOT_TOKEN) or many (SLACK_CLIENT_ID/SLACK_CLIENT_SECRET: Bolt's own OAuth flow at
+/slack/install and /slack/oauth_redirect, installations in slack-sdk's SQLAlchemy store). In both modes,
+`app_uninstalled` and a revoked bot token delete every row dpscale keeps about that workspace
+(bot/slack/installs.py).
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+from typing import Any
+
+from babel import Locale
+from slack_bolt import BoltContext, BoltResponse
+from slack_bolt.authorization.authorize import InstallationStoreAuthorize
+from slack_bolt.oauth.callback_options import CallbackOptions, FailureArgs, SuccessArgs
+from slack_bolt.oauth.oauth_settings import OAuthSettings
+
+from bot.i18n import translations_for
+from bot.settings import Settings
+from bot.store import Store, Workspace
+from bot.store.installations import OAuthStateStore, installation_store
+
+logger = logging.getLogger(__name__)
+
+INSTALL_PATH = "/slack/install"
+REDIRECT_PATH = "/slack/oauth_redirect"
+
+
+def workspace_of(context: BoltContext) -> Workspace:
+    return Workspace(context.enterprise_id, context.team_id, bool(context.is_enterprise_install))
+
+
+def oauth_options(settings: Settings, store: Store, default: Locale) -> dict[str, Any]:
+    """What `App(...)` takes for multi-workspace mode: the OAuth flow, bot-only lookups, cached authorization.
+
+    `find_bot` alone serves each request (dpscale stores no user tokens), and the result of `auth.test` is cached
+    per bot token, so a request costs one indexed read and no call to Slack. Token rotation stays off
+    (see bot/store/installations.py for why).
+    """
+    assert settings.slack_client_id is not None and settings.slack_client_secret is not None
+    client_id, client_secret = settings.slack_client_id, settings.slack_client_secret.get_secret_value()
+    installations = installation_store(store.database, client_id, store.cache)
+    oauth = OAuthSettings(
+        client_id=client_id,
+        client_secret=client_secret,
+        scopes=settings.scopes,
+        user_scopes=[],
+        redirect_uri=settings.slack_redirect_uri,
+        install_path=INSTALL_PATH,
+        redirect_uri_path=REDIRECT_PATH,
+        authorization_url=settings.slack_install_url,
+        installation_store=installations,
+        installation_store_bot_only=True,
+        state_store=OAuthStateStore(store.database, settings.slack_state_expiration_seconds),
+        state_expiration_seconds=settings.slack_state_expiration_seconds,
+        callback_options=install_pages(default),
+    )
+    authorize = InstallationStoreAuthorize(
+        logger=logging.getLogger("bot.bolt.authorize"),
+        installation_store=installations,
+        bot_only=True,
+        cache_enabled=True,
+    )
+    _ = translations_for(default).gettext
+    return {
+        "oauth_settings": oauth,
+        "authorize": authorize,
+        "installation_store_bot_only": True,
+        "user_facing_authorize_error_message": _(
+            "dpscale is not installed in this workspace (or was removed). Ask someone who may add apps to "
+            "install it again."),
+    }
+
+
+def install_pages(default: Locale) -> CallbackOptions:
+    """The pages a browser sees at the end of an installation, in the app's default language (no Slack user is
+    known yet). A refused state names what happened and where to start again; never an error's text."""
+    _ = translations_for(default).gettext
+    again = f'<a href="{INSTALL_PATH}">{INSTALL_PATH}</a>'
+
+    def installed(args: SuccessArgs) -> BoltResponse:
+        installation = args.installation
+        where = installation.enterprise_name if installation.is_enterprise_install else installation.team_name
+        logger.info("installed: enterprise=%s team=%s org_wide=%s", installation.enterprise_id,
+                    installation.team_id, installation.is_enterprise_install)
+        return _page(200, _("dpscale is installed"), _(
+            "dpscale is now installed in {workspace}. Type {example} in any channel, or open dpscale's Home tab."
+        ).format(workspace=html.escape(where or "Slack"), example="<code>/dpscale 64 2000 90%</code>"))
+
+    def failed(args: FailureArgs) -> BoltResponse:
+        logger.warning("installation refused: %s", args.reason)
+        if args.reason in ("invalid_state", "missing_state", "invalid_browser"):
+            return _page(400, _("Installation link expired"), _(
+                "This installation link has expired or was already used, or it was started in another browser. "
+                "Please start again at {link}.").format(link=again))
+        if args.reason == "access_denied":
+            return _page(200, _("Installation cancelled"), _(
+                "dpscale was not installed. You can start again at {link} whenever you like.").format(link=again))
+        return _page(500, _("Installation failed"), _(
+            "Slack did not complete the installation. Please try again at {link} in a moment.").format(link=again))
+
+    return CallbackOptions(success=installed, failure=failed)
+
+
+def _page(status: int, title: str, message: str) -> BoltResponse:
+    body = (f"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title></head>"
+            f"<body><h1>{html.escape(title)}</h1><p>{message}</p></body></html>")
+    return BoltResponse(status=status, body=body, headers={"Content-Type": "text/html; charset=utf-8"})

@@ -1,0 +1,110 @@
+"""Rows read on every request (a user's number format, a workspace's bot), kept in each process and dropped in
+every process the moment one of them changes a row.
+
+On PostgreSQL each process LISTENs on one channel; a writer NOTIFYs the changed key in the same transaction, and
+every process forgets it. A read that overlaps a change is not kept (an epoch counter tells), and while a process
+is not listening — before its listener is connected, or after it lost the connection — nothing is kept at all:
+reads go to the database. An SQLite file is read directly (one local process; a read costs microseconds).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import psycopg
+from sqlalchemy import func, select
+from sqlalchemy.engine import Connection, make_url
+
+from bot.store.db import Database
+
+logger = logging.getLogger(__name__)
+
+V = TypeVar("V")
+CHANNEL = "dpscale_cache"
+EVERYTHING = "*"
+TTL = 600.0  # a safety net only: changes are announced
+MAX_ENTRIES = 50_000
+RECONNECT_AFTER = 1.0
+
+
+class SharedCache:
+    def __init__(self, database: Database, ttl: float = TTL) -> None:
+        self._database = database
+        self._ttl = ttl
+        self._entries: dict[str, tuple[float, Any]] = {}
+        self._lock = threading.Lock()
+        self._epoch = 0
+        self._listening = threading.Event()
+        self._closed = threading.Event()
+        self._pid = 0
+
+    def close(self) -> None:
+        """Stop listening (within a second); reads then go to the database."""
+        self._closed.set()
+
+    def get(self, key: str, load: Callable[[], V]) -> V:
+        """The value for `key`, from this process's memory when it is known to be current, else from `load`."""
+        if not self._ready():
+            return load()
+        now = time.monotonic()
+        with self._lock:
+            hit = self._entries.get(key)
+            if hit is not None and hit[0] > now:
+                return hit[1]  # type: ignore[no-any-return]
+            epoch = self._epoch
+        value = load()
+        with self._lock:
+            if self._epoch == epoch and self._listening.is_set():
+                if len(self._entries) >= MAX_ENTRIES:
+                    self._entries.clear()
+                self._entries[key] = (now + self._ttl, value)
+        return value
+
+    def changed(self, connection: Connection, key: str = EVERYTHING) -> None:
+        """Announce, inside the writer's transaction, that `key` (or everything) changed."""
+        self._forget(key)
+        if self._database.dialect == "postgresql":
+            connection.execute(select(func.pg_notify(CHANNEL, key)))
+
+    def _forget(self, key: str) -> None:
+        with self._lock:
+            self._epoch += 1
+            if key == EVERYTHING:
+                self._entries.clear()
+            else:
+                self._entries.pop(key, None)
+
+    def _ready(self) -> bool:
+        if self._database.dialect != "postgresql" or self._closed.is_set():
+            return False
+        if self._pid != os.getpid():  # first use in this process (or a forked child): start listening
+            with self._lock:
+                if self._pid != os.getpid():
+                    self._pid = os.getpid()
+                    self._listening.clear()
+                    self._entries.clear()
+                    threading.Thread(target=self._listen, name="dpscale-cache", daemon=True).start()
+        return self._listening.is_set()
+
+    def _listen(self) -> None:
+        url = make_url(self._database.url).set(drivername="postgresql").render_as_string(hide_password=False)
+        while not self._closed.is_set():
+            try:
+                with psycopg.connect(url, autocommit=True, connect_timeout=5) as connection:
+                    connection.execute(f"LISTEN {CHANNEL}")
+                    self._listening.set()
+                    while not self._closed.is_set():
+                        for notice in connection.notifies(timeout=1.0):
+                            self._forget(notice.payload)
+            except psycopg.Error as error:
+                logger.warning("cache listener lost the database (%s); reading through until it is back",
+                               type(error).__name__)
+            finally:
+                self._listening.clear()
+                self._forget(EVERYTHING)
+            self._closed.wait(RECONNECT_AFTER)

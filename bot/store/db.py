@@ -1,0 +1,93 @@
+"""One database per process, reached through SQLAlchemy: an SQLite file by default, PostgreSQL for many processes.
+
+The engine is created the first time it is needed in a process, never inherited across a fork: a server that
+forks its workers after start-up (gunicorn) gives each worker its own pool of connections. Should an engine
+exist before a fork, the child drops the inherited pool without closing the parent's connections.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import weakref
+from typing import Any
+
+from sqlalchemy import create_engine, event
+from sqlalchemy.engine import Engine, make_url
+
+DEFAULT_URL = "sqlite:///dpscale.sqlite3"
+SQLITE_BUSY_TIMEOUT_MS = 5000
+
+
+def sqlalchemy_url(database_url: str | None) -> str:
+    """The SQLAlchemy URL for DATABASE_URL: `postgresql://…` (or `postgres://…`) uses psycopg 3, unset means
+    the SQLite file `dpscale.sqlite3` in the working directory."""
+    if not database_url:
+        return DEFAULT_URL
+    for prefix in ("postgres://", "postgresql://"):
+        if database_url.startswith(prefix):
+            return "postgresql+psycopg://" + database_url.removeprefix(prefix)
+    return database_url
+
+
+class Database:
+    """Where dpscale keeps what must outlive a request or be shared between processes."""
+
+    def __init__(self, database_url: str | None) -> None:
+        self.url = sqlalchemy_url(database_url)
+        self.dialect = make_url(self.url).get_backend_name()  # "sqlite" or "postgresql"
+        self._engine: Engine | None = None
+        self._pid = 0
+        self._lock = threading.Lock()
+
+    @property
+    def shared(self) -> bool:
+        """True when other processes or hosts can use the same database (a server, not a local file)."""
+        return self.dialect != "sqlite"
+
+    @property
+    def engine(self) -> Engine:
+        """This process's engine, created on first use."""
+        with self._lock:
+            if self._engine is None or self._pid != os.getpid():
+                self._engine = _create(self.url)
+                self._pid = os.getpid()
+            return self._engine
+
+    def dispose(self) -> None:
+        with self._lock:
+            if self._engine is not None and self._pid == os.getpid():
+                self._engine.dispose()
+            self._engine = None
+
+
+def _create(url: str) -> Engine:
+    parsed = make_url(url)
+    options: dict[str, Any] = {"pool_pre_ping": True}
+    if parsed.get_backend_name() == "sqlite":
+        options["connect_args"] = {"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000, "check_same_thread": False}
+    engine = create_engine(url, **options)
+    if parsed.get_backend_name() == "sqlite":
+        event.listen(engine, "connect", _tune_sqlite)
+    _drop_pool_in_forked_children(engine)
+    return engine
+
+
+def _tune_sqlite(connection: Any, _record: Any) -> None:
+    """WAL lets readers go on while one thread writes; the busy timeout makes writers queue instead of failing."""
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()
+
+
+def _drop_pool_in_forked_children(engine: Engine) -> None:
+    ref = weakref.ref(engine)
+
+    def after_fork() -> None:
+        forked = ref()
+        if forked is not None:
+            forked.dispose(close=False)
+
+    os.register_at_fork(after_in_child=after_fork)

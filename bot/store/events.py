@@ -1,0 +1,63 @@
+"""Exactly once, across threads, processes and hosts: the first to record a key wins; a second one is refused.
+
+The guard is the table's primary key: `INSERT … ON CONFLICT DO UPDATE … WHERE expired` inserts a new key, or
+takes over one whose time is up, in one statement the database serialises; a live key is left alone and the
+caller learns it came second. Expired rows are deleted now and then, by whichever process happens to write.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import delete
+from sqlalchemy.dialects import postgresql, sqlite
+
+from bot.store.db import Database
+from bot.store.tables import handled
+from bot.store.workspace import Workspace
+
+EVENT = "event"
+SHARE = "share"
+CLEAN_UP_EVERY = 500  # writes per process between deletions of expired rows
+
+
+def utcnow() -> datetime:
+    """Naive UTC, as every DateTime column here holds it (the same convention as slack-sdk's tables)."""
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class HandledOnce:
+    def __init__(self, database: Database) -> None:
+        self._database = database
+        self._writes = itertools.count(1)
+        self._lock = threading.Lock()
+
+    def first(self, kind: str, key: str, ttl: float, workspace: Workspace) -> bool:
+        """Record `key` for `ttl` seconds; True for the first caller, False while it is still held."""
+        now = utcnow()
+        values = {
+            "kind": kind, "key": key[:200], "team_id": workspace.team_key, "enterprise_id": workspace.enterprise_key,
+            "expires_at": now + timedelta(seconds=ttl),
+        }
+        dialect = postgresql if self._database.dialect == "postgresql" else sqlite
+        statement = dialect.insert(handled).values(**values)
+        statement = statement.on_conflict_do_update(
+            index_elements=[handled.c.kind, handled.c.key],
+            set_={"expires_at": statement.excluded.expires_at, "team_id": statement.excluded.team_id,
+                  "enterprise_id": statement.excluded.enterprise_id},
+            where=handled.c.expires_at <= now,
+        ).returning(handled.c.key)  # a row back means this caller won (rowcount is not reliable on every driver)
+        with self._database.engine.begin() as connection:
+            won = connection.execute(statement).first() is not None
+        with self._lock:
+            due = next(self._writes) % CLEAN_UP_EVERY == 0
+        if due:
+            self.delete_expired()
+        return won
+
+    def delete_expired(self) -> int:
+        """Forget every key whose time is up; how many were deleted."""
+        with self._database.engine.begin() as connection:
+            return connection.execute(delete(handled).where(handled.c.expires_at <= utcnow())).rowcount

@@ -1,0 +1,1 @@
+"""Alembic migrations for dpscale's database, shipped inside the package (run by `bot.store.migrate`)."""

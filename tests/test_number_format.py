@@ -1,0 +1,128 @@
+"""A user's own number format: how numbers are read and written, apart from the language replies are in."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from blockkit import MAX_VIEW_BLOCKS, assert_within_limits
+from bot.engine import answer
+from bot.format_choice import (
+    SELECT_ACTION,
+    FormatChoice,
+    UnknownFormat,
+    build_format_blocks,
+    take_format_choice,
+)
+from bot.formats import SLACK_LOCALES, example_number, parse_reader_locale, with_number_format
+from bot.numbers import resolve_locale
+from slack_client import interaction_body, post, send_command, send_event, signed_headers
+
+USER_LOCALES = {"UEN": "en-US", "UDE": "de-DE", "UMENU": "en-US"}
+
+
+@pytest.mark.parametrize(
+    ("text", "choice", "rest"),
+    [
+        ("format=de-DE", FormatChoice("de-DE"), ""),
+        ("format=de_de 64 2.000 90 %", FormatChoice("de-DE"), "64 2.000 90 %"),
+        ("64 2000 Format=fr-fr", FormatChoice("fr-FR"), "64 2000"),
+        ("format=slack", FormatChoice(None), ""),
+        ("zahlenformat=Standard", FormatChoice(None), ""),
+        ("format=de-AT", FormatChoice("de-AT"), ""),
+        ("64 2000 90%", None, "64 2000 90%"),
+    ],
+)
+def test_the_format_word_is_read_and_taken_out_of_the_command(text, choice, rest):
+    assert take_format_choice(text) == (choice, rest)
+
+
+@pytest.mark.parametrize("text", ["format=klingon", "format=", "format=12"])
+def test_an_unknown_format_is_named(text):
+    with pytest.raises(UnknownFormat) as caught:
+        take_format_choice(text)
+    assert caught.value.token == text.partition("=")[2]
+
+
+@pytest.mark.parametrize(
+    ("slack", "chosen", "text", "expected"),
+    [
+        # English words, the chosen format's numbers
+        ("en-US", "de-DE", "64 2.000 90 %", "64 devices × 2.000 samples/s at 90\u00a0% efficiency: "
+                                            "115.200 samples/s actual, 57,6× speedup"),
+        ("en-US", "fr-FR", "64 2 000 90 %", "64 devices × 2\u202f000 samples/s at 90\u00a0% efficiency: "
+                                            "115\u202f200 samples/s actual, 57,6× speedup"),
+        ("de-DE", "en-US", "64 2,000 90%", "64 Geräte × 2,000 Beispiele/s bei 90% Effizienz: "
+                                           "115,200 Beispiele/s tatsächlich, Speedup 57.6×"),
+        ("en-US", "en-US", "64 2,000 90%", "64 devices × 2,000 samples/s at 90% efficiency: "
+                                           "115,200 samples/s actual, 57.6× speedup"),
+    ],
+)
+def test_a_chosen_format_reads_and_writes_numbers_and_keeps_the_language(slack, chosen, text, expected):
+    locale = with_number_format(resolve_locale(slack), resolve_locale(chosen))
+    assert answer(text, locale).text == expected
+    assert parse_reader_locale(str(locale)) == locale  # buttons and forms carry it
+
+
+def test_the_menu_offers_every_slack_locale_with_an_example_and_same_as_slack():
+    blocks = build_format_blocks(None, resolve_locale("en-US"))
+    select = blocks[0]["accessory"]
+    assert select["action_id"] == SELECT_ACTION
+    values = [o["value"] for o in select["options"]]
+    assert values[0] == "slack" and set(SLACK_LOCALES) <= set(values)
+    assert select["initial_option"]["text"]["text"] == "Same as my Slack language"
+    labels = {o["value"]: o["text"]["text"] for o in select["options"]}
+    assert labels["de-DE"] == "1.234.567,89 · German (Germany)"
+    assert labels["en-IN"].startswith("12,34,567.89")
+    chosen = build_format_blocks("fr-FR", resolve_locale("de-DE"))[0]["accessory"]["initial_option"]
+    assert chosen["value"] == "fr-FR"
+    assert chosen["text"]["text"] == example_number("fr-FR") + " · Französisch (Frankreich)"
+
+
+def published_view(fake, before: int) -> dict:
+    call = fake.wait_for("views.publish", before + 1)[before]
+    view = call.params["view"]
+    return json.loads(view) if isinstance(view, str) else view
+
+
+def menu(view: dict) -> dict:
+    return next(b for b in view["blocks"] if b.get("accessory", {}).get("action_id") == SELECT_ACTION)["accessory"]
+
+
+def test_choosing_in_app_home_saves_the_format_and_commands_use_it(server, fake):
+    before = len(fake.calls_to("views.publish"))
+    send_event(server, {"type": "app_home_opened", "user": "UMENU", "channel": "D1", "tab": "home"}, "EvMenu1")
+    view = published_view(fake, before)
+    assert_within_limits(view["blocks"], max_blocks=MAX_VIEW_BLOCKS)
+    assert menu(view)["initial_option"]["value"] == "slack"
+    assert "Your number format" in json.dumps(view)
+
+    before = len(fake.calls_to("views.publish"))
+    choose = {"type": "block_actions", "team": {"id": "T0TEAM"}, "user": {"id": "UMENU"}, "api_app_id": "A1",
+              "trigger_id": "1.2", "view": {"id": "V1", "type": "home"},
+              "actions": [{"action_id": SELECT_ACTION, "block_id": "dpscale_number_format_block",
+                           "type": "static_select", "action_ts": "1",
+                           "selected_option": {"value": "de-DE", "text": {"type": "plain_text", "text": "x"}}}]}
+    body = interaction_body(choose)
+    headers = signed_headers(body, "application/x-www-form-urlencoded")
+    assert post(server.url + "/slack/events", body, headers).status == 200
+    assert menu(published_view(fake, before))["initial_option"]["value"] == "de-DE"
+    assert send_command(server, "64 2.000 90 %", user="UMENU").json()["text"].startswith(
+        "64 devices × 2.000 samples/s at 90\u00a0% efficiency: 115.200 samples/s actual")
+    # another user's numbers are untouched
+    assert "2 samples/s" in send_command(server, "64 2.000 90 %", user="UEN").json()["text"]
+
+
+def test_the_format_word_answers_in_the_slack_language(server):
+    saved = send_command(server, "format=fr-FR", user="UDE").json()["text"]
+    assert saved.startswith("Erledigt: Ihre Zahlen werden jetzt als `1\u202f234\u202f567,89` gelesen")
+    unknown = send_command(server, "format=klingon", user="UDE").json()["text"]
+    assert unknown.startswith("Das Zahlenformat `klingon` kenne ich nicht")
+    assert send_command(server, "format=slack", user="UDE").json()["text"].startswith("Erledigt")
+
+
+def test_the_menu_and_its_listener_share_one_action_id():
+    from bot.slack.ids import NUMBER_FORMAT_ACTION
+
+    assert SELECT_ACTION == NUMBER_FORMAT_ACTION

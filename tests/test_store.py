@@ -1,0 +1,230 @@
+"""The store against each database dpscale supports: a fresh SQLite file and a real PostgreSQL server."""
+
+from __future__ import annotations
+
+import threading
+import time
+from datetime import datetime, timedelta
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from slack_sdk.oauth.installation_store import Installation
+from sqlalchemy import func, select, update
+
+from bot.store import EVENT, SHARE, Store, Workspace, upgrade
+from bot.store.db import sqlalchemy_url
+from bot.store.installations import OAuthStateStore, installation_store
+from bot.store.migrate import current_revision, head_revision
+from bot.store.tables import handled, metadata, oauth_states
+from bot.store.tables import preferences as preferences_table
+
+CLIENT_ID = "111.222"
+
+
+@pytest.fixture
+def store(database_url):
+    store = Store.open(database_url)
+    upgrade(store.database)
+    yield store
+    store.close()
+
+
+def install(store: Store, team_id: str | None, enterprise_id: str | None = None, org: bool = False) -> None:
+    installation_store(store.database, CLIENT_ID, store.cache).save(Installation(
+        app_id="A1", enterprise_id=enterprise_id, team_id=team_id, user_id="UINSTALLER",
+        bot_token=f"xoxb-{team_id or enterprise_id}", bot_id="B1", bot_user_id="UBOT",
+        bot_scopes="commands,chat:write", is_enterprise_install=org,
+    ))
+
+
+def bot_token(store: Store, team_id: str | None, enterprise_id: str | None = None, org: bool = False) -> str | None:
+    bot = installation_store(store.database, CLIENT_ID, store.cache).find_bot(
+        enterprise_id=enterprise_id, team_id=team_id, is_enterprise_install=org)
+    return bot.bot_token if bot else None
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        (None, "sqlite:///dpscale.sqlite3"),
+        ("", "sqlite:///dpscale.sqlite3"),
+        ("postgresql://u:p@db:5432/dpscale", "postgresql+psycopg://u:p@db:5432/dpscale"),
+        ("postgres://u@db/dpscale", "postgresql+psycopg://u@db/dpscale"),
+        ("postgresql+psycopg://u@db/x", "postgresql+psycopg://u@db/x"),
+        ("sqlite:////var/lib/dpscale.db", "sqlite:////var/lib/dpscale.db"),
+    ],
+)
+def test_database_url_maps_plain_postgresql_to_psycopg_3(given, expected):
+    assert sqlalchemy_url(given) == expected
+
+
+def test_migrations_create_exactly_the_schema_the_code_uses(store):
+    assert current_revision(store.database) == head_revision()
+    with store.database.engine.connect() as connection:
+        assert compare_metadata(MigrationContext.configure(connection), metadata) == []
+
+
+def test_upgrading_again_changes_nothing_and_keeps_every_row(store):
+    workspace = Workspace(team_id="T1")
+    store.preferences.set_number_format(workspace, "U1", "de-DE")
+    install(store, "T1")
+    upgrade(store.database)
+    assert store.preferences.number_format(workspace, "U1") == "de-DE"
+    assert bot_token(store, "T1") == "xoxb-T1"
+
+
+def test_an_installation_made_before_the_latest_migration_survives_it(database_url):
+    store = Store.open(database_url)
+    upgrade(store.database, "0001")
+    install(store, "T1")
+    upgrade(store.database)
+    assert current_revision(store.database) == head_revision()
+    assert bot_token(store, "T1") == "xoxb-T1"
+    store.close()
+
+
+def test_a_migration_is_never_undone(store):
+    from alembic import command
+
+    from bot.store.migrate import alembic_config
+
+    install(store, "T1")
+    with pytest.raises(RuntimeError, match="never undone"), store.database.engine.begin() as connection:
+        command.downgrade(alembic_config(connection), "0001")
+    assert bot_token(store, "T1") == "xoxb-T1"
+
+
+def test_a_key_is_handled_once_and_each_kind_on_its_own(store):
+    workspace = Workspace(team_id="T1")
+    assert store.handled.first(EVENT, "Ev1", 60, workspace) is True
+    assert store.handled.first(EVENT, "Ev1", 60, workspace) is False
+    assert store.handled.first(SHARE, "Ev1", 60, workspace) is True
+    assert store.handled.first(EVENT, "Ev2", 60, workspace) is True
+
+
+def test_racing_writers_on_separate_connections_let_exactly_one_win(store, database_url):
+    """Twelve writers, each with its own engine (as separate processes have), record the same key at once."""
+    stores = [Store.open(database_url) for _ in range(12)]
+    barrier, results = threading.Barrier(len(stores)), []
+
+    def race(each: Store) -> None:
+        barrier.wait()
+        results.append(each.handled.first(SHARE, "click-1", 60, Workspace(team_id="T1")))
+
+    threads = [threading.Thread(target=race, args=(each,)) for each in stores]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(results) == [False] * 11 + [True]
+    for each in stores:
+        each.close()
+
+
+def test_an_expired_key_may_be_handled_again_and_expired_rows_are_deleted(store):
+    workspace = Workspace(team_id="T1")
+    assert store.handled.first(EVENT, "old", -1, workspace)
+    assert store.handled.first(EVENT, "live", 60, workspace)
+    assert store.handled.first(EVENT, "gone", -1, workspace)
+    assert store.handled.first(EVENT, "old", 60, workspace) is True  # its time was up
+    assert store.handled.delete_expired() == 1  # "gone"
+    with store.database.engine.connect() as connection:
+        keys = set(connection.execute(select(handled.c.key)).scalars())
+    assert keys == {"old", "live"}
+
+
+def test_a_number_format_is_kept_per_user_replaced_and_forgotten(store):
+    t1, t2 = Workspace(team_id="T1"), Workspace(team_id="T2")
+    store.preferences.set_number_format(t1, "U1", "de-DE")
+    store.preferences.set_number_format(t2, "U1", "fr-FR")
+    store.preferences.set_number_format(t1, "U1", "de-CH")
+    assert store.preferences.number_format(t1, "U1") == "de-CH"
+    assert store.preferences.number_format(t2, "U1") == "fr-FR"
+    assert store.preferences.number_format(t1, "U2") is None
+    store.preferences.set_number_format(t1, "U1", None)
+    assert store.preferences.number_format(t1, "U1") is None
+    assert store.preferences.number_format(t2, "U1") == "fr-FR"
+
+
+def test_an_org_wide_installation_keeps_one_preference_for_all_its_workspaces(store):
+    store.preferences.set_number_format(Workspace("E1", "T1", is_enterprise_install=True), "W1", "de-DE")
+    assert store.preferences.number_format(Workspace("E1", "T2", is_enterprise_install=True), "W1") == "de-DE"
+
+
+def test_forgetting_a_workspace_deletes_its_installation_and_all_its_rows_and_nothing_else(store):
+    gone, kept = Workspace(team_id="T1"), Workspace(team_id="T2")
+    for workspace in (gone, kept):
+        install(store, workspace.team_id)
+        store.preferences.set_number_format(workspace, "U1", "de-DE")
+        store.handled.first(EVENT, f"Ev-{workspace.team_id}", 60, workspace)
+    deleted = store.forget(gone, CLIENT_ID)
+    assert deleted == {"dpscale_preferences": 1, "dpscale_handled": 1, "slack_installations": 1, "slack_bots": 1}
+    assert bot_token(store, "T1") is None and store.preferences.number_format(gone, "U1") is None
+    assert bot_token(store, "T2") == "xoxb-T2" and store.preferences.number_format(kept, "U1") == "de-DE"
+    assert store.handled.first(EVENT, "Ev-T2", 60, kept) is False
+
+
+def test_uninstalling_from_an_organisation_forgets_every_workspace_of_it(store):
+    org = Workspace("E1", None, is_enterprise_install=True)
+    install(store, None, "E1", org=True)
+    install(store, "T9", "E2")
+    store.preferences.set_number_format(org, "W1", "de-DE")
+    store.preferences.set_number_format(Workspace("E1", "T3"), "W2", "fr-FR")  # a single-workspace row in E1
+    store.preferences.set_number_format(Workspace("E2", "T9"), "W3", "ja-JP")
+    store.forget(Workspace("E1", None, is_enterprise_install=True), CLIENT_ID)
+    assert bot_token(store, None, "E1", org=True) is None
+    assert store.preferences.number_format(Workspace("E1", "T3"), "W2") is None
+    assert store.preferences.number_format(Workspace("E2", "T9"), "W3") == "ja-JP"
+    assert bot_token(store, "T9", "E2") == "xoxb-T9"
+
+
+def test_an_oauth_state_is_accepted_once_and_never_when_forged_or_expired(store):
+    states = OAuthStateStore(store.database, expiration_seconds=600)
+    state, expiring = states.issue(), states.issue()
+    assert states.consume(state) is True
+    assert states.consume(state) is False  # replayed
+    assert states.consume("forged-" + state) is False
+    with store.database.engine.begin() as connection:
+        connection.execute(update(oauth_states).where(oauth_states.c.state == expiring)
+                           .values(expire_at=datetime(2000, 1, 1) + timedelta(seconds=1)))
+    assert states.consume(expiring) is False
+    with store.database.engine.connect() as connection:
+        assert connection.execute(select(func.count()).select_from(oauth_states)).scalar_one() == 0
+
+
+def wait_until(condition, timeout: float = 5.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.01)
+    return condition()
+
+
+def test_a_process_keeps_what_it_read_until_another_process_changes_it(postgres_server_url):
+    """Two stores stand for two processes: each keeps the rows it read, and forgets one the moment the other
+    changes it (NOTIFY); a row changed behind their backs (no NOTIFY) shows the first one really reads memory."""
+    from postgres_server import fresh_database
+
+    with fresh_database(postgres_server_url) as url:
+        reader, writer = Store.open(url), Store.open(url)
+        upgrade(reader.database)
+        workspace = Workspace(team_id="T1")
+        writer.preferences.set_number_format(workspace, "U1", "de-DE")
+        assert reader.preferences.number_format(workspace, "U1") == "de-DE"
+        assert wait_until(lambda: reader.cache._listening.is_set())
+        assert reader.preferences.number_format(workspace, "U1") == "de-DE"  # now kept
+        with reader.database.engine.begin() as connection:
+            connection.execute(update(preferences_table).values(number_format="ja-JP"))  # no announcement
+        assert reader.preferences.number_format(workspace, "U1") == "de-DE"  # served from memory
+        writer.preferences.set_number_format(workspace, "U1", "fr-FR")
+        assert wait_until(lambda: reader.preferences.number_format(workspace, "U1") == "fr-FR")
+        install(writer, "T1")
+        bot = installation_store(reader.database, CLIENT_ID, reader.cache)
+        assert bot.find_bot(enterprise_id=None, team_id="T1").bot_token == "xoxb-T1"
+        writer.forget(workspace, CLIENT_ID)
+        assert wait_until(lambda: bot.find_bot(enterprise_id=None, team_id="T1") is None)
+        assert wait_until(lambda: reader.preferences.number_format(workspace, "U1") is None)
+        for store in (reader, writer):
+            store.close()

@@ -1,0 +1,243 @@
+"""Offered to many workspaces: install through Bolt's OAuth flow, answer each with its own token, forget it on
+uninstall; and several server processes sharing one PostgreSQL database doing each thing exactly once.
+
+Each test runs the real server (the Procfile's `web:` command) against the fake Slack Web API, on a fresh SQLite
+file and on a real PostgreSQL server."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from datetime import datetime
+
+import pytest
+from sqlalchemy import select, update
+
+from bot.store import Store, Workspace
+from bot.store.tables import bots, oauth_states, preferences
+from fake_slack import FakeSlack
+from slack_client import (
+    AppServer,
+    get,
+    interaction_body,
+    mention_body,
+    post,
+    signed_headers,
+    slash_command_body,
+)
+
+pytestmark = pytest.mark.e2e
+CLIENT_ID = "1111.2222"
+MULTI = {"SLACK_BOT_TOKEN": None, "SLACK_CLIENT_ID": CLIENT_ID, "SLACK_CLIENT_SECRET": "client-secret"}
+
+
+@pytest.fixture
+def multi(database_url):
+    """A multi-workspace server on `database_url`, the fake Slack it talks to, and the store it writes."""
+    fake = FakeSlack(locales={"UEN": "en-US", "UDE": "de-DE"}).start()
+    server = AppServer(fake, env={**MULTI, "DATABASE_URL": database_url, "WEB_CONCURRENCY": "1"}).start()
+    store = Store.open(database_url)
+    yield fake, server, store
+    server.stop()
+    fake.stop()
+    store.close()
+
+
+def begin_install(server: AppServer) -> str:
+    """Open /slack/install as a browser would; the state Bolt put in the link and the cookie."""
+    response = get(server.url + "/slack/install")
+    assert response.status == 200
+    state = re.search(r"state=([\w-]+)", response.body.decode()).group(1)
+    return state
+
+
+def finish_install(server: AppServer, state: str, code: str, cookie: str | None = None):
+    query = urllib.parse.urlencode({"code": code, "state": state})
+    request_headers = {"Cookie": f"slack-app-oauth-state={cookie or state}"}
+    request = urllib.request.Request(f"{server.url}/slack/oauth_redirect?{query}", headers=request_headers)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as reply:
+            return reply.status, reply.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+
+
+def install(server: AppServer, team: str) -> None:
+    status, page = finish_install(server, begin_install(server), f"code-{team}")
+    assert status == 200 and "dpscale is now installed" in page
+
+
+def command(server: AppServer, text: str, team: str, user: str = "UEN", response_url: str = ""):
+    body = slash_command_body(text, user=user, team_id=team, response_url=response_url)
+    return post(server.url + "/slack/events", body, signed_headers(body, "application/x-www-form-urlencoded"))
+
+
+def event(server: AppServer, payload: dict) -> None:
+    body = json.dumps(payload)
+    assert post(server.url + "/slack/events", body, signed_headers(body, "application/json")).status == 200
+
+
+def logged(server: AppServer, fragment: str) -> str:
+    """The server's log once `fragment` stands in it (the observable end of work that answers nothing)."""
+    server.wait_for_log(fragment)
+    return server.log_so_far()
+
+
+def tokens_used(fake: FakeSlack, method: str) -> list[str]:
+    return [c.headers.get("Authorization", "").removeprefix("Bearer ") for c in fake.calls_to(method)]
+
+
+def test_a_workspace_installs_and_is_answered_with_its_own_token_and_a_second_with_its_own(multi):
+    fake, server, _ = multi
+    install(server, "T1")
+    reply = command(server, "64 2000 90%", "T1").json()
+    assert "115,200" in reply["text"]
+    assert tokens_used(fake, "users.info") == ["xoxb-T1"]
+    install(server, "T2")
+    assert "115,200" in command(server, "64 2000 90%", "T2", user="UDE2").json()["text"]
+    assert tokens_used(fake, "users.info") == ["xoxb-T1", "xoxb-T2"]
+    # authorization is cached: no auth.test per request once a token was checked
+    checked = len(fake.calls_to("auth.test"))
+    for user in ("UA", "UB", "UC"):
+        assert "115,200" in command(server, "64 2000 90%", "T1", user=user).json()["text"]
+    assert len(fake.calls_to("auth.test")) == checked
+
+
+def test_a_replayed_forged_or_expired_state_is_refused_with_a_clear_page(multi):
+    fake, server, store = multi
+    state = begin_install(server)
+    assert finish_install(server, state, "code-T1")[0] == 200
+    for status, page in (finish_install(server, state, "code-T1"),  # replayed
+                         finish_install(server, "forged-state", "code-T1"),
+                         finish_install(server, begin_install(server), "code-T1", cookie="other-browser")):
+        assert status == 400
+        assert "expired or was already used" in page and "/slack/install" in page
+        assert "Traceback" not in page
+    expiring = begin_install(server)
+    with store.database.engine.begin() as connection:
+        connection.execute(update(oauth_states).where(oauth_states.c.state == expiring)
+                           .values(expire_at=datetime(2000, 1, 1)))
+    status, page = finish_install(server, expiring, "code-T3")
+    assert status == 400 and "expired or was already used" in page
+    assert fake.installs == 1  # no refused state ever reached oauth.v2.access
+
+
+def test_a_workspace_that_never_installed_gets_a_clear_refusal(multi):
+    fake, server, _ = multi
+    response = command(server, "64 2000 90%", "T9", response_url=fake.response_url("refused"))
+    assert response.status == 200
+    refusal = fake.wait_for("/response/refused")[0].params
+    assert refusal["text"].startswith("dpscale is not installed in this workspace")
+    assert "Traceback" not in server.log_so_far()
+
+
+def test_uninstalling_deletes_the_installation_and_the_workspaces_preferences(multi):
+    fake, server, store = multi
+    install(server, "T1")
+    install(server, "T2")
+    command(server, "format=de-DE", "T1")
+    command(server, "format=fr-FR", "T2")
+    assert store.preferences.number_format(Workspace(team_id="T1"), "UEN") == "de-DE"
+    event(server, {"token": "legacy", "team_id": "T1", "api_app_id": "A1", "type": "event_callback",
+                   "event": {"type": "app_uninstalled"}, "event_id": "EvGone", "event_time": int(time.time())})
+    assert server.wait_for_log("forgot workspace") == 1
+    with store.database.engine.connect() as connection:
+        assert connection.execute(select(bots.c.team_id)).scalars().all() == ["T2"]
+        assert connection.execute(select(preferences.c.team_id)).scalars().all() == ["T2"]
+    command(server, "64 2000 90%", "T1", response_url=fake.response_url("gone"))
+    assert fake.wait_for("/response/gone")[0].params["text"].startswith("dpscale is not installed")
+    assert "115 200" in command(server, "64 2000 90%", "T2").json()["text"].replace("\u202f", " ")
+
+
+def test_a_chosen_number_format_reads_numbers_but_keeps_the_slack_language(multi):
+    fake, server, _ = multi
+    install(server, "T1")
+    saved = command(server, "format=de-DE", "T1").json()["text"]
+    assert saved.startswith("Done: your numbers are now read and written as `1.234.567,89`")
+    reply = command(server, "64 2.000 90 %", "T1").json()["text"]
+    assert reply == ("64 devices × 2.000 samples/s at 90\u00a0% efficiency: 115.200 samples/s actual, "
+                     "57,6× speedup")  # English words, German numbers
+    assert "2.000" in command(server, "64 2.000 90 % lang=de", "T1").json()["text"]
+    assert "Done" in command(server, "format=slack", "T1").json()["text"]
+    assert "2 samples/s" in json.dumps(command(server, "64 2.000 90 %", "T1").json())  # English reading again
+
+
+def test_an_org_wide_installation_serves_every_workspace_of_the_organisation(multi):
+    fake, server, _ = multi
+    install(server, "org-E1")
+    body = slash_command_body("64 2000 90%", user="UEN", team_id="T5", enterprise_id="E1",
+                              is_enterprise_install="true")
+    reply = post(server.url + "/slack/events", body, signed_headers(body, "application/x-www-form-urlencoded"))
+    assert "115,200" in reply.json()["text"]
+    assert tokens_used(fake, "users.info") == ["xoxb-org-E1"]
+
+
+# ---------------------------------------------------------------- several processes, one PostgreSQL database
+
+
+@pytest.fixture
+def two_servers(postgres_server_url):
+    from postgres_server import fresh_database
+
+    with fresh_database(postgres_server_url) as url:
+        fake = FakeSlack(locales={"UEN": "en-US"}).start()
+        # two single-process servers, so that which process answers is the test's choice, not the kernel's
+        servers = [AppServer(fake, env={"DATABASE_URL": url, "WEB_CONCURRENCY": "1"}).start() for _ in range(2)]
+        yield fake, servers
+        for server in servers:
+            server.stop()
+        fake.stop()
+
+
+def test_the_same_event_delivered_to_two_processes_is_answered_once(two_servers):
+    fake, servers = two_servers
+    for server in servers:
+        body = mention_body("<@UDPSCALE> 64 2000 90%", "UEN", "EvTwice", "1700000000.000100")
+        assert post(server.url + "/slack/events", body, signed_headers(body, "application/json")).status == 200
+    logs = [logged(server, "kind=mention") for server in servers]
+    outcomes = sorted(re.search(r"kind=mention locale=\S+ outcome=(\w+)", log).group(1) for log in logs)
+    assert outcomes == ["duplicate", "ok"]
+    assert len(fake.calls_to("chat.postMessage")) == 1
+
+
+def test_a_double_clicked_share_split_across_two_processes_is_shared_once(two_servers):
+    fake, servers = two_servers
+    body = slash_command_body("64 2000 90%", user="UEN")
+    reply = post(servers[0].url + "/slack/events", body, signed_headers(body, "application/x-www-form-urlencoded"))
+    share = next(e for b in reply.json()["blocks"] if b["type"] == "actions" for e in b["elements"]
+                 if e["action_id"] == "dpscale_share")
+    for n, server in enumerate(servers):
+        payload = {
+            "type": "block_actions", "team": {"id": "T0TEAM"}, "user": {"id": "UEN"}, "api_app_id": "A1",
+            "channel": {"id": "C1"}, "response_url": fake.response_url(f"share-{n}"), "trigger_id": "1.2",
+            "container": {"type": "message", "message_ts": "1700000000.000200", "channel_id": "C1",
+                          "is_ephemeral": True},
+            "actions": [{"action_id": "dpscale_share", "value": share["value"], "type": "button",
+                         "block_id": "b", "action_ts": "1"}],
+        }
+        body = interaction_body(payload)
+        assert post(server.url + "/slack/events", body,
+                    signed_headers(body, "application/x-www-form-urlencoded")).status == 200
+    logs = [logged(server, "kind=share") for server in servers]
+    outcomes = sorted(re.search(r"kind=share locale=\S+ outcome=(\w+)", log).group(1) for log in logs)
+    assert outcomes == ["duplicate", "ok"]
+    posts = fake.calls_to("/response/share-0") + fake.calls_to("/response/share-1")
+    assert [p.params.get("response_type") for p in posts].count("in_channel") == 1
+
+
+def test_a_number_format_chosen_on_one_process_is_used_by_the_other_at_once(two_servers):
+    fake, (first, second) = two_servers
+
+    def reply(server: AppServer, text: str) -> str:
+        body = slash_command_body(text, user="UEN")
+        return post(server.url + "/slack/events", body,
+                    signed_headers(body, "application/x-www-form-urlencoded")).json()["text"]
+
+    assert "2 samples/s" in reply(second, "64 2.000 90 %")  # the second process has read "no choice"
+    assert reply(second, "64 2.000 90 %").startswith("64 devices × 2 samples/s")  # and keeps it
+    assert reply(first, "format=de-DE").startswith("Done")
+    assert reply(second, "64 2.000 90 %").startswith("64 devices × 2.000 samples/s")
