@@ -68,6 +68,15 @@ def check(quantity: Quantity, value: Decimal) -> None:
         raise UserInputError(ErrorCode.OUT_OF_RANGE, quantity=quantity.value, low=str(low), high=str(high))
 
 
+def check_solved(quantity: Quantity, value: Decimal) -> None:
+    """`check` for a solved value: a broken rule carries the value it came out at."""
+    try:
+        check(quantity, value)
+    except UserInputError as error:
+        error.value = str(value)
+        raise
+
+
 # (lowest, highest, whether the lowest itself is allowed) for each quantity
 BOUNDS: dict[Quantity, tuple[Decimal, Decimal, bool]] = {
     Quantity.DEVICES: (ONE, Decimal(MAX_DEVICES), True),
@@ -128,19 +137,19 @@ def _solve_efficiency(g: Given) -> Result:
     if g[A] > ideal:
         raise UserInputError(ErrorCode.ACTUAL_ABOVE_IDEAL, quantity=A.value, high=str(ideal))
     efficiency = g[A] / ideal
-    check(E, efficiency)
+    check_solved(E, efficiency)
     return _with_actual(_complete(E, g[D], g[V], efficiency), g[A])
 
 
 def _solve_throughput(g: Given) -> Result:
     throughput = g[A] / (g[D] * g[E])
-    check(V, throughput)
+    check_solved(V, throughput)
     return _with_actual(_complete(V, g[D], throughput, g[E]), g[A])
 
 
 def _solve_devices(g: Given) -> Result:
     devices = max(ONE, (g[A] / (g[V] * g[E])).to_integral_value(rounding=ROUND_CEILING))
-    check(D, devices)
+    check_solved(D, devices)
     return _complete(D, devices, g[V], g[E], target=g[A])
 
 

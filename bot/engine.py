@@ -36,7 +36,7 @@ def answer_form(fields: dict[Quantity, str | None], locale: Locale) -> Reply:
     try:
         result = _calculate(command)
     except UserInputError as error:
-        field = Quantity(error.quantity) if error.quantity else _first_empty(fields)
+        field = Quantity(error.cause or error.quantity) if error.quantity else _first_empty(fields)
         raise FieldErrors({field: error}) from None
     return build_result_reply(result, command.notes, locale)
 
@@ -47,10 +47,14 @@ def _first_empty(fields: dict[Quantity, str | None]) -> Quantity:
 
 
 def _calculate(command: Command) -> Result:
-    """Validate and solve; a broken rule is reported with the token the user typed for that value."""
+    """Validate and solve; a broken rule is reported with the token the user typed for that value, or, for a
+    solved value, with the actual throughput it was solved from (every inverse question gives one)."""
     try:
         return solve(make_scenario(**{quantity.value: value for quantity, value in command.values.items()}))
     except UserInputError as error:
-        if error.token is None and error.quantity is not None:
+        if error.value is not None and Quantity.ACTUAL in command.tokens:
+            error.cause = Quantity.ACTUAL.value
+            error.token = command.tokens[Quantity.ACTUAL]
+        elif error.token is None and error.quantity is not None:
             error.token = command.tokens.get(Quantity(error.quantity))
         raise

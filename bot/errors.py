@@ -33,7 +33,8 @@ class UserInputError(Exception):
 
     `token` is the user's own text (escaped by the renderer, never trusted), `quantity` the field it was meant
     for, `low`/`high` the bounds of the violated rule, `suggestions` values the user may have meant,
-    and `readings`/`reason` the values an ambiguous number can mean and why it could not simply be read.
+    and `readings`/`reason` the values an ambiguous number can mean and why it could not simply be read. When a
+    *solved* value breaks a rule, `value` is what it came out at and `cause` the input it was solved from.
     """
 
     code: ErrorCode
@@ -44,6 +45,8 @@ class UserInputError(Exception):
     suggestions: tuple[str, ...] = field(default_factory=tuple)
     readings: tuple[Decimal, ...] = field(default_factory=tuple)  # every value an ambiguous number can mean
     reason: str | None = None  # why it was asked about rather than read (`bot.numbers.AskReason`)
+    value: str | None = None  # a solved value that broke the rule, as computed
+    cause: str | None = None  # the given quantity a solved value was computed from
 
     def __str__(self) -> str:  # for logs only; users see the rendered message
         return f"{self.code.value}: token={self.token!r} quantity={self.quantity!r}"

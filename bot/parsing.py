@@ -77,6 +77,12 @@ def split_words(text: str, locale: Locale) -> tuple[list[str], Locale]:
     return words, chosen if chosen is locale else with_modifier(chosen, reader_modifier(locale))
 
 
+def normalized_command(text: str) -> str:
+    """The text as the parser reads it (control characters gone, spaces and compatibility forms folded, Slack's
+    escapes undone): it parses as `text` does, and is what a result's buttons carry."""
+    return " ".join(_split_words(text))
+
+
 def reader_of(reply_locale: Locale, user_locale: Locale) -> Reader:
     """Whose numbers these are: the user's format, and the `lang=` one too when it chose another."""
     return reader_for(reply_locale, None if reply_locale == user_locale else user_locale)

@@ -26,6 +26,7 @@ class Call:
     method: str
     params: dict[str, Any]
     headers: dict[str, str]
+    answer: dict[str, Any] | None = None  # what the fake answered
 
 
 @dataclass
@@ -38,6 +39,7 @@ class FakeSlack:
     users: dict[str, str | float] = field(default_factory=dict)
     retry_after: str = "30"  # the Retry-After of a rate limit
     calls: list[Call] = field(default_factory=list)
+    finished: list[str] = field(default_factory=list)  # methods whose answer was sent, in order
     # OAuth: each granted code `code-T…` (or `code-org-E…` for an org-wide install) issues bot token `xoxb-T…`
     tokens: dict[str, str] = field(default_factory=dict)  # bot token → team (or "org-E…")
     revoked: set[str] = field(default_factory=set)
@@ -60,7 +62,7 @@ class FakeSlack:
                 raw = self.rfile.read(length).decode()
                 fake._serve(self, raw)
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = _QuietServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
         # shutdown() waits for the serving loop to notice; a short poll keeps each stop (one per test) quick
         threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
@@ -110,8 +112,9 @@ class FakeSlack:
         method = path.removeprefix("/api/") if path.startswith("/api/") else path
         content_type = handler.headers.get("Content-Type", "")
         params = json.loads(raw or "{}") if "json" in content_type else dict(parse_qsl(raw))
+        call = Call(method, params, dict(handler.headers))
         with self._lock:
-            self.calls.append(Call(method, params, dict(handler.headers)))
+            self.calls.append(call)
         behaviour = self.behaviour.get(method, "ok")
         if method == "users.info" and params.get("user") in self.users:
             behaviour = self.users[params["user"]]
@@ -121,12 +124,19 @@ class FakeSlack:
             self._released.wait(HANG_LIMIT)
         elif isinstance(behaviour, (int, float)):
             time.sleep(behaviour)
+        with self._lock:
+            self.finished.append(method)
         if behaviour == "error":
             return _send(handler, 500, {"ok": False, "error": "internal_error"})
         if behaviour == "ratelimit":
             return _send(handler, 429, {"ok": False, "error": "ratelimited"}, {"Retry-After": self.retry_after})
         token = (handler.headers.get("Authorization") or "").removeprefix("Bearer ")
-        return _send(handler, 200, self._answer(method, params, token))
+        call.answer = self._answer(method, params, token)
+        return _send(handler, 200, call.answer)
+
+    def finished_count(self, method: str) -> int:
+        with self._lock:
+            return self.finished.count(method)
 
     def _answer(self, method: str, params: dict[str, Any], token: str = "") -> dict[str, Any]:
         if method == "auth.test":
@@ -150,7 +160,14 @@ class FakeSlack:
             return {"ok": True, "url": self.socket_mode_url}
         if method == "chat.postMessage":
             return {"ok": True, "channel": params.get("channel"), "ts": f"{time.time():.6f}"}
+        if method == "chat.update":
+            return {"ok": True, "channel": params.get("channel"), "ts": params.get("ts")}
         return {"ok": True}
+
+
+class _QuietServer(ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that gave up on a slow answer is what a slow-API test expects, not an error to print."""
 
 
 def _grant_answer(team: str, token: str) -> dict[str, Any]:

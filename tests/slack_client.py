@@ -122,12 +122,11 @@ class AppServer:
             self._directory.cleanup()
 
     def log_so_far(self) -> str:
-        """What the running server has printed until now."""
+        """What the running server has printed until now, read without moving the offset it writes at."""
         if self._log.closed:
             return self._text
-        with open(self._log.fileno(), "rb", closefd=False) as log:
-            log.seek(0)
-            return log.read().decode(errors="replace")
+        fd = self._log.fileno()
+        return os.pread(fd, os.fstat(fd).st_size, 0).decode(errors="replace")
 
     def wait_for_log(self, fragment: str, count: int = 1, timeout: float = 5.0) -> int:
         """Wait until `fragment` stands in the log `count` times: the observable end of work that answers nothing."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -113,9 +114,33 @@ def test_the_command_with_no_numbers_opens_a_localized_form(server, fake):
 
 
 def test_if_the_form_cannot_open_the_user_gets_the_help():
-    with running_app({"UEN": "en-US"}, **{"views.open": "error"}) as (_, server):
-        payload = send_command(server, "", user="UEN").json()
-    assert payload["text"] == "How to use dpscale"
+    with running_app({"UEN": "en-US"}, **{"views.open": "error"}) as (fake, server):
+        response = send_command(server, "", user="UEN", response_url=fake.response_url("no-form"))
+        delivered = fake.wait_for("/response/no-form", 1)[0].params
+    assert response.status == 200 and response.body == b""
+    assert delivered["text"] == "How to use dpscale" and delivered["response_type"] == "ephemeral"
+
+
+def test_a_slow_views_open_gets_only_the_time_left_and_holds_up_no_ones_command():
+    """Twenty users open the form while views.open takes 6 s: each is acknowledged at once, gets the help once
+    the trigger's ~2.5 s are spent, and another user's command is answered while every views.open still waits."""
+    with running_app({"UEN": "en-US", "UDE": "de-DE"}, **{"views.open": 6.0}) as (fake, server):
+        with ThreadPoolExecutor(max_workers=20) as pool:
+            forms = list(pool.map(
+                lambda n: send_command(server, "", user="UEN", response_url=fake.response_url(f"slow-{n}")),
+                range(20),
+            ))
+        fake.wait_for("views.open", 1)
+        other = send_command(server, "64 2.000 90 %", user="UDE")
+        finished_before_the_answer = fake.finished_count("views.open")
+        helps = [fake.wait_for(f"/response/slow-{n}", 1, timeout=10) for n in range(20)]
+        finished_before_the_help = fake.finished_count("views.open")
+        opened = len(fake.calls_to("views.open"))
+    assert all(r.status == 200 and r.body == b"" for r in forms)
+    assert "115.200 Beispiele/s" in other.json()["text"] and finished_before_the_answer == 0
+    assert all(h and h[0].params["text"] == "How to use dpscale" for h in helps)
+    assert finished_before_the_help == 0  # each call gave up when its time was spent, not when Slack answered
+    assert opened < 20  # a trigger whose time had run out was not even tried
 
 
 @pytest.mark.parametrize(
@@ -171,14 +196,22 @@ def test_when_the_conversation_cannot_be_reached_the_result_comes_by_direct_mess
     assert "115,200" in message["text"]
 
 
-def test_edit_opens_the_form_prefilled_with_that_results_numbers(server, fake):
-    button = buttons(send_command(server, "64 2.000 0,9", user="UDE").json())["dpscale_edit"]
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("64 2.000 0,9", {"field_devices": "64", "field_throughput": "2.000", "field_efficiency": "0,9"}),
+        # the user's own values, as typed: never rounded (12,3457 %) nor written differently
+        ("d=64 v=2k e=12,345678 %", {"field_devices": "64", "field_throughput": "2k",
+                                      "field_efficiency": "12,345678%"}),
+    ],
+)
+def test_edit_opens_the_form_prefilled_with_the_users_own_values(server, fake, text, expected):
+    button = buttons(send_command(server, text, user="UDE").json())["dpscale_edit"]
     before = len(fake.calls_to("views.open"))
     assert click(server, "UDE", button, fake.response_url("edit")).status == 200
     view = opened_view(fake, before)
     initial = {b["block_id"]: b["element"].get("initial_value") for b in view["blocks"] if b["type"] == "input"}
-    assert initial == {"field_devices": "64", "field_throughput": "2.000", "field_efficiency": "90\u00a0%",
-                       "field_actual": None}
+    assert initial == {**expected, "field_actual": None}
     assert fake.calls_to("views.open")[before].params["trigger_id"] == "trigger-dpscale_edit"
 
 

@@ -174,6 +174,55 @@ def test_the_grouping_advice_gives_an_example_without_spaces():
     assert "2000" in output
 
 
+@pytest.mark.parametrize(
+    ("locale", "text", "shown"),
+    [
+        # the efficiency the formula multiplies is the one shown: 12.345 %, not 12.34 % times 0.1234
+        ("en-US", "64 2000 12.345%", ["12.3450%", "A = I · E = 128,000 × 0.12345 = 15,801.6",
+                                      "S = d · E = 64 × 0.12345"]),
+        ("de-DE", "64 2.000,125 90 %", ["I = d · v = 64 × 2.000,1250 = 128.008", "2.000,1250 Beispiele/s"]),
+        # very small values keep two significant digits, never 0
+        ("en-US", "64 0.000000004 90%", ["64 × 0.000000004 = 0.00000026", "0.00000023 samples/s"]),
+        ("en-US", "64 2000 99.9999999%", ["0.0000001% of ideal", "99.9999999%"]),
+    ],
+)
+def test_the_worked_formula_multiplies_the_numbers_it_shows_and_nothing_small_is_shown_as_zero(
+    locale, text, shown
+):
+    output = reply_text(text, locale)
+    for fragment in shown:
+        assert fragment in output
+    assert " 0 samples/s" not in output and "(0% of ideal)" not in output
+
+
+@pytest.mark.parametrize(
+    ("locale", "text", "shown"),
+    [
+        ("en-US", "64 2000 actual=12.79",
+         "The scaling efficiency must be from 0.01% to 100%. With 12.79 it comes out at 0.00999%."),
+        ("de-DE", "64 2.000 actual=12,79",
+         "Die Skalierungseffizienz muss zwischen 0,01\u00a0% und 100\u00a0% liegen. "
+         "Mit 12,79 ergibt sich 0,00999\u00a0%."),
+        ("en-US", "v=1 e=50% actual=3000000",
+         "The number of devices must be from 1 to 1,000,000. With 3000000 it comes out at 6,000,000."),
+    ],
+)
+def test_a_solved_value_that_breaks_a_rule_is_shown_with_the_input_it_came_from(locale, text, shown):
+    assert shown in reply_text(text, locale)
+
+
+def test_in_the_form_a_solved_value_that_breaks_a_rule_is_shown_under_the_input_it_came_from():
+    from bot.calculator import Quantity
+    from bot.engine import answer_form
+    from bot.parsing import FieldErrors
+
+    fields = {Quantity.DEVICES: "64", Quantity.THROUGHPUT: "2000", Quantity.EFFICIENCY: None,
+              Quantity.ACTUAL: "12.79"}
+    with pytest.raises(FieldErrors) as raised:
+        answer_form(fields, resolve_locale("en-US"))
+    assert set(raised.value.errors) == {Quantity.ACTUAL}
+
+
 @pytest.mark.parametrize(("efficiency", "filled"), [("1%", 1), ("0.01%", 1), ("2%", 1), ("50%", 10), ("100%", 20)])
 def test_the_bar_shows_at_least_one_block_for_any_working_cluster(efficiency, filled):
     output = reply_text(f"64 2000 {efficiency}", "en-US")

@@ -77,11 +77,12 @@ def test_an_empty_command_opens_the_form_in_the_users_language(app, fake):
 
 def test_when_the_form_cannot_open_the_user_gets_the_help(fake, app):
     fake.behaviour["views.open"] = "error"
-    payload = json.loads(command(app, "", "UDE").body)
-    assert payload["text"] == "So nutzen Sie dpscale"
+    response = command(app, "", "UDE", response_url=fake.response_url("no-form"))
+    assert response.status == 200 and response.body == ""  # acknowledged at once; the form opens after
+    assert fake.wait_for("/response/no-form")[0].params["text"] == "So nutzen Sie dpscale"
 
 
-def test_edit_opens_the_form_filled_with_that_results_numbers(app, fake):
+def test_edit_opens_the_form_filled_with_that_results_numbers_as_the_user_wrote_them(app, fake):
     payload = json.loads(command(app, "64 2.000 90 %", "UDE").body)
     edit = next(e for b in payload["blocks"] if b["type"] == "actions" for e in b["elements"]
                 if e["action_id"] == "dpscale_edit")
@@ -91,7 +92,7 @@ def test_edit_opens_the_form_filled_with_that_results_numbers(app, fake):
     assert response.status == 200
     view = view_of(fake.wait_for("views.open")[0])
     initial = {b["block_id"]: b["element"].get("initial_value") for b in view["blocks"] if b["type"] == "input"}
-    assert initial == {"field_devices": "64", "field_throughput": "2.000", "field_efficiency": "90\u00a0%",
+    assert initial == {"field_devices": "64", "field_throughput": "2.000", "field_efficiency": "90%",
                        "field_actual": None}
 
 

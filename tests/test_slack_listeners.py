@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 from slack_bolt import BoltRequest
+from slack_sdk import WebClient
 
+from bot.numbers import resolve_locale
 from bot.settings import Settings
 from bot.slack import commands, events
 from bot.slack.app import create_app
+from bot.slack.forms import open_form
+from bot.slack.plumbing import ACK_BUDGET, time_left
+from bot.slack.state import FormMetadata
 from bot.store import Store, upgrade
 from fake_slack import BOT_USER_ID, FakeSlack
 from slack_client import BOT_TOKEN, SIGNING_SECRET, mention_body, signed_headers, slash_command_body
@@ -62,12 +68,27 @@ def test_a_failing_mention_apologizes_in_the_thread_in_the_users_language(app, f
 
 
 @pytest.mark.parametrize(
-    ("text", "expected"),
+    ("text", "in_a_mention", "in_a_command"),
     [
-        (f"<@{BOT_USER_ID}> 64 2000 90%", "  64 2000 90%"),
-        (f"<@{BOT_USER_ID}|dpscale> help", "  help"),
-        ("<@UOTHER> 64", "<@UOTHER> 64"),
+        (f"<@{BOT_USER_ID}> 64 2000 90%", "  64 2000 90%", "  64 2000 90%"),
+        (f"<@{BOT_USER_ID}|dpscale> help", "  help", "  help"),
+        ("<@UOTHER> 64", "@UOTHER 64", "@UOTHER 64"),  # only the bot's own mention is dropped
+        ("<@U_DE|anna> 64 <#C1|ml>", "@anna 64 #ml", "@anna 64 #ml"),  # shown as Slack shows the names
+        (f"64 <@{BOT_USER_ID}> 2000", "64   2000", f"64 @{BOT_USER_ID} 2000"),  # a command drops a leading one
     ],
 )
-def test_only_the_bots_own_mention_is_stripped(text, expected):
-    assert events.strip_mention(text, BOT_USER_ID) == expected
+def test_only_the_bots_own_mention_is_dropped_and_others_read_as_names(text, in_a_mention, in_a_command):
+    assert events.mention_text(text, BOT_USER_ID) == in_a_mention
+    assert commands.command_text(text, BOT_USER_ID) == in_a_command
+
+
+def test_views_open_gets_only_the_time_left_and_is_not_tried_once_it_has_run_out(fake):
+    """Slack's deadline as a budget: the call gives up when the time is spent, not when Slack answers."""
+    fake.behaviour["views.open"] = 5.0
+    client = WebClient(token=BOT_TOKEN, base_url=fake.api_url)
+    metadata = FormMetadata.of(resolve_locale("en-US"), None)
+    assert not open_form(client, "trigger", resolve_locale("en-US"), metadata, deadline=time.monotonic() + 0.3)
+    assert len(fake.calls_to("views.open")) == 1 and fake.finished_count("views.open") == 0
+    assert not open_form(client, "trigger", resolve_locale("en-US"), metadata, deadline=time.monotonic() - 0.1)
+    assert len(fake.calls_to("views.open")) == 1  # no time left: not even tried
+    assert time_left(time.monotonic() + 60) == ACK_BUDGET  # never more than the budget

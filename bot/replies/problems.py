@@ -44,6 +44,11 @@ def describe_error(error: UserInputError, locale: Locale) -> str:
         low=_bound(error.quantity, error.low, words),
         high=_bound(error.quantity, error.high, words),
     )
+    if error.value is not None:  # a solved value: what it came out at, and the input it came from
+        solved = words.gettext("With {token} it comes out at {value}.").format(
+            token=token, value=_solved_value(error.quantity, Decimal(error.value), words)
+        )
+        return f"{message} {solved}"
     if error.code in _RULES_WITHOUT_TOKEN and error.token is not None:
         return words.gettext("{token} — {message}").format(token=token, message=message)
     if error.code is ErrorCode.AMBIGUOUS_NUMBER and error.reason:
@@ -87,6 +92,14 @@ def _ask_reason(reason: str, words: Wording) -> str:
         AskReason.NOT_YOURS: _("It is not written in your number format ({name}), and other formats disagree on it."),
     }
     return sentences[AskReason(reason)].format(name=escape(words.locale_name), lang=code("lang="))
+def _solved_value(quantity: str | None, value: Decimal, words: Wording) -> str:
+    """A solved value shown with enough digits that it is never mistaken for a bound (0.0099 %, not 0.01 %)."""
+    if quantity == Quantity.EFFICIENCY.value:
+        percent = value * 100
+        return words.percent(value, max(2, 2 - percent.adjusted()) if percent else 2)
+    if quantity == Quantity.DEVICES.value:
+        return words.number(value, 0)
+    return words.number(value)
 
 
 def _template(error: UserInputError, words: Wording) -> str:

@@ -15,6 +15,15 @@ from bot.replies.guide import explanation_blocks
 from bot.replies.wording import EXAMPLE, Wording
 
 BAR_WIDTH = 20
+MAX_GIVEN_DIGITS = 8  # decimals a given value is shown with, at most
+E, V = Quantity.EFFICIENCY, Quantity.THROUGHPUT
+
+
+def _given_digits(value: Decimal, least: int, most: int) -> int:
+    """How many decimals show `value` exactly (between `least` and `most`)."""
+    exponent = value.normalize().as_tuple().exponent
+    decimals = -exponent if isinstance(exponent, int) and exponent < 0 else 0
+    return min(most, max(least, decimals))
 
 
 @dataclass(frozen=True)
@@ -36,12 +45,17 @@ class Figures:
 
     @classmethod
     def of(cls, result: Result, words: Wording) -> Figures:
+        """Solved values rounded for reading; given ones with every digit the user gave (up to a limit), so
+        the worked formula multiplies the very numbers it shows: 12.345 % is 0.12345, not 0.1234."""
         devices = words.number(result.devices, 0)
+        solved = result.solved
+        percent_digits = _given_digits(result.efficiency * 100, 2, MAX_GIVEN_DIGITS) if solved is not E else 2
+        throughput_digits = _given_digits(result.throughput, 2, MAX_GIVEN_DIGITS) if solved is not V else 2
         return cls(
             devices=devices,
-            throughput=words.number(result.throughput),
-            efficiency=words.percent(result.efficiency),
-            efficiency_fraction=words.number(result.efficiency, 4),
+            throughput=words.number(result.throughput, throughput_digits),
+            efficiency=words.percent(result.efficiency, percent_digits),
+            efficiency_fraction=words.number(result.efficiency, percent_digits + 2),
             ideal=words.number(result.ideal),
             actual=words.number(result.actual),
             speedup=words.times(words.number(result.speedup)),

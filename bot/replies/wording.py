@@ -35,12 +35,15 @@ class Wording:
 
     def number(self, value: Decimal, digits: int = 2) -> str:
         """`value` with up to `digits` decimals, or as many more as a value below one needs to show two
-        significant digits (a throughput of 0.004 samples/s is not shown as 0)."""
+        significant digits (a throughput of 0.004 samples/s, or of 0.000000004, is never shown as 0)."""
         if value and abs(value) < 1:
-            digits = max(digits, min(8, 1 - value.adjusted()))
+            digits = max(digits, 1 - value.adjusted())
         return write_number(value, self.style, digits)
 
     def percent(self, fraction: Decimal, digits: int = 2) -> str:
+        """A fraction as a percentage; below 1 % with two significant digits, so it is never shown as 0 %."""
+        if fraction and abs(fraction) < Decimal("0.01"):
+            digits = max(digits, 1 - (fraction * 100).adjusted())
         return write_percent(fraction, self.style, digits)
 
     @property

@@ -13,6 +13,7 @@ from babel import Locale
 from slack_bolt import Ack, App, BoltContext
 from slack_sdk import WebClient
 
+from bot.calculator import Quantity
 from bot.engine import answer, answer_form
 from bot.errors import UserInputError
 from bot.numbers import for_channel
@@ -20,11 +21,19 @@ from bot.parsing import FieldErrors, parse_command, parse_fields
 from bot.replies import Reply, ReplyKind
 from bot.slack.delivery import post_to_response_url
 from bot.slack.failures import apologizing_on_failure
-from bot.slack.forms import open_form
-from bot.slack.ids import EDIT_ACTION, SHARE_ACTION
-from bot.slack.plumbing import SHARE_MEMORY_TTL, acknowledge, logged, services_of
+from bot.slack.forms import open_form_or_help
+from bot.slack.ids import ANY_ID, EDIT_ACTION, SHARE_ACTION
+from bot.slack.plumbing import (
+    SHARE_MEMORY_TTL,
+    acknowledge,
+    deadline_of,
+    locale_of,
+    logged,
+    read_user_locale,
+    services_of,
+)
 from bot.slack.state import BadState, FormMetadata, ResultState
-from bot.slack.views import form_initial_values, share_failed_reply, shared_reply
+from bot.slack.views import form_initial_values, outdated_reply, share_failed_reply, shared_reply
 from bot.store import SHARE
 
 
@@ -42,7 +51,7 @@ def share(body: dict[str, Any], action: dict[str, Any], client: WebClient, conte
     user_id = body["user"]["id"]
     if not services_of(context).first_time(SHARE, share_key(body, action), SHARE_MEMORY_TTL, context):
         return "duplicate"  # a double click, perhaps on another process: shared once already
-    locale: Locale = services_of(context).locales.default
+    locale: Locale = locale_of(context)  # the clicking user's, until the button says which it was shown in
     reply: Reply | None = None
     try:
         state = ResultState.decode(action.get("value"))
@@ -66,19 +75,34 @@ def share(body: dict[str, Any], action: dict[str, Any], client: WebClient, conte
 
 @logged("edit")
 def edit(ack: Ack, body: dict[str, Any], action: dict[str, Any], client: WebClient, context: BoltContext) -> str:
-    ack()
     try:
         state = ResultState.decode(action.get("value"))
         locale = state.locale
         fields = state.form_fields()
         command = parse_fields(fields, locale) if fields is not None else parse_command(state.text or "", locale)
         locale = command.locale  # the form speaks, and reads, the language the result was written in (`lang=`)
-        initial: dict[Any, str] | None = form_initial_values(command.values, locale)
+        initial: dict[Quantity, str] | None = form_initial_values(command.tokens, command.values, locale)
+        outcome = "ok"
     except (BadState, UserInputError, FieldErrors):
-        locale, initial = services_of(context).locales.default, None
+        locale, initial, outcome = locale_of(context), None, "empty_form"
     context["locale"] = str(locale)
     metadata = FormMetadata.of(locale, body.get("response_url"))
-    return "ok" if open_form(client, body["trigger_id"], locale, metadata, initial) else "failed"
+    services_of(context).background.submit(
+        open_form_or_help, client, body.get("trigger_id") or "", locale, metadata, initial,
+        deadline=deadline_of(context),
+    )
+    ack()
+    return outcome
+
+
+@logged("outdated")
+def answer_outdated_button(body: dict[str, Any], context: BoltContext) -> str:
+    """A button this version does not know (a message from an older version): say so where it was clicked."""
+    reply = outdated_reply(locale_of(context))
+    if not post_to_response_url(body.get("response_url"), **reply.payload(response_type="ephemeral",
+                                                                           replace_original=False)):
+        return "unreachable"
+    return "ok"
 
 
 def share_key(body: dict[str, Any], action: dict[str, Any]) -> str:
@@ -90,5 +114,10 @@ def share_key(body: dict[str, Any], action: dict[str, Any]) -> str:
 
 
 def register(app: App) -> None:
-    app.action(SHARE_ACTION)(ack=acknowledge, lazy=[share])
-    app.action(EDIT_ACTION)(edit)
+    app.action(SHARE_ACTION, middleware=[read_user_locale])(ack=acknowledge, lazy=[share])
+    app.action(EDIT_ACTION, middleware=[read_user_locale])(edit)
+
+
+def register_fallback(app: App) -> None:
+    """Registered after every feature (Bolt runs the first listener that matches): any other button."""
+    app.action(ANY_ID, middleware=[read_user_locale])(ack=acknowledge, lazy=[answer_outdated_button])

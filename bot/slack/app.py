@@ -68,7 +68,9 @@ def create_app(settings: Settings, store: Store | None = None) -> App:
         lookup_client, default, preferences=store.preferences, deadline=settings.dpscale_locale_timeout
     )
     services = Services(locales=locales, store=store, client_id=settings.slack_client_id)
-    app.use(provide(services))
+    app.use(provide(services, notice=events.note_rate_limit))
     for feature in FEATURES:
         feature.register(app)
+    for fallback in (actions, forms):  # buttons and forms from an older version: after every feature's own
+        fallback.register_fallback(app)
     return app

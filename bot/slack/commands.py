@@ -1,6 +1,7 @@
 """The `/dpscale` slash command: answered in-line, inside the acknowledgement, ephemeral to the user.
 
-With no text it opens the form instead (falling back to the help if Slack will not open it).
+With no text it opens the form instead, after the acknowledgement and off the request thread, so a slow
+`views.open` never makes anyone's command wait (the help is posted instead if Slack will not open it in time).
 """
 
 from __future__ import annotations
@@ -11,10 +12,12 @@ from slack_bolt import Ack, App, BoltContext
 from slack_sdk import WebClient
 
 from bot.engine import answer
+from bot.parsing import normalized_command
 from bot.replies import ReplyKind
-from bot.slack.forms import open_form
+from bot.slack.forms import open_form_or_help
 from bot.slack.ids import COMMAND
-from bot.slack.plumbing import locale_of, logged, read_user_locale
+from bot.slack.mentions import readable_mentions, strip_own_mention
+from bot.slack.plumbing import deadline_of, locale_of, logged, read_user_locale, services_of
 from bot.slack.preferences import choose_format_by_command
 from bot.slack.state import FormMetadata, ResultState
 from bot.slack.views import with_buttons
@@ -22,21 +25,31 @@ from bot.slack.views import with_buttons
 
 @logged("command")
 def handle_command(ack: Ack, command: dict[str, Any], client: WebClient, context: BoltContext) -> str:
-    text, chosen = choose_format_by_command(context, command.get("user_id"), command.get("text"))
+    text = command_text(command.get("text") or "", context.bot_user_id)
+    text, chosen = choose_format_by_command(context, command.get("user_id"), text)
     locale = locale_of(context)
     if chosen is not None and (chosen.is_error or not text.strip()):
         ack(**chosen.payload(response_type="ephemeral"))
         return "format_error" if chosen.is_error else "format"
     if not text.strip():
         metadata = FormMetadata.of(locale, command.get("response_url"))
-        if open_form(client, command.get("trigger_id") or "", locale, metadata):
-            ack()
-            return "form"
+        services_of(context).background.submit(
+            open_form_or_help, client, command.get("trigger_id") or "", locale, metadata,
+            deadline=deadline_of(context),
+        )
+        ack()
+        return "form"
     reply = answer(text, locale)
     if reply.kind is ReplyKind.RESULT:  # only a result carries state; a text too long to carry is an error reply
-        reply = with_buttons(reply, ResultState.of_text(locale, text))
+        carried = text if text.isprintable() else normalized_command(text)  # control characters would not fit
+        reply = with_buttons(reply, ResultState.of_text(locale, carried))
     ack(**reply.payload(response_type="ephemeral"))
     return reply.kind.value
+
+
+def command_text(text: str, bot_user_id: str | None) -> str:
+    """The command's text: a leading mention of the bot itself dropped, anyone else's shown as `@name`."""
+    return readable_mentions(strip_own_mention(text, bot_user_id, leading_only=True))
 
 
 def register(app: App) -> None:

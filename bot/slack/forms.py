@@ -14,14 +14,25 @@ from slack_sdk.errors import SlackApiError, SlackClientError
 from bot.calculator import Quantity
 from bot.engine import answer_form
 from bot.parsing import FieldErrors
+from bot.replies import build_help_reply
 from bot.slack.delivery import post_to_response_url
 from bot.slack.failures import apologizing_on_failure
-from bot.slack.ids import FORM_CALLBACK
-from bot.slack.plumbing import logged, services_of
+from bot.slack.ids import ANY_ID, FORM_CALLBACK
+from bot.slack.plumbing import locale_of, logged, read_user_locale, time_left
 from bot.slack.state import BadState, FormMetadata, ResultState
-from bot.slack.views import direct_message_note, form_errors, form_view, submitted_fields, with_buttons
+from bot.slack.views import (
+    direct_message_copy,
+    direct_message_note,
+    form_errors,
+    form_view,
+    outdated_view,
+    submitted_fields,
+    with_buttons,
+)
 
 logger = logging.getLogger(__name__)
+
+MIN_CALL_SECONDS = 0.05  # less than this left, and a call could not even connect
 
 
 def open_form(
@@ -30,22 +41,56 @@ def open_form(
     locale: Locale,
     metadata: FormMetadata,
     initial: dict[Quantity, str] | None = None,
+    *,
+    deadline: float,
 ) -> bool:
-    """Open the form; False if Slack would not (an expired trigger, an API failure)."""
+    """Open the form, giving Slack only the time left until `deadline`; False if Slack would not (an expired
+    trigger, an API failure, no time left)."""
+    seconds = time_left(deadline)
+    if seconds < MIN_CALL_SECONDS:
+        logger.warning("views.open skipped: the trigger's time had run out")
+        return False
+    quick = WebClient(
+        token=client.token,
+        base_url=client.base_url,
+        timeout=seconds,  # type: ignore[arg-type]  # urllib takes float seconds
+        retry_handlers=[],
+    )
     try:
-        client.views_open(trigger_id=trigger_id, view=form_view(locale, metadata, initial))
+        quick.views_open(trigger_id=trigger_id, view=form_view(locale, metadata, initial))
     except (SlackApiError, SlackClientError, OSError, ValueError) as error:
         logger.warning("views.open failed: %s", type(error).__name__)
         return False
     return True
 
 
+def open_form_or_help(
+    client: WebClient,
+    trigger_id: str,
+    locale: Locale,
+    metadata: FormMetadata,
+    initial: dict[Quantity, str] | None = None,
+    *,
+    deadline: float,
+) -> None:
+    """Run after the acknowledgement (`Services.background`): open the form, or, when Slack will not open it in
+    time, post the help where the user asked, as the README promises."""
+    try:
+        if open_form(client, trigger_id, locale, metadata, initial, deadline=deadline):
+            return
+        help_reply = build_help_reply(locale)
+        post_to_response_url(metadata.response_url, **help_reply.payload(response_type="ephemeral",
+                                                                          replace_original=False))
+    except Exception:
+        logger.exception("opening the form failed")
+
+
 def submitted_metadata(view: dict[str, Any], context: BoltContext) -> FormMetadata:
-    """What the form carried; the default locale and no way back if it cannot be read."""
+    """What the form carried; if it cannot be read, the submitting user's own locale and no way back."""
     try:
         return FormMetadata.decode(view.get("private_metadata"))
     except BadState:
-        return FormMetadata.of(services_of(context).locales.default, None)
+        return FormMetadata.of(locale_of(context), None)
 
 
 @logged("form")
@@ -75,9 +120,22 @@ def deliver_form_result(body: dict[str, Any], view: dict[str, Any], client: WebC
         return "ok"
     user_id = body["user"]["id"]
     with apologizing_on_failure(client, user_id, None, locale):
-        client.chat_postMessage(channel=user_id, text=reply.text, blocks=[direct_message_note(locale), *reply.blocks])
+        copy = direct_message_copy(reply)
+        client.chat_postMessage(channel=user_id, text=copy.text, blocks=[direct_message_note(locale), *copy.blocks])
     return "direct_message"
 
 
+@logged("outdated_form")
+def answer_outdated_form(ack: Ack, context: BoltContext) -> str:
+    """A form this version does not know (opened by an older version): replaced by a note saying so."""
+    ack(response_action="update", view=outdated_view(locale_of(context)))
+    return "ok"
+
+
 def register(app: App) -> None:
-    app.view(FORM_CALLBACK)(ack=validate_form, lazy=[deliver_form_result])
+    app.view(FORM_CALLBACK, middleware=[read_user_locale])(ack=validate_form, lazy=[deliver_form_result])
+
+
+def register_fallback(app: App) -> None:
+    """Registered after every feature (Bolt runs the first listener that matches): any other form."""
+    app.view(ANY_ID, middleware=[read_user_locale])(answer_outdated_form)

@@ -3,11 +3,14 @@
 One place, so the manifest, the views that carry an id and the listeners that match it cannot drift apart.
 """
 
+import re
+
 from bot.calculator import Quantity
 
 COMMAND = "/dpscale"
 MENTION_EVENT = "app_mention"
 HOME_EVENT = "app_home_opened"
+RATE_LIMITED_EVENT = "app_rate_limited"  # a notice with no inner event, sent without a subscription
 UNINSTALLED_EVENT = "app_uninstalled"
 TOKENS_REVOKED_EVENT = "tokens_revoked"
 
@@ -18,3 +21,4 @@ NUMBER_FORMAT_ACTION = "dpscale_number_format"  # App Home's menu of number form
 FORM_CALLBACK = "dpscale_form"
 FORM_BLOCK_IDS = {quantity: f"field_{quantity.value}" for quantity in Quantity}
 FORM_ACTION_ID = "value"
+ANY_ID = re.compile(r".*")  # what an older version's buttons and forms are matched by

@@ -13,13 +13,15 @@ import inspect
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from typing import Any
 
 from babel import Locale
-from slack_bolt import Ack, BoltContext
+from slack_bolt import Ack, BoltContext, BoltResponse
 
 from bot.formats import parse_reader_locale
+from bot.slack.cache import ExpiringCache
 from bot.slack.locales import LocaleDirectory
 from bot.slack.workspaces import workspace_of
 from bot.store import Store
@@ -28,6 +30,17 @@ request_log = logging.getLogger("bot.requests")
 
 EVENT_MEMORY_TTL = 3600.0  # Slack retries an event for at most about an hour
 SHARE_MEMORY_TTL = 1800.0  # a response_url, and so a Share button, works for 30 minutes
+ANSWER_MEMORY_ENTRIES = 10_000
+ACK_BUDGET = 2.5  # seconds: Slack waits 3 s for an acknowledgement, and a trigger_id lives as long
+BACKGROUND_THREADS = 8
+
+
+@dataclass(frozen=True)
+class PostedAnswer:
+    """The answer posted to a mention: where it is (its ts) and what it said (a fingerprint of its payload)."""
+
+    ts: str
+    fingerprint: str
 
 
 @dataclass
@@ -37,6 +50,14 @@ class Services:
     locales: LocaleDirectory
     store: Store
     client_id: str | None = None  # multi-workspace mode: whose installations the store holds
+    # the answer to each mention, by (channel, message ts), so an edited mention updates it in place
+    answers: ExpiringCache[PostedAnswer] = field(
+        default_factory=lambda: ExpiringCache(ANSWER_MEMORY_ENTRIES, EVENT_MEMORY_TTL)
+    )
+    # work that may wait on Slack after the acknowledgement, off the server's request threads
+    background: ThreadPoolExecutor = field(
+        default_factory=lambda: ThreadPoolExecutor(BACKGROUND_THREADS, thread_name_prefix="dpscale")
+    )
 
     def first_time(self, kind: str, key: str, ttl: float, context: BoltContext) -> bool:
         """True for the first process to handle `key` (an event id, a click), False for any later one: the
@@ -48,12 +69,19 @@ class Services:
         return self
 
 
-def provide(services: Services) -> Callable[..., None]:
-    """A global middleware putting the services on every request's context."""
+def provide(
+    services: Services, notice: Callable[[dict[str, Any], BoltContext], BoltResponse | None] | None = None
+) -> Callable[..., BoltResponse | None]:
+    """The one global middleware: the services and the arrival time on every request's context. A `notice`
+    (a payload with no listener, such as Slack's `app_rate_limited`) may answer a request here instead."""
 
-    def attach_services(context: BoltContext, next: Callable[[], None]) -> None:
+    def attach_services(body: dict[str, Any], context: BoltContext, next: Callable[[], None]) -> BoltResponse | None:
         context["services"] = services
+        context["received"] = time.monotonic()
+        if notice is not None and (response := notice(body, context)) is not None:
+            return response
         next()
+        return None
 
     return attach_services
 
@@ -61,6 +89,20 @@ def provide(services: Services) -> Callable[..., None]:
 def services_of(context: BoltContext) -> Services:
     services: Services = context["services"]
     return services
+
+
+def deadline_of(context: BoltContext) -> float:
+    """When Slack's patience with this request runs out (a `time.monotonic()` instant): ~2.5 s after it arrived.
+
+    Every Web API call made for the acknowledgement, or with its `trigger_id`, gets only the time left until then.
+    """
+    received = context.get("received")
+    return (time.monotonic() if received is None else received) + ACK_BUDGET
+
+
+def time_left(deadline: float) -> float:
+    """Seconds until `deadline`; never more than the budget, ≤ 0 once it has passed."""
+    return min(ACK_BUDGET, deadline - time.monotonic())
 
 
 def read_user_locale(context: BoltContext, next: Callable[[], None]) -> None:

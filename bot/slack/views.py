@@ -60,6 +60,20 @@ def shared_reply(reply: Reply, *, user_id: str, locale: Locale) -> Reply:
     return reply.with_blocks(blocks)
 
 
+def direct_message_copy(reply: Reply) -> Reply:
+    """A result delivered by direct message: Share would only share it into the DM itself, so it is not offered;
+    Edit works anywhere."""
+    blocks = []
+    for block in reply.blocks:
+        if block["type"] == "actions":
+            elements = [e for e in block["elements"] if e.get("action_id") != SHARE_ACTION]
+            if not elements:
+                continue
+            block = {**block, "elements": elements}
+        blocks.append(block)
+    return reply.with_blocks(blocks)
+
+
 def share_failed_reply(locale: Locale) -> Reply:
     return warning(Wording(locale).gettext(
         "This result could not be shared in the channel (the button may have expired). Run the command again to "
@@ -144,12 +158,37 @@ def form_errors(errors: dict[Quantity, UserInputError], locale: Locale) -> dict[
     return {FORM_BLOCK_IDS[q]: describe_error(e, locale)[:FORM_ERROR_LIMIT] for q, e in errors.items()}
 
 
-def form_initial_values(values: dict[Quantity, Decimal], locale: Locale) -> dict[Quantity, str]:
-    """A result's given values, written back in the user's format to pre-fill the form."""
+def form_initial_values(
+    tokens: dict[Quantity, str], values: dict[Quantity, Decimal], locale: Locale
+) -> dict[Quantity, str]:
+    """A result's given values to pre-fill the form: as the user wrote them (never rounded), or, where that would
+    not fit in a field, written in the user's format; a value that fits neither way is left for the user."""
     words = Wording(locale)
+    initial = {}
+    for quantity, value in values.items():
+        written = words.percent(value, 8) if quantity is Quantity.EFFICIENCY else words.plain(value, 12)
+        for candidate in (tokens.get(quantity) or "", written):
+            if candidate.strip() and len(candidate) <= FIELD_LIMIT:
+                initial[quantity] = candidate.strip()
+                break
+    return initial
+
+
+def outdated_reply(locale: Locale) -> Reply:
+    """The answer to a button or form this version no longer knows."""
+    return warning(Wording(locale).gettext(
+        "This button or form is from an older version of dpscale and no longer works. Run `/dpscale` again."
+    ))
+
+
+def outdated_view(locale: Locale) -> dict[str, Any]:
+    """The view a submitted form from an older version is replaced with."""
+    _ = Wording(locale).gettext
     return {
-        q: words.percent(value, 4) if q is Quantity.EFFICIENCY else words.number(value, 6)
-        for q, value in values.items()
+        "type": "modal",
+        "title": _plain_title(_("Data-parallel scaling")),
+        "close": _plain_title(_("Cancel")),
+        "blocks": outdated_reply(locale).blocks,
     }
 
 

@@ -1,0 +1,40 @@
+"""Slack's markup for people and channels in a user's text: the bot's own mention removed, anyone else's
+written the way Slack shows it (`@anna`, `#general`), as plain words that ping no one.
+
+    <@U0BOT> 64 2000 90%      → " 64 2000 90%"       (strip_own_mention)
+    64 <@U_DE|anna> 90%       → "64 @anna 90%"        (readable_mentions)
+"""
+
+from __future__ import annotations
+
+import re
+
+# users (U…, W… on Enterprise Grid), with an optional label; channels; user groups
+_USER = re.compile(r"<@([UWB][A-Z0-9_]+)(?:\|([^>]*))?>")
+_CHANNEL = re.compile(r"<#(C[A-Z0-9_]+)(?:\|([^>]*))?>")
+_GROUP = re.compile(r"<!subteam\^([A-Z0-9_]+)(?:\|([^>]*))?>")
+
+
+def strip_own_mention(text: str, bot_user_id: str | None, *, leading_only: bool = False) -> str:
+    """Remove the bot's own mention (`<@U123>` or `<@U123|name>`): every one, or only one that opens the text."""
+    if not bot_user_id:
+        return text
+    pattern = rf"<@{re.escape(bot_user_id)}(?:\|[^>]*)?>"
+    if leading_only:
+        return re.sub(rf"^\s*{pattern}", " ", text)
+    return re.sub(pattern, " ", text)
+
+
+def readable_mentions(text: str) -> str:
+    """Other people's, channels' and groups' mentions as Slack shows their names: `@anna`, `#general`.
+
+    The result is plain text; whoever echoes it escapes it like any other text the user typed.
+    """
+    text = _USER.sub(lambda m: "@" + _label(m), text)
+    text = _CHANNEL.sub(lambda m: "#" + _label(m), text)
+    return _GROUP.sub(lambda m: "@" + _label(m).lstrip("@"), text)
+
+
+def _label(match: re.Match[str]) -> str:
+    label = (match.group(2) or "").strip()
+    return label or match.group(1)
