@@ -113,3 +113,15 @@ def test_the_helps_examples_compute_what_they_promise_in_every_locale(tag):
 def _seed(tag: str) -> str:
     words = Wording(resolve_locale(tag))
     return f"{words.number(Decimal(64), 0)} {words.number(Decimal(2000))} {words.percent(Decimal('0.9'))}"
+
+
+@pytest.mark.parametrize(("tag", "name"), [("ru-RU", "русский"), ("pl-PL", "polski"), ("nl-NL", "Nederlands")])
+def test_a_language_without_a_catalog_gets_english_and_the_reply_says_so_once(tag, name):
+    for reply in (answer(_seed(tag), resolve_locale(tag)), build_help_reply(resolve_locale(tag))):
+        text = str(reply.blocks)
+        assert text.count(f"dpscale does not speak {name} yet") == 1
+
+
+@pytest.mark.parametrize("tag", SLACK_LOCALES)
+def test_a_language_with_a_catalog_gets_no_such_note(tag):
+    assert "does not speak" not in str(answer(_seed(tag), resolve_locale(tag)).blocks)

@@ -48,7 +48,7 @@ def help_blocks(locale: Locale) -> tuple[str, tuple[Block, ...]]:
             "{keys}; the fourth is solved."
         ).format(keys=code(words.key_list()))),
         section(_("*Examples*") + "\n" + _examples(words)),
-        context([_reading_rules(words)]),
+        context([*words.language_note(), _reading_rules(words)]),
     ]
     return _("How to use dpscale"), tuple(blocks)
 

@@ -25,6 +25,17 @@ class Wording:
         self.ngettext = catalog.ngettext
         self.keys = shown_keys(catalog_name(locale))
 
+    def language_note(self) -> list[str]:
+        """One line saying the reply is in English because the reader's language has no catalog; else nothing."""
+        language = base_locale(self.locale).language
+        if catalog_name(self.locale).split("_")[0] == language:
+            return []
+        name = base_locale(self.locale).get_language_name(base_locale(self.locale)) or language
+        return [self.gettext(
+            ":information_source: dpscale does not speak {language} yet, so it answers in English; your numbers "
+            "are still read and written in your own format."
+        ).format(language=name)]
+
     def key(self, quantity: Quantity | None) -> str:
         """The language's own word for a named value, with its `=`: `durchsatz=`, `効率=`; None is `lang=`."""
         return self.keys[quantity] + "="
