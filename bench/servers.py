@@ -18,7 +18,6 @@ import argparse
 import asyncio
 import os
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -31,7 +30,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from bench.load import USERS, command_mix, run_wrk, write_wrk_script  # noqa: E402
+from bench.load import USERS, command_mix, run_wrk, stall, write_wrk_script  # noqa: E402
 from fake_slack import FakeSlack  # noqa: E402
 from slack_client import BOT_TOKEN, SIGNING_SECRET, free_port, get  # noqa: E402
 
@@ -111,17 +110,6 @@ def asgi_front(wsgi: Callable[..., Any]) -> Callable[..., Any]:
         await send({"type": "http.response.body", "body": data})
 
     return app
-
-
-def stall(port: int, count: int) -> list[socket.socket]:
-    """Connections that announce a body and never send it."""
-    held = []
-    for _ in range(count):
-        s = socket.create_connection(("127.0.0.1", port))
-        s.sendall(b"POST /slack/events HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                  b"Content-Length: 100000\r\n\r\n")
-        held.append(s)
-    return held
 
 
 def main() -> None:
