@@ -40,8 +40,9 @@ def shipped_languages() -> tuple[str, ...]:
     return tuple(sorted(p.parent.parent.name for p in LOCALES_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.po")))
 
 
+@lru_cache(maxsize=512)
 def catalog_name(locale: Locale) -> str:
-    """The shipped catalog that speaks `locale`'s language best."""
+    """The shipped catalog that speaks `locale`'s language best (looked up once per locale: every reply asks)."""
     shipped = shipped_languages()
     candidates = [
         f"{locale.language}_{locale.script}" if locale.script else None,

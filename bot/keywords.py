@@ -9,7 +9,9 @@ records the words deliberately left out because they would not (the tests check 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
+from types import MappingProxyType
 
 from bot.calculator import Quantity
 
@@ -132,7 +134,8 @@ def help_words() -> frozenset[str]:
     return frozenset(word.casefold() for words in HELP.values() for word in words)
 
 
-def shown_keys(catalog: str) -> dict[Quantity | None, str]:
+@lru_cache(maxsize=64)
+def shown_keys(catalog: str) -> Mapping[Quantity | None, str]:
     """The word the help shows for each quantity in a language: its own first word, else the English one."""
     own = WORDS[_language(catalog)]
-    return {quantity: (own.get(quantity) or WORDS["en"][quantity])[0] for quantity in WORDS["en"]}
+    return MappingProxyType({quantity: (own.get(quantity) or WORDS["en"][quantity])[0] for quantity in WORDS["en"]})

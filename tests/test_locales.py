@@ -8,12 +8,16 @@ import threading
 import time
 
 import pytest
+from slack_bolt import BoltRequest, BoltResponse
 from slack_sdk import WebClient
 
 from bot.numbers import resolve_locale
 from bot.slack.cache import ExpiringCache
 from bot.slack.locales import CACHE_TTL, PAUSE_AFTER_FAILURE, USER_ERROR_TTL, LocaleDirectory
+from bot.slack.plumbing import Services, read_user_locale
+from bot.store import Store
 from fake_slack import FakeSlack
+from slack_client import slash_command_body
 
 UNKNOWN = "en_US@unknown"
 
@@ -172,3 +176,18 @@ def test_add_if_new_admits_a_key_once_until_it_expires():
     assert seen.add_if_new("Ev1", True) is False
     clock.now += 6
     assert seen.add_if_new("Ev1", True) is True
+
+
+def test_a_request_waits_for_users_info_only_as_long_as_its_own_deadline_leaves(fake, caplog, tmp_path):
+    """The lookup's own deadline is 1.5 s, but a request that arrived 2.4 s ago (Slack gives up at 3 s, the
+    app at 2.5 s) waits at most the 0.1 s it has left, and reads the user's numbers in the unknown format."""
+    fake.behaviour["users.info"] = "hang"
+    locales = directory(fake, Clock(), deadline=1.5)
+    request = BoltRequest(body=slash_command_body("64 2000 90%", user="UDE"), headers={})
+    request.context["services"] = Services(locales=locales, store=Store.open(f"sqlite:///{tmp_path / 'd.sqlite3'}"))
+    request.context["received"] = time.monotonic() - 2.4
+    moved_on = threading.Event()
+    with caplog.at_level(logging.INFO, logger="bot.slack.locales"):
+        read_user_locale.process(req=request, resp=BoltResponse(status=200), next=moved_on.set)
+    assert moved_on.is_set() and request.context["locale"] == UNKNOWN
+    assert "did not answer within 0.1 s" in caplog.text

@@ -12,7 +12,7 @@ from bot.numbers import resolve_locale
 from bot.settings import Settings
 from bot.slack import actions, commands, events, failures, forms, home, installs, preferences, workspaces
 from bot.slack.locales import LocaleDirectory
-from bot.slack.plumbing import Services, provide
+from bot.slack.plumbing import ProvideServices, Services
 from bot.store import Store, upgrade
 
 API_TIMEOUT = 10
@@ -57,18 +57,18 @@ def create_app(settings: Settings, store: Store | None = None) -> App:
         retry_handlers=[],
     )
     secret = settings.slack_signing_secret
+    locales = LocaleDirectory(
+        lookup_client, default, preferences=store.preferences, deadline=settings.dpscale_locale_timeout
+    )
+    services = Services(locales=locales, store=store, client_id=settings.slack_client_id)
     app = App(
         client=client,
         signing_secret=secret.get_secret_value() if secret else None,
         process_before_response=True,
         logger=logging.getLogger("bot.bolt"),
+        before_authorize=ProvideServices(services, notice=events.note_rate_limit),
         **(workspaces.oauth_options(settings, store, default) if settings.multi_workspace else {}),
     )
-    locales = LocaleDirectory(
-        lookup_client, default, preferences=store.preferences, deadline=settings.dpscale_locale_timeout
-    )
-    services = Services(locales=locales, store=store, client_id=settings.slack_client_id)
-    app.use(provide(services, notice=events.note_rate_limit))
     for feature in FEATURES:
         feature.register(app)
     for fallback in (actions, forms):  # buttons and forms from an older version: after every feature's own

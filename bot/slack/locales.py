@@ -75,11 +75,12 @@ class LocaleDirectory:
         self._lock = threading.Lock()
         self._in_flight: dict[tuple[str | None, str], _Lookup] = {}
 
-    def locale_for(self, context: BoltContext, user_id: str | None) -> Locale:
+    def locale_for(self, context: BoltContext, user_id: str | None, wait: float | None = None) -> Locale:
         """The locale a user's request is read and answered in: the Slack language's words, and the number format
         the user chose, if any. The choice comes first and from dpscale's own database, so a user who made one
-        has their numbers read right even when Slack cannot tell their language in time."""
-        locale = self.locale_of(context.team_id, user_id, token=context.bot_token)
+        has their numbers read right even when Slack cannot tell their language in time. `wait`: the seconds the
+        request has left, if fewer than the lookup's own deadline."""
+        locale = self.locale_of(context.team_id, user_id, token=context.bot_token, wait=wait)
         if self._preferences is None or not user_id:
             return locale
         tag = self._preferences.number_format(workspace_of(context), user_id)
@@ -90,9 +91,12 @@ class LocaleDirectory:
         except UserInputError:
             return locale
 
-    def locale_of(self, team_id: str | None, user_id: str | None, token: str | None = None) -> Locale:
+    def locale_of(
+        self, team_id: str | None, user_id: str | None, token: str | None = None, wait: float | None = None
+    ) -> Locale:
         """The user's Slack locale, or the unknown reader (`en_US@unknown`) when Slack does not tell us in time
-        (`token`: the workspace's own bot token in multi-workspace mode)."""
+        (`token`: the workspace's own bot token in multi-workspace mode; `wait`: at most this many seconds, if
+        fewer than the deadline)."""
         if not user_id:
             return self.unknown
         key = (team_id, user_id)
@@ -106,9 +110,10 @@ class LocaleDirectory:
             if lookup is None:
                 lookup = self._in_flight[key] = _Lookup()
                 threading.Thread(target=self._run, args=(key, lookup, token), daemon=True).start()
-        if not lookup.done.wait(self._deadline):
+        patience = self._deadline if wait is None else max(0.0, min(wait, self._deadline))
+        if not lookup.done.wait(patience):
             logger.info("users.info did not answer within %.1f s; reading this user's numbers in the unknown format",
-                        self._deadline)
+                        patience)
         return lookup.locale or self.unknown
 
     def _run(self, key: tuple[str | None, str], lookup: _Lookup, token: str | None) -> None:

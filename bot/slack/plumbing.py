@@ -1,7 +1,7 @@
 """What every listener needs, given once instead of repeated in each: the shared services, the reader's locale,
 and one log line per request.
 
-    app.use(provide(services))                                  # every request: context["services"]
+    App(before_authorize=ProvideServices(services))             # every request: context["services"]
     app.command(COMMAND, middleware=[read_user_locale])(handle)  # context["locale"] from users.info
     @logged("command") def handle(..., context): return "result" # one INFO line: kind, locale, outcome, time
 """
@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from babel import Locale
-from slack_bolt import Ack, BoltContext, BoltResponse
+from slack_bolt import Ack, BoltContext, BoltRequest, BoltResponse
+from slack_bolt.middleware import Middleware
 
 from bot.formats import parse_reader_locale
 from bot.slack.cache import ExpiringCache
@@ -69,21 +70,30 @@ class Services:
         return self
 
 
-def provide(
-    services: Services, notice: Callable[[dict[str, Any], BoltContext], BoltResponse | None] | None = None
-) -> Callable[..., BoltResponse | None]:
+class ProvideServices(Middleware):
     """The one global middleware: the services and the arrival time on every request's context. A `notice`
-    (a payload with no listener, such as Slack's `app_rate_limited`) may answer a request here instead."""
+    (a payload with no listener, such as Slack's `app_rate_limited`) may answer a request here instead.
 
-    def attach_services(body: dict[str, Any], context: BoltContext, next: Callable[[], None]) -> BoltResponse | None:
-        context["services"] = services
+    It runs before authorization (`App(before_authorize=…)`), so the time a workspace's authorization takes is
+    counted against Slack's deadline too. A `Middleware` subclass, not a function: Bolt calls it directly, where a
+    function middleware costs an injection of every possible argument on every request.
+    """
+
+    def __init__(
+        self, services: Services, notice: Callable[[dict[str, Any], BoltContext], BoltResponse | None] | None = None
+    ) -> None:
+        self.services = services
+        self.notice = notice
+
+    def process(self, *, req: BoltRequest, resp: BoltResponse, next: Callable[[], Any]) -> BoltResponse | None:
+        """Put the services and the arrival time on the context, then go on (or answer the notice)."""
+        context = req.context
+        context["services"] = self.services
         context["received"] = time.monotonic()
-        if notice is not None and (response := notice(body, context)) is not None:
+        if self.notice is not None and (response := self.notice(req.body, context)) is not None:
             return response
         next()
-        return None
-
-    return attach_services
+        return resp
 
 
 def services_of(context: BoltContext) -> Services:
@@ -105,14 +115,24 @@ def time_left(deadline: float) -> float:
     return min(ACK_BUDGET, deadline - time.monotonic())
 
 
-def read_user_locale(context: BoltContext, next: Callable[[], None]) -> None:
-    """Listener middleware: the locale of the user who sent the request, read by `locale_of(context)`.
+class ReadUserLocale(Middleware):
+    """Listener middleware: the locale of the user who sent the request, read by `locale_of(context)`; Slack's
+    `users.info` is waited for only as long as the request's deadline leaves.
 
     The context holds the locale's tag, not Babel's `Locale`: Bolt deep-copies the context for lazy listeners,
     and a `Locale` would take its whole CLDR data along on every copy.
     """
-    context["locale"] = str(services_of(context).locales.locale_for(context, context.user_id))
-    next()
+
+    def process(self, *, req: BoltRequest, resp: BoltResponse, next: Callable[[], Any]) -> BoltResponse | None:
+        """Put the reader's locale tag on the context, then go on."""
+        context = req.context
+        locales = services_of(context).locales
+        context["locale"] = str(locales.locale_for(context, context.user_id, wait=time_left(deadline_of(context))))
+        next()
+        return resp
+
+
+read_user_locale = ReadUserLocale()
 
 
 def locale_of(context: BoltContext) -> Locale:

@@ -4,13 +4,20 @@ every process the moment one of them changes a row.
 On PostgreSQL each process LISTENs on one channel; a writer NOTIFYs the changed key in the same transaction, and
 every process forgets it. A read that overlaps a change is not kept (an epoch counter tells), and while a process
 is not listening — before its listener is connected, or after it lost the connection — nothing is kept at all:
-reads go to the database. An SQLite file is read directly (one local process; a read costs microseconds).
+reads go to the database.
+
+On SQLite every process holds one connection of its own that asks `PRAGMA data_version` before each read from
+memory: the number moves whenever any other connection, in this process or another, has committed a change to the
+file, and then everything kept is forgotten. It costs a few microseconds, where reading the row through the engine
+costs a pooled connection, a compiled statement and a result (the largest part of a slash command's own cost before
+it was kept). An in-memory SQLite database is read directly.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import sqlite3
 import threading
 import time
 from collections.abc import Callable
@@ -42,10 +49,19 @@ class SharedCache:
         self._listening = threading.Event()
         self._closed = threading.Event()
         self._pid = 0
+        path = make_url(database.url).database if database.dialect == "sqlite" else None
+        # SQLite: the file whose data_version is watched (None: a memory database, read directly)
+        self._sqlite_path = path if path and path != ":memory:" and not path.startswith("file:") else None
+        self._watch: sqlite3.Connection | None = None  # SQLite: this process's connection asking data_version
+        self._data_version: int | None = None
 
     def close(self) -> None:
         """Stop listening (within a second); reads then go to the database."""
         self._closed.set()
+        with self._lock:
+            if self._watch is not None and self._pid == os.getpid():
+                self._watch.close()
+            self._watch = None
 
     def get(self, key: str, load: Callable[[], V]) -> V:
         """The value for `key`, from this process's memory when it is known to be current, else from `load`."""
@@ -59,7 +75,7 @@ class SharedCache:
             epoch = self._epoch
         value = load()
         with self._lock:
-            if self._epoch == epoch and self._listening.is_set():
+            if self._epoch == epoch and self._keeping():
                 if len(self._entries) >= MAX_ENTRIES:
                     self._entries.clear()
                 self._entries[key] = (now + self._ttl, value)
@@ -80,7 +96,12 @@ class SharedCache:
                 self._entries.pop(key, None)
 
     def _ready(self) -> bool:
-        if self._database.dialect != "postgresql" or self._closed.is_set():
+        """Whether memory may serve a read now (see the module's docstring for each database)."""
+        if self._closed.is_set():
+            return False
+        if self._database.dialect == "sqlite":
+            return self._sqlite_current()
+        if self._database.dialect != "postgresql":
             return False
         if self._pid != os.getpid():  # first use in this process (or a forked child): start listening
             with self._lock:
@@ -90,6 +111,30 @@ class SharedCache:
                     self._entries.clear()
                     threading.Thread(target=self._listen, name="dpscale-cache", daemon=True).start()
         return self._listening.is_set()
+
+    def _keeping(self) -> bool:
+        """Whether what was just read may be kept (lock held): the database's changes are being watched."""
+        return self._watch is not None if self._database.dialect == "sqlite" else self._listening.is_set()
+
+    def _sqlite_current(self) -> bool:
+        """SQLite: forget everything if any connection committed since the last read; False for a memory database
+        (nothing to watch) or a file this process cannot read, so that reads go to the database."""
+        if self._sqlite_path is None:
+            return False
+        with self._lock:
+            try:
+                if self._watch is None or self._pid != os.getpid():
+                    self._pid, self._data_version = os.getpid(), None
+                    self._watch = sqlite3.connect(self._sqlite_path, check_same_thread=False, isolation_level=None)
+                version = self._watch.execute("PRAGMA data_version").fetchone()[0]
+            except sqlite3.Error:
+                self._watch = None
+                return False
+            if version != self._data_version:
+                self._data_version = version
+                self._epoch += 1
+                self._entries.clear()
+        return True
 
     def _listen(self) -> None:
         url = make_url(self._database.url).set(drivername="postgresql").render_as_string(hide_password=False)
