@@ -14,11 +14,11 @@ from alembic.runtime.migration import MigrationContext
 from slack_sdk.oauth.installation_store import Installation
 from sqlalchemy import event, func, select, update
 
-from bot.store import EVENT, SHARE, Store, Workspace, upgrade
+from bot.store import EVENT, SHARE, PostedAnswer, Store, Workspace, upgrade
 from bot.store.db import sqlalchemy_url
 from bot.store.installations import OAuthStateStore, installation_store
 from bot.store.migrate import current_revision, head_revision
-from bot.store.tables import handled, metadata, oauth_states
+from bot.store.tables import answers, handled, metadata, oauth_states
 from bot.store.tables import preferences as preferences_table
 
 CLIENT_ID = "111.222"
@@ -76,9 +76,10 @@ def test_upgrading_again_changes_nothing_and_keeps_every_row(store):
     assert bot_token(store, "T1") == "xoxb-T1"
 
 
-def test_an_installation_made_before_the_latest_migration_survives_it(database_url):
+@pytest.mark.parametrize("revision", ["0001", "0002"])
+def test_an_installation_made_before_the_latest_migration_survives_it(database_url, revision):
     store = Store.open(database_url)
-    upgrade(store.database, "0001")
+    upgrade(store.database, revision)
     install(store, "T1")
     upgrade(store.database)
     assert current_revision(store.database) == head_revision()
@@ -136,6 +137,55 @@ def test_an_expired_key_may_be_handled_again_and_expired_rows_are_deleted(store)
     assert keys == {"old", "live"}
 
 
+def test_a_released_key_may_be_handled_again_at_once(store):
+    workspace = Workspace(team_id="T1")
+    assert store.handled.first(EVENT, "message:C1:1.1", 60, workspace)
+    store.handled.release(EVENT, "message:C1:1.1")
+    store.handled.release(SHARE, "never-held")  # nothing to release: nothing happens
+    assert store.handled.first(EVENT, "message:C1:1.1", 60, workspace) is True
+    assert store.handled.first(EVENT, "message:C1:1.1", 60, workspace) is False
+
+
+def test_an_answer_is_kept_per_workspace_channel_and_message_and_its_fingerprint_replaced(store):
+    t1, t2 = Workspace(team_id="T1"), Workspace(team_id="T2")
+    store.answers.put(t1, "C1", "1.1", PostedAnswer("9.1", "first"), 60)
+    assert store.answers.get(t1, "C1", "1.1") == PostedAnswer("9.1", "first")
+    assert store.answers.get(t2, "C1", "1.1") is None  # another workspace's message
+    assert store.answers.get(t1, "C2", "1.1") is None  # another channel's
+    assert store.answers.get(t1, "C1", "1.2") is None  # another message
+    store.answers.put(t1, "C1", "1.1", PostedAnswer("9.1", "edited"), 60)  # an edit changed the result
+    assert store.answers.get(t1, "C1", "1.1") == PostedAnswer("9.1", "edited")
+    org = Workspace("E1", "T3", is_enterprise_install=True)
+    store.answers.put(org, "C9", "1.1", PostedAnswer("9.9", "org"), 60)
+    assert store.answers.get(Workspace("E1", "T4", is_enterprise_install=True), "C9", "1.1") == PostedAnswer(
+        "9.9", "org")
+
+
+def test_an_answer_written_by_one_process_is_read_by_another_at_once(store, database_url):
+    other = Store.open(database_url)  # its own engine, as another process has
+    workspace = Workspace(team_id="T1")
+    store.answers.put(workspace, "C1", "1.1", PostedAnswer("9.1", "first"), 60)
+    assert other.answers.get(workspace, "C1", "1.1") == PostedAnswer("9.1", "first")
+    other.answers.put(workspace, "C1", "1.1", PostedAnswer("9.1", "edited"), 60)
+    assert store.answers.get(workspace, "C1", "1.1") == PostedAnswer("9.1", "edited")
+    other.close()
+
+
+def test_an_expired_answer_reads_as_none_is_refreshed_by_a_put_and_expired_rows_are_deleted(store, monkeypatch):
+    workspace = Workspace(team_id="T1")
+    store.answers.put(workspace, "C1", "old", PostedAnswer("9.1", "a"), -1)
+    store.answers.put(workspace, "C1", "gone", PostedAnswer("9.2", "b"), -1)
+    store.answers.put(workspace, "C1", "live", PostedAnswer("9.3", "c"), 60)
+    assert store.answers.get(workspace, "C1", "old") is None
+    store.answers.put(workspace, "C1", "old", PostedAnswer("9.1", "a2"), 60)  # written again: its time starts anew
+    assert store.answers.get(workspace, "C1", "old") == PostedAnswer("9.1", "a2")
+    assert store.answers.delete_expired() == 1  # "gone"
+    monkeypatch.setattr("bot.store.answers.CLEAN_UP_EVERY", 1)  # now every write cleans up on the way
+    store.answers.put(workspace, "C1", "gone-too", PostedAnswer("9.4", "d"), -1)
+    with store.database.engine.connect() as connection:
+        assert set(connection.execute(select(answers.c.message_ts)).scalars()) == {"old", "live"}
+
+
 def test_a_number_format_is_kept_per_user_replaced_and_forgotten(store):
     t1, t2 = Workspace(team_id="T1"), Workspace(team_id="T2")
     store.preferences.set_number_format(t1, "U1", "de-DE")
@@ -160,11 +210,15 @@ def test_forgetting_a_workspace_deletes_its_installation_and_all_its_rows_and_no
         install(store, workspace.team_id)
         store.preferences.set_number_format(workspace, "U1", "de-DE")
         store.handled.first(EVENT, f"Ev-{workspace.team_id}", 60, workspace)
+        store.answers.put(workspace, "C1", "1.1", PostedAnswer("9.1", workspace.team_key), 60)
     deleted = store.forget(gone, CLIENT_ID)
-    assert deleted == {"dpscale_preferences": 1, "dpscale_handled": 1, "slack_installations": 1, "slack_bots": 1}
+    assert deleted == {"dpscale_preferences": 1, "dpscale_handled": 1, "dpscale_answers": 1,
+                       "slack_installations": 1, "slack_bots": 1}
     assert bot_token(store, "T1") is None and store.preferences.number_format(gone, "U1") is None
+    assert store.answers.get(gone, "C1", "1.1") is None
     assert bot_token(store, "T2") == "xoxb-T2" and store.preferences.number_format(kept, "U1") == "de-DE"
     assert store.handled.first(EVENT, "Ev-T2", 60, kept) is False
+    assert store.answers.get(kept, "C1", "1.1") == PostedAnswer("9.1", "T2")
 
 
 def test_uninstalling_from_an_organisation_forgets_every_workspace_of_it(store):
@@ -174,10 +228,14 @@ def test_uninstalling_from_an_organisation_forgets_every_workspace_of_it(store):
     store.preferences.set_number_format(org, "W1", "de-DE")
     store.preferences.set_number_format(Workspace("E1", "T3"), "W2", "fr-FR")  # a single-workspace row in E1
     store.preferences.set_number_format(Workspace("E2", "T9"), "W3", "ja-JP")
+    for workspace in (org, Workspace("E1", "T3"), Workspace("E2", "T9")):
+        store.answers.put(workspace, "C1", "1.1", PostedAnswer("9.1", "x"), 60)
     store.forget(Workspace("E1", None, is_enterprise_install=True), CLIENT_ID)
     assert bot_token(store, None, "E1", org=True) is None
     assert store.preferences.number_format(Workspace("E1", "T3"), "W2") is None
     assert store.preferences.number_format(Workspace("E2", "T9"), "W3") == "ja-JP"
+    assert store.answers.get(org, "C1", "1.1") is None and store.answers.get(Workspace("E1", "T3"), "C1", "1.1") is None
+    assert store.answers.get(Workspace("E2", "T9"), "C1", "1.1") == PostedAnswer("9.1", "x")
     assert bot_token(store, "T9", "E2") == "xoxb-T9"
 
 

@@ -18,7 +18,7 @@ import pytest
 from sqlalchemy import select, update
 
 from bot.store import Store, Workspace
-from bot.store.tables import bots, oauth_states, preferences
+from bot.store.tables import answers, bots, oauth_states, preferences
 from fake_slack import FakeSlack
 from slack_client import (
     AppServer,
@@ -142,12 +142,19 @@ def test_uninstalling_deletes_the_installation_and_the_workspaces_preferences(mu
     command(server, "format=de-DE", "T1")
     command(server, "format=fr-FR", "T2")
     assert store.preferences.number_format(Workspace(team_id="T1"), "UEN") == "de-DE"
+    for n, team in enumerate(("T1", "T2")):  # a mention answered in each: where its answer is, kept for an edit
+        mention = json.loads(mention_body("<@UDPSCALE> 64 2000 90%", "UEN", f"EvMention{team}", f"1700000000.00050{n}"))
+        mention["team_id"] = mention["authorizations"][0]["team_id"] = team
+        event(server, mention)
+    assert server.wait_for_log("kind=mention", 2) == 2
+    assert store.answers.get(Workspace(team_id="T1"), "C1", "1700000000.000500") is not None
     event(server, {"token": "legacy", "team_id": "T1", "api_app_id": "A1", "type": "event_callback",
                    "event": {"type": "app_uninstalled"}, "event_id": "EvGone", "event_time": int(time.time())})
     assert server.wait_for_log("forgot workspace") == 1
     with store.database.engine.connect() as connection:
         assert connection.execute(select(bots.c.team_id)).scalars().all() == ["T2"]
         assert connection.execute(select(preferences.c.team_id)).scalars().all() == ["T2"]
+        assert connection.execute(select(answers.c.team_id)).scalars().all() == ["T2"]
     command(server, "64 2000 90%", "T1", response_url=fake.response_url("gone"))
     assert fake.wait_for("/response/gone")[0].params["text"].startswith("dpscale is not installed")
     assert "115 200" in command(server, "64 2000 90%", "T2").json()["text"].replace("\u202f", " ")

@@ -5,6 +5,16 @@ The event is acknowledged at once; the answer is posted by a lazy listener, so a
 never holds up the acknowledgement. Each message is answered once, whether Slack delivers it again under the
 same event id or under a new one; an edited mention updates its answer in place when the result changes.
 Mentions written by bots and workflows are not answered (two bots could otherwise answer each other forever).
+
+Where each answer is lives in the store (`store.answers`), so an edit updates it whichever process or host the
+edit lands on. Within a process, a lock per message makes an edit wait behind its first answer. Across processes,
+the message's handled-once claim tells whether some process is answering it: an edit that finds no answer yet
+but the message claimed waits for the answer's row (up to ANSWER_WAIT, as long as one `chat.postMessage` may
+take) and then updates it, so the reader sees one answer, showing the edited result. An edit that finds the
+message unclaimed claims it and is answered itself (the original, if it still arrives, is then not answered). A
+post that fails gives its claim up, so a later edit is answered at once; should the first answer not come within
+ANSWER_WAIT (its process stopped), the edit is answered on its own. Two edits of one message handled at the same
+moment by two processes may both update the answer; the later `chat.update` to reach Slack stands.
 """
 
 from __future__ import annotations
@@ -13,6 +23,8 @@ import hashlib
 import json
 import logging
 import threading
+import time
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -22,30 +34,32 @@ from slack_sdk import WebClient
 from bot.engine import answer
 from bot.numbers import for_channel
 from bot.replies import Reply
-from bot.slack.cache import ExpiringCache
 from bot.slack.failures import apologizing_on_failure
 from bot.slack.ids import MENTION_EVENT, RATE_LIMITED_EVENT
 from bot.slack.mentions import readable_mentions, strip_own_mention
 from bot.slack.plumbing import (
     EVENT_MEMORY_TTL,
-    PostedAnswer,
     acknowledge,
     locale_of,
     logged,
     read_user_locale,
     services_of,
 )
-from bot.store import EVENT
+from bot.slack.workspaces import workspace_of
+from bot.store import EVENT, PostedAnswer, Store, Workspace
 
 logger = logging.getLogger(__name__)
 
 EVENTS_PER_WINDOW = 30_000  # Slack: events from one workspace to one app in WINDOW_MINUTES
 WINDOW_MINUTES = 60
 _MESSAGE_LOCKS = tuple(threading.Lock() for _ in range(64))
+ANSWER_WAIT = 10.0  # seconds an edit waits for another process's first answer: the Web API client's timeout
+POLL_DELAYS = (0.02, 0.05, 0.1, 0.2)  # between looks for that answer; the last repeats
 
 
 @logged("mention")
 def reply_in_thread(body: dict[str, Any], event: dict[str, Any], context: BoltContext, client: WebClient) -> str:
+    """Answer a mention in its thread once, or update that answer in place when the mention was edited."""
     if event.get("bot_id") or event.get("subtype") == "bot_message":
         return "from_bot"
     services = services_of(context)
@@ -58,31 +72,72 @@ def reply_in_thread(body: dict[str, Any], event: dict[str, Any], context: BoltCo
         return "duplicate"  # the same message under another event id
     locale = locale_of(context)
     thread_ts = event.get("thread_ts") or ts
+    message = Message(workspace_of(context), str(channel), str(ts))
     # one message at a time: an edit that arrives while the first answer is being posted waits for its ts
     with _MESSAGE_LOCKS[hash((channel, ts)) % len(_MESSAGE_LOCKS)], apologizing_on_failure(
         client, channel, thread_ts, locale
     ):
         # the whole channel reads the answer: written so no locale can misread a figure
         reply = answer(mention_text(event.get("text") or "", context.bot_user_id), for_channel(locale))
-        earlier = services.answers.get((channel, ts)) if edited else None
+        earlier = _earlier_answer(services.store, message) if edited else None
         if earlier is not None:
-            return _update(client, services.answers, (channel, ts), earlier, reply)
-        if edited:  # an edit that comes first: the original, if it still arrives, is not answered again
-            services.first_time(EVENT, f"message:{channel}:{ts}", EVENT_MEMORY_TTL, context)
-        posted = client.chat_postMessage(channel=event["channel"], thread_ts=thread_ts, **reply.payload())
-        services.answers.put((channel, ts), PostedAnswer(str(posted.get("ts")), fingerprint(reply)))
+            return _update(client, services.store, message, earlier, reply)
+        _post(client, services.store, message, thread_ts, reply)
     return "error" if reply.is_error else "ok"
 
 
-def _update(
-    client: WebClient, answers: ExpiringCache[PostedAnswer], message: tuple[Any, Any], earlier: PostedAnswer,
-    reply: Reply,
-) -> str:
+@dataclass(frozen=True)
+class Message:
+    """A message that mentions the app: whose it is, where, and its ts — the key of its one answer."""
+
+    workspace: Workspace
+    channel: str
+    ts: str
+
+    @property
+    def claim(self) -> str:
+        """The handled-once key held by whichever process answers the message (the original or an edit)."""
+        return f"message:{self.channel}:{self.ts}"
+
+
+def _earlier_answer(store: Store, message: Message) -> PostedAnswer | None:
+    """An edit's answer to update: the one already posted, or the one another process is posting, waited for.
+
+    None when there is none to update. Either this edit claims the message now (no process was answering it:
+    this edit is answered, and the original, should it still arrive, is not), or the claim was given up because
+    that post failed, or the other process's answer did not come within ANSWER_WAIT.
+    """
+    delays, deadline = iter(POLL_DELAYS), time.monotonic() + ANSWER_WAIT
+    while True:
+        earlier = store.answers.get(message.workspace, message.channel, message.ts)
+        if earlier is not None or store.handled.first(EVENT, message.claim, EVENT_MEMORY_TTL, message.workspace):
+            return earlier
+        if time.monotonic() >= deadline:
+            logger.warning("an edited mention's first answer, being posted by another process, did not come "
+                           "within %.0f s: the edit is answered on its own", ANSWER_WAIT)
+            return None
+        time.sleep(next(delays, POLL_DELAYS[-1]))
+
+
+def _post(client: WebClient, store: Store, message: Message, thread_ts: str | None, reply: Reply) -> None:
+    """Post the answer and record where it is. A failed post gives the message up again, so that an edit of it,
+    on any process, is answered at once instead of waiting for an answer that will never come."""
+    try:
+        posted = client.chat_postMessage(channel=message.channel, thread_ts=thread_ts, **reply.payload())
+    except Exception:
+        store.handled.release(EVENT, message.claim)
+        raise
+    answered = PostedAnswer(str(posted.get("ts")), fingerprint(reply))
+    store.answers.put(message.workspace, message.channel, message.ts, answered, EVENT_MEMORY_TTL)
+
+
+def _update(client: WebClient, store: Store, message: Message, earlier: PostedAnswer, reply: Reply) -> str:
     """An edited mention: its answer updated in place if the result changed, left alone otherwise."""
     if fingerprint(reply) == earlier.fingerprint:
         return "unchanged"
-    client.chat_update(channel=message[0], ts=earlier.ts, **reply.payload())
-    answers.put(message, PostedAnswer(earlier.ts, fingerprint(reply)))
+    client.chat_update(channel=message.channel, ts=earlier.ts, **reply.payload())
+    updated = PostedAnswer(earlier.ts, fingerprint(reply))
+    store.answers.put(message.workspace, message.channel, message.ts, updated, EVENT_MEMORY_TTL)
     return "updated"
 
 
@@ -92,6 +147,7 @@ def mention_text(text: str, bot_user_id: str | None) -> str:
 
 
 def fingerprint(reply: Reply) -> str:
+    """What an answer says, in a few bytes: an edit that leaves it the same leaves the posted answer alone."""
     return hashlib.sha256(json.dumps(reply.payload(), sort_keys=True).encode()).hexdigest()
 
 

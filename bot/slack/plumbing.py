@@ -22,7 +22,6 @@ from slack_bolt import Ack, BoltContext, BoltRequest, BoltResponse
 from slack_bolt.middleware import Middleware
 
 from bot.formats import parse_reader_locale
-from bot.slack.cache import ExpiringCache
 from bot.slack.locales import LocaleDirectory
 from bot.slack.workspaces import workspace_of
 from bot.store import Store
@@ -31,17 +30,8 @@ request_log = logging.getLogger("bot.requests")
 
 EVENT_MEMORY_TTL = 3600.0  # Slack retries an event for at most about an hour
 SHARE_MEMORY_TTL = 1800.0  # a response_url, and so a Share button, works for 30 minutes
-ANSWER_MEMORY_ENTRIES = 10_000
 ACK_BUDGET = 2.5  # seconds: Slack waits 3 s for an acknowledgement, and a trigger_id lives as long
 BACKGROUND_THREADS = 8
-
-
-@dataclass(frozen=True)
-class PostedAnswer:
-    """The answer posted to a mention: where it is (its ts) and what it said (a fingerprint of its payload)."""
-
-    ts: str
-    fingerprint: str
 
 
 @dataclass
@@ -51,10 +41,6 @@ class Services:
     locales: LocaleDirectory
     store: Store
     client_id: str | None = None  # multi-workspace mode: whose installations the store holds
-    # the answer to each mention, by (channel, message ts), so an edited mention updates it in place
-    answers: ExpiringCache[PostedAnswer] = field(
-        default_factory=lambda: ExpiringCache(ANSWER_MEMORY_ENTRIES, EVENT_MEMORY_TTL)
-    )
     # work that may wait on Slack after the acknowledgement, off the server's request threads
     background: ThreadPoolExecutor = field(
         default_factory=lambda: ThreadPoolExecutor(BACKGROUND_THREADS, thread_name_prefix="dpscale")

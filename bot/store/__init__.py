@@ -3,6 +3,7 @@
     store = Store.open(settings.database_url)
     store.handled.first(EVENT, event_id, ttl, workspace)          # exactly once, across processes
     store.preferences.number_format(workspace, user_id)             # a user's own number format
+    store.answers.get(workspace, channel, message_ts)               # where a mention's answer is
     store.forget(workspace, client_id)                              # uninstalled: delete all of it
 
 Nothing here knows Slack's request shapes; the Slack layer passes plain ids.
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from bot.store.answers import Answers, PostedAnswer
 from bot.store.cache import SharedCache
 from bot.store.db import Database
 from bot.store.events import EVENT, SHARE, HandledOnce
@@ -20,7 +22,10 @@ from bot.store.migrate import upgrade
 from bot.store.preferences import Preferences
 from bot.store.workspace import Workspace
 
-__all__ = ["EVENT", "SHARE", "Database", "HandledOnce", "Preferences", "Store", "Workspace", "upgrade"]
+__all__ = [
+    "EVENT", "SHARE", "Answers", "Database", "HandledOnce", "PostedAnswer", "Preferences", "Store", "Workspace",
+    "upgrade",
+]
 
 
 @dataclass
@@ -29,11 +34,13 @@ class Store:
     cache: SharedCache = field(init=False)
     handled: HandledOnce = field(init=False)
     preferences: Preferences = field(init=False)
+    answers: Answers = field(init=False)
 
     def __post_init__(self) -> None:
         self.cache = SharedCache(self.database)
         self.handled = HandledOnce(self.database)
         self.preferences = Preferences(self.database, self.cache)
+        self.answers = Answers(self.database)
 
     @classmethod
     def open(cls, database_url: str | None) -> Store:

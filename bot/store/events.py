@@ -2,7 +2,8 @@
 
 The guard is the table's primary key: `INSERT … ON CONFLICT DO UPDATE … WHERE expired` inserts a new key, or
 takes over one whose time is up, in one statement the database serialises; a live key is left alone and the
-caller learns it came second. Expired rows are deleted now and then, by whichever process happens to write.
+caller learns it came second. A key may be released early, when the work it guarded failed. Expired rows are
+deleted now and then, by whichever process happens to write.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import itertools
 import threading
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import delete
+from sqlalchemy import and_, delete
 from sqlalchemy.dialects import postgresql, sqlite
 
 from bot.store.db import Database
@@ -56,6 +57,11 @@ class HandledOnce:
         if due:
             self.delete_expired()
         return won
+
+    def release(self, kind: str, key: str) -> None:
+        """Give `key` up before its time: the next caller of `first` wins again (the work it guarded failed)."""
+        with self._database.engine.begin() as connection:
+            connection.execute(delete(handled).where(and_(handled.c.kind == kind, handled.c.key == key[:200])))
 
     def delete_expired(self) -> int:
         """Forget every key whose time is up; how many were deleted."""

@@ -37,3 +37,18 @@ preferences = Table(
     Column("number_format", String(35), nullable=False),
     Column("updated_at", DateTime, nullable=False),
 )
+
+# Where the answer to each mention is, and a fingerprint of what it said, so that an edit of the mention landing
+# on any process updates that one answer in place. Keyed like everything else by organisation and workspace.
+answers = Table(
+    "dpscale_answers",
+    metadata,
+    Column("enterprise_id", String(32), primary_key=True),
+    Column("team_id", String(32), primary_key=True),
+    Column("channel_id", String(32), primary_key=True),
+    Column("message_ts", String(32), primary_key=True),
+    Column("answer_ts", String(32), nullable=False),
+    Column("fingerprint", String(64), nullable=False),
+    Column("expires_at", DateTime, nullable=False),
+    Index("dpscale_answers_expires_idx", "expires_at"),
+)
