@@ -16,6 +16,12 @@ overrides). With more than one, the socket is bound once and the process forks: 
 (and so its own database connections) and calls `waitress.serve(app, sockets=[that socket])` with the same
 settings, and the kernel spreads connections across them. The schema is migrated once, before the fork.
 
+Stopping (bot/shutdown.py): on SIGTERM, what platforms send on every deploy and restart before a SIGKILL some 30 s
+later, or on SIGINT, each process stops accepting connections, answers every request it has already received and
+lets the work those requests left in the app's thread pools finish, for up to WEB_DRAIN_TIMEOUT seconds (20 by
+default), then exits 0 with a line saying it stopped; a WARNING counts what the timeout cut off. The first process
+forwards the signal to the others and waits for them, within the same bound and a grace of `CHILD_GRACE`.
+
 All configuration is here and in Settings, so the process starts the same from any working directory.
 """
 
@@ -28,13 +34,16 @@ import os
 import signal
 import socket
 import sys
+import time
 
 from slack_bolt.adapter.wsgi import SlackRequestHandler
 
 from bot.http import EVENTS_PATH, HEALTH_PATH, MAX_BODY, WSGIApp, guarded
 from bot.processes import default_process_count, prepare_database
 from bot.settings import Settings, SettingsError, load_settings
-from bot.slack.app import configure_logging, create_app
+from bot.shutdown import Server, SocketMap, WorkPool, finish_requests, in_progress, serve_until_signalled
+from bot.slack.app import configure_logging, create_app, create_services
+from bot.slack.plumbing import Services
 
 __all__ = ["EVENTS_PATH", "HEALTH_PATH", "create_wsgi_app", "serve"]
 
@@ -42,15 +51,24 @@ READ_TIMEOUT = 10  # seconds a connection may sit idle, mid-request or between r
 CLEANUP_INTERVAL = 2  # how often waitress looks for such connections
 CONNECTION_LIMIT = 1000  # open connections before waitress stops accepting; stalled ones cost a socket each
 MAX_HEADER = 64 * 1024  # Slack's headers are a few hundred bytes
+CHILD_GRACE = 2.0  # seconds the first process waits past the drain timeout for the others to exit before killing
+CHILD_POLL = 0.05  # how often it looks
+log = logging.getLogger("bot.server")
 
 
 def create_wsgi_app(settings: Settings | None = None) -> WSGIApp:
-    settings = settings or load_settings()
+    """dpscale as a WSGI app, for this server or any other: Bolt behind the checks of bot/http.py."""
+    return build(settings or load_settings())[0]
+
+
+def build(settings: Settings) -> tuple[WSGIApp, Services]:
+    """The WSGI app and the services behind it, whose thread pools a stopping server waits for."""
     configure_logging(settings)
-    app = create_app(settings)
+    services = create_services(settings)
+    app = create_app(settings, services=services)
     flow = app.oauth_flow
     pages = frozenset({flow.install_path, flow.redirect_uri_path}) if flow is not None else frozenset()
-    return guarded(SlackRequestHandler(app, path=EVENTS_PATH), browser_paths=pages)
+    return guarded(SlackRequestHandler(app, path=EVENTS_PATH), browser_paths=pages), services
 
 
 def server_options(settings: Settings) -> dict[str, object]:
@@ -66,53 +84,107 @@ def server_options(settings: Settings) -> dict[str, object]:
         "max_request_header_size": MAX_HEADER,
         "asyncore_use_poll": True,  # select() cannot watch more than 1024 sockets
         "ident": "dpscale",
-        "_quiet": True,
     }
 
 
 def serve(settings: Settings, app: WSGIApp | None = None) -> None:
     """Serve `app` (dpscale unless given; a given app is built before the fork and shared by every process) in as
-    many processes as `process_count` says, on 0.0.0.0:$PORT, until the process is stopped."""
-    from waitress import serve as waitress_serve
+    many processes as `process_count` says, on 0.0.0.0:$PORT, until SIGTERM or SIGINT; then stop gracefully."""
+    from waitress import create_server
 
     options = server_options(settings)
     count = process_count(settings)
     _limit_malloc_arenas()
     if app is None:
         prepare_database(settings)
+    children: list[int] = []
     if count > 1:
         listener = socket.create_server(("0.0.0.0", settings.port), backlog=1024)
         options = {key: value for key, value in options.items() if key not in ("host", "port")}
         options["sockets"] = [listener]
-        fork_servers(count - 1)
-    logging.getLogger("bot.server").info(
-        "serving on port %d with %d threads in %d processes", settings.port, settings.web_threads, count
-    )
-    waitress_serve(app or create_wsgi_app(settings), **options)
+        children = fork_servers(count - 1)
+    pools: tuple[WorkPool, ...] = ()
+    if app is None:
+        app, services = build(settings)
+        pools = services.pools
+    socket_map: SocketMap = {}
+    server = create_server(app, map=socket_map, **options)
+    log.info("serving on port %d with %d threads in %d processes", settings.port, settings.web_threads, count)
+    run(server, socket_map, settings.web_drain_timeout, children, pools)
+
+
+def run(
+    server: Server, socket_map: SocketMap, timeout: float, children: list[int], pools: tuple[WorkPool, ...]
+) -> None:
+    """Serve until SIGTERM or SIGINT; then pass SIGTERM on to `children`, finish the requests received and the
+    work left in `pools` within `timeout` seconds, and wait for the children as long again and `CHILD_GRACE`."""
+    cause = serve_until_signalled(server, socket_map)
+    started = time.monotonic()
+    deadline = started + timeout
+    for pid in children:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGTERM)
+    log.info("stopping on %s (pid %d): no new connections; finishing %s within %g s",
+             cause, os.getpid(), _count(in_progress(socket_map), "request"), timeout)
+    requests = finish_requests(server, socket_map, deadline)
+    tasks = sum(pool.finish(deadline) for pool in pools)  # at once, if the requests took all the time
+    killed = wait_for_children(children, deadline + CHILD_GRACE)
+    if requests or tasks:
+        log.warning("the drain timeout of %g s (WEB_DRAIN_TIMEOUT) abandoned %s and %s",
+                    timeout, _count(requests, "request"), _count(tasks, "background task"))
+    if killed:
+        log.warning("killed %s still running %g s after the drain timeout", _count(killed, "process"), CHILD_GRACE)
+    log.info("stopped (pid %d) %.1f s after %s", os.getpid(), time.monotonic() - started, cause)
+    if requests or tasks:  # their threads would hold the interpreter's exit past the bound
+        logging.shutdown()
+        os._exit(0)
+
+
+def _count(number: int, thing: str) -> str:
+    """`1 request`, `2 requests`, `2 processes`."""
+    return f"{number} {thing}" + ("" if number == 1 else "es" if thing.endswith("s") else "s")
 
 
 def process_count(settings: Settings) -> int:
+    """WEB_CONCURRENCY, or bot.processes' choice for the database."""
     return settings.web_concurrency or default_process_count(settings)
 
 
-def fork_servers(extra: int) -> None:
-    """Fork `extra` copies of this process, which return and serve; the first process stops them when it stops."""
+def fork_servers(extra: int) -> list[int]:
+    """Fork `extra` copies of this process, which return and serve; the first process gets their ids, to pass a
+    stop signal on to them and wait for them."""
     children = []
     for _ in range(extra):
         pid = os.fork()
         if pid == 0:
             _die_with_parent()
-            return
+            return []
         children.append(pid)
+    return children
 
-    def stop_children(signum: int, _frame: object) -> None:
-        for pid in children:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGTERM)
-        raise SystemExit(0)
 
-    signal.signal(signal.SIGTERM, stop_children)
-    signal.signal(signal.SIGINT, stop_children)
+def wait_for_children(children: list[int], deadline: float) -> int:
+    """Wait until every child has exited, for as long as `deadline` (a `time.monotonic()` instant) allows; one
+    still running then is killed. How many were killed."""
+    killed = 0
+    for pid in children:
+        while not _exited(pid) and time.monotonic() < deadline:
+            time.sleep(CHILD_POLL)
+        if not _exited(pid):
+            with contextlib.suppress(ProcessLookupError, ChildProcessError):
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            killed += 1
+    return killed
+
+
+def _exited(pid: int) -> bool:
+    """Whether child `pid` has exited (and is now reaped)."""
+    try:
+        done, _ = os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        return True
+    return done != 0
 
 
 M_ARENA_MAX = -8  # glibc's mallopt parameter
@@ -137,6 +209,7 @@ def _die_with_parent() -> None:
 
 
 def main() -> int:
+    """`python -m bot.server`: 2 if the settings are wrong, else serve until stopped, then 0."""
     try:
         settings = load_settings()
     except SettingsError as error:

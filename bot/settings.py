@@ -37,6 +37,9 @@ class Settings(BaseSettings):
     port: int = Field(default=3000, ge=1, le=65535)
     web_threads: int = Field(default=16, ge=1, le=256)
     web_concurrency: int | None = Field(default=None, ge=1, le=64)  # processes; unset: bot.processes decides
+    # seconds a stopping process (SIGTERM, SIGINT) gives the requests it has received, and the work they left,
+    # to finish: below the platform's wait before SIGKILL (30 s on Heroku, Render and Kubernetes by default)
+    web_drain_timeout: float = Field(default=20.0, gt=0, le=600)
     dpscale_default_locale: str = "en-US"
     dpscale_locale_timeout: float = Field(default=1.5, gt=0, le=2.5)
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"

@@ -27,6 +27,7 @@ class Call:
     params: dict[str, Any]
     headers: dict[str, str]
     answer: dict[str, Any] | None = None  # what the fake answered
+    port: int = 0  # the caller's TCP port: which process made the call, for tests that run several
 
 
 @dataclass
@@ -112,7 +113,7 @@ class FakeSlack:
         method = path.removeprefix("/api/") if path.startswith("/api/") else path
         content_type = handler.headers.get("Content-Type", "")
         params = json.loads(raw or "{}") if "json" in content_type else dict(parse_qsl(raw))
-        call = Call(method, params, dict(handler.headers))
+        call = Call(method, params, dict(handler.headers), port=handler.client_address[1])
         with self._lock:
             self.calls.append(call)
         behaviour = self.behaviour.get(method, "ok")

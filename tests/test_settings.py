@@ -12,6 +12,7 @@ def test_good_settings_load_with_defaults():
     settings = load_settings(GOOD)
     assert settings.port == 3000 and settings.dpscale_default_locale == "en-US" and not settings.socket_mode
     assert settings.slack_api_url == "https://slack.com/api/"
+    assert settings.web_drain_timeout == 20.0  # a stopping process's bound, below the platforms' 30 s to SIGKILL
     assert "s3cr3t-value" not in repr(settings) and "xoxb-1" not in repr(settings)
 
 
@@ -33,6 +34,7 @@ def test_api_url_gets_its_trailing_slash():
         ({**GOOD, "SLACK_API_URL": "slack.com"}, ["SLACK_API_URL must be an http(s) URL"]),
         ({**GOOD, "DPSCALE_DEFAULT_LOCALE": "klingon"}, ["DPSCALE_DEFAULT_LOCALE must be a locale tag"]),
         ({**GOOD, "DPSCALE_LOCALE_TIMEOUT": "9"}, ["DPSCALE_LOCALE_TIMEOUT"]),
+        ({**GOOD, "WEB_DRAIN_TIMEOUT": "0"}, ["WEB_DRAIN_TIMEOUT"]),
     ],
 )
 def test_every_problem_is_named_without_its_value(env, problems):

@@ -36,38 +36,48 @@ def configure_logging(settings: Settings) -> None:
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)
 
 
-def create_app(settings: Settings, store: Store | None = None) -> App:
-    """Build the app. Listeners answer in-line (`process_before_response`), so a slash command's reply is in
-    its acknowledgement with no thread hand-off; slow follow-up work (mentions) runs in lazy listeners.
-
-    With SLACK_BOT_TOKEN it serves that one workspace; with SLACK_CLIENT_ID/SECRET, any workspace that installs
-    it (each request then carries its own workspace's token). Either way, state shared between processes lives
-    in `store` (DATABASE_URL).
-    """
+def create_services(settings: Settings, store: Store | None = None) -> Services:
+    """The long-lived parts every listener shares (bot.slack.plumbing): the store (opened from DATABASE_URL and
+    brought up to date unless given), the users' locales, and the thread pools work after an acknowledgement runs
+    in. Built apart from the app so that the server that serves it can let those pools finish when it stops."""
     if store is None:  # the schema is brought up to date here too, so that any server (or test) can run the app
         store = Store.open(settings.database_url)
         upgrade(store.database)
     token = settings.slack_bot_token.get_secret_value() if settings.slack_bot_token else None
-    default = resolve_locale(settings.dpscale_default_locale)
-    client = WebClient(token=token, base_url=settings.slack_api_url, timeout=API_TIMEOUT)
     lookup_client = WebClient(
         token=token,
         base_url=settings.slack_api_url,
         timeout=settings.dpscale_locale_timeout,  # type: ignore[arg-type]  # urllib takes float seconds
         retry_handlers=[],
     )
-    secret = settings.slack_signing_secret
     locales = LocaleDirectory(
-        lookup_client, default, preferences=store.preferences, deadline=settings.dpscale_locale_timeout
+        lookup_client, resolve_locale(settings.dpscale_default_locale), preferences=store.preferences,
+        deadline=settings.dpscale_locale_timeout,
     )
-    services = Services(locales=locales, store=store, client_id=settings.slack_client_id)
+    return Services(locales=locales, store=store, client_id=settings.slack_client_id)
+
+
+def create_app(settings: Settings, store: Store | None = None, services: Services | None = None) -> App:
+    """Build the app. Listeners answer in-line (`process_before_response`), so a slash command's reply is in
+    its acknowledgement with no thread hand-off; slow follow-up work (mentions) runs in lazy listeners.
+
+    With SLACK_BOT_TOKEN it serves that one workspace; with SLACK_CLIENT_ID/SECRET, any workspace that installs
+    it (each request then carries its own workspace's token). Either way, state shared between processes lives
+    in `store` (DATABASE_URL), or in the store of the `services` given.
+    """
+    services = services if services is not None else create_services(settings, store)
+    token = settings.slack_bot_token.get_secret_value() if settings.slack_bot_token else None
+    default = resolve_locale(settings.dpscale_default_locale)
+    client = WebClient(token=token, base_url=settings.slack_api_url, timeout=API_TIMEOUT)
+    secret = settings.slack_signing_secret
     app = App(
         client=client,
         signing_secret=secret.get_secret_value() if secret else None,
         process_before_response=True,
         logger=logging.getLogger("bot.bolt"),
         before_authorize=ProvideServices(services, notice=events.note_rate_limit),
-        **(workspaces.oauth_options(settings, store, default) if settings.multi_workspace else {}),
+        listener_executor=services.lazy,
+        **(workspaces.oauth_options(settings, services.store, default) if settings.multi_workspace else {}),
     )
     for feature in FEATURES:
         feature.register(app)

@@ -13,7 +13,6 @@ import inspect
 import logging
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +21,7 @@ from slack_bolt import Ack, BoltContext, BoltRequest, BoltResponse
 from slack_bolt.middleware import Middleware
 
 from bot.formats import parse_reader_locale
+from bot.shutdown import WorkPool
 from bot.slack.locales import LocaleDirectory
 from bot.slack.workspaces import workspace_of
 from bot.store import Store
@@ -32,6 +32,7 @@ EVENT_MEMORY_TTL = 3600.0  # Slack retries an event for at most about an hour
 SHARE_MEMORY_TTL = 1800.0  # a response_url, and so a Share button, works for 30 minutes
 ACK_BUDGET = 2.5  # seconds: Slack waits 3 s for an acknowledgement, and a trigger_id lives as long
 BACKGROUND_THREADS = 8
+LAZY_THREADS = 5  # Bolt's own default for its lazy listeners
 
 
 @dataclass
@@ -42,14 +43,20 @@ class Services:
     store: Store
     client_id: str | None = None  # multi-workspace mode: whose installations the store holds
     # work that may wait on Slack after the acknowledgement, off the server's request threads
-    background: ThreadPoolExecutor = field(
-        default_factory=lambda: ThreadPoolExecutor(BACKGROUND_THREADS, thread_name_prefix="dpscale")
-    )
+    background: WorkPool = field(default_factory=lambda: WorkPool(BACKGROUND_THREADS, thread_name_prefix="dpscale"))
+    # Bolt's lazy listeners (a mention's answer, Share, a form's result), given to the App as its listener_executor
+    lazy: WorkPool = field(default_factory=lambda: WorkPool(LAZY_THREADS, thread_name_prefix="bolt"))
 
     def first_time(self, kind: str, key: str, ttl: float, context: BoltContext) -> bool:
         """True for the first process to handle `key` (an event id, a click), False for any later one: the
         database decides, so it holds across every process and host."""
         return self.store.handled.first(kind, key, ttl, workspace_of(context))
+
+    @property
+    def pools(self) -> tuple[WorkPool, WorkPool]:
+        """Where work outlives its request, for a stopping server to wait for: lazy listeners first, since what
+        they start could still go to the background pool."""
+        return (self.lazy, self.background)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Services:
         """Bolt copies a request's context for lazy listeners; the services are shared, never copied."""
