@@ -19,7 +19,8 @@ from slack_sdk import WebClient
 CONSTANT = {"response_type": "ephemeral", "text": "ok"}
 
 
-def create_wsgi_app(inline: bool) -> Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]:
+def create_bolt_app(inline: bool) -> App:
+    """The bare Bolt app itself (bench/instructions.py dispatches to it in-process)."""
     client = WebClient(token=os.environ["SLACK_BOT_TOKEN"], base_url=os.environ["SLACK_API_URL"])
     app = App(client=client, signing_secret=os.environ["SLACK_SIGNING_SECRET"], process_before_response=inline)
 
@@ -27,7 +28,11 @@ def create_wsgi_app(inline: bool) -> Callable[[dict[str, Any], Callable[..., Any
     def constant(ack):  # type: ignore[no-untyped-def]
         ack(**CONSTANT)
 
-    slack = SlackRequestHandler(app, path="/slack/events")
+    return app
+
+
+def create_wsgi_app(inline: bool) -> Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]:
+    slack = SlackRequestHandler(create_bolt_app(inline), path="/slack/events")
 
     def application(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         if environ.get("PATH_INFO") == "/healthz":

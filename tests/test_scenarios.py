@@ -7,6 +7,8 @@ The end-to-end tests (test_e2e.py, test_interactive.py) keep a thinner layer thr
 from __future__ import annotations
 
 import json
+import threading
+import time
 from typing import Any
 
 import pytest
@@ -19,6 +21,7 @@ from slack_client import (
     BOT_TOKEN,
     SIGNING_SECRET,
     interaction_body,
+    mention_body,
     signed_headers,
     slash_command_body,
 )
@@ -128,3 +131,30 @@ def test_app_home_is_published_in_the_viewers_language(app, fake):
     assert dispatch(app, body, "application/json").status == 200
     view = view_of(fake.wait_for("views.publish")[0])
     assert view["type"] == "home" and "スケーリング効率" in json.dumps(view, ensure_ascii=False)
+
+
+def test_an_edit_that_reaches_the_lock_before_its_original_still_updates_the_one_answer(app, fake, monkeypatch):
+    """The original claims the message and is then held up (here, reading its locale) while its edit arrives in
+    the same process: the edit waits for the original's answer without holding the message's lock, so the original
+    posts it and the edit updates it; never a second answer after a long wait."""
+    from bot.slack import events
+
+    monkeypatch.setattr(events, "ANSWER_WAIT", 3.0)
+    held, locale_of = threading.Event(), events.locale_of
+
+    def slow_the_first(context):
+        if not held.is_set():
+            held.set()
+            time.sleep(0.5)
+        return locale_of(context)
+
+    monkeypatch.setattr(events, "locale_of", slow_the_first)
+    ts = "1700000200.000100"
+    dispatch(app, mention_body("<@UDPSCALE> 64 2000 9%", "UDE", "EvFirst", ts), "application/json")
+    assert held.wait(5)  # the original has claimed the message
+    edit = json.loads(mention_body("<@UDPSCALE> 64 2000 90%", "UDE", "EvEdit", ts))
+    edit["event"]["edited"] = {"user": "UDE", "ts": "1700000201.000000"}
+    dispatch(app, json.dumps(edit), "application/json")
+    updates = fake.wait_for("chat.update", 1, timeout=10)
+    posted = fake.calls_to("chat.postMessage")
+    assert len(posted) == 1 and updates[0].params["ts"] == posted[0].answer["ts"]

@@ -6,15 +6,16 @@ never holds up the acknowledgement. Each message is answered once, whether Slack
 same event id or under a new one; an edited mention updates its answer in place when the result changes.
 Mentions written by bots and workflows are not answered (two bots could otherwise answer each other forever).
 
-Where each answer is lives in the store (`store.answers`), so an edit updates it whichever process or host the
-edit lands on. Within a process, a lock per message makes an edit wait behind its first answer. Across processes,
-the message's handled-once claim tells whether some process is answering it: an edit that finds no answer yet
-but the message claimed waits for the answer's row (up to ANSWER_WAIT, as long as one `chat.postMessage` may
-take) and then updates it, so the reader sees one answer, showing the edited result. An edit that finds the
-message unclaimed claims it and is answered itself (the original, if it still arrives, is then not answered). A
-post that fails gives its claim up, so a later edit is answered at once; should the first answer not come within
-ANSWER_WAIT (its process stopped), the edit is answered on its own. Two edits of one message handled at the same
-moment by two processes may both update the answer; the later `chat.update` to reach Slack stands.
+Where each answer is lives in the store (`store.answers`), so an edit updates it whichever process or host the edit
+lands on. The message's handled-once claim tells whether some process, this one or another, is answering it: an edit
+that finds no answer yet but the message claimed waits for the answer's row (up to ANSWER_WAIT, as long as one
+`chat.postMessage` may take) and then updates it, so the reader sees one answer, showing the edited result. An edit
+that finds the message unclaimed claims it and is answered itself (the original, if it still arrives, is then not
+answered). A post that fails gives its claim up, so a later edit is answered at once; should the first answer not
+come within ANSWER_WAIT (its process stopped), the edit is answered on its own. Two edits of one message handled at
+the same moment by two processes may both update the answer; the later `chat.update` to reach Slack stands. Within a
+process, a lock per message, taken only after that wait (the original may need it to post what the edit waits for),
+makes two edits update in turn.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from typing import Any
 
 from slack_bolt import App, BoltContext, BoltResponse
 from slack_sdk import WebClient
+from sqlalchemy.exc import SQLAlchemyError
 
 from bot.engine import answer
 from bot.numbers import for_channel
@@ -73,16 +75,16 @@ def reply_in_thread(body: dict[str, Any], event: dict[str, Any], context: BoltCo
     locale = locale_of(context)
     thread_ts = event.get("thread_ts") or ts
     message = Message(workspace_of(context), str(channel), str(ts))
-    # one message at a time: an edit that arrives while the first answer is being posted waits for its ts
-    with _MESSAGE_LOCKS[hash((channel, ts)) % len(_MESSAGE_LOCKS)], apologizing_on_failure(
-        client, channel, thread_ts, locale
-    ):
+    with apologizing_on_failure(client, channel, thread_ts, locale):
         # the whole channel reads the answer: written so no locale can misread a figure
         reply = answer(mention_text(event.get("text") or "", context.bot_user_id), for_channel(locale))
+        # an edit finds the answer to update, or waits for the one being posted, before it takes the message's
+        # lock: the process posting that answer, this one included, may need the lock to post it
         earlier = _earlier_answer(services.store, message) if edited else None
-        if earlier is not None:
-            return _update(client, services.store, message, earlier, reply)
-        _post(client, services.store, message, thread_ts, reply)
+        with _MESSAGE_LOCKS[hash((channel, ts)) % len(_MESSAGE_LOCKS)]:  # two edits in this process update in turn
+            if earlier is not None:
+                return _update(client, services.store, message, earlier, reply)
+            _post(client, services.store, message, thread_ts, reply)
     return "error" if reply.is_error else "ok"
 
 
@@ -128,11 +130,16 @@ def _post(client: WebClient, store: Store, message: Message, thread_ts: str | No
         store.handled.release(EVENT, message.claim)
         raise
     answered = PostedAnswer(str(posted.get("ts")), fingerprint(reply))
-    store.answers.put(message.workspace, message.channel, message.ts, answered, EVENT_MEMORY_TTL)
+    try:
+        store.answers.put(message.workspace, message.channel, message.ts, answered, EVENT_MEMORY_TTL)
+    except SQLAlchemyError:  # the answer stands: no apology under it; an edit of it posts a new one
+        logger.exception("the answer to a mention was posted but where it is could not be recorded")
 
 
 def _update(client: WebClient, store: Store, message: Message, earlier: PostedAnswer, reply: Reply) -> str:
-    """An edited mention: its answer updated in place if the result changed, left alone otherwise."""
+    """An edited mention: its answer updated in place if the result changed, left alone otherwise (compared with
+    the answer as it stands now: another edit may have updated it meanwhile)."""
+    earlier = store.answers.get(message.workspace, message.channel, message.ts) or earlier
     if fingerprint(reply) == earlier.fingerprint:
         return "unchanged"
     client.chat_update(channel=message.channel, ts=earlier.ts, **reply.payload())
