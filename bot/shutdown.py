@@ -31,6 +31,7 @@ from waitress.server import BaseWSGIServer
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 LOOP_TIMEOUT = 1.0  # the longest the draining loop sleeps; worker threads wake it sooner as each request ends
+MAX_TAKE_IN_PASSES = 256  # zero-timeout passes over what arrived before the signal; each accepts one connection
 THREADS_STOP = 1.0  # seconds idle worker threads get to notice they are stopped
 SocketMap = dict[int, Any]  # waitress's socket map: file descriptor → dispatcher
 P = ParamSpec("P")
@@ -108,6 +109,7 @@ def finish_requests(server: Server, socket_map: SocketMap, deadline: float) -> i
     (with several processes on one socket, once the last process has closed it). Idle keep-alive connections are
     closed as they become idle. A request still arriving is read on; if its client stalls, waitress's maintenance
     closes it after `channel_timeout`, as it would at any other time."""
+    take_in_what_arrived(server, socket_map)
     listeners = [d for d in socket_map.values() if isinstance(d, BaseWSGIServer)]
     for listener in listeners:
         wasyncore.dispatcher.close(listener)  # not listener.close(): that closes the trigger the workers wake us by
@@ -125,6 +127,18 @@ def finish_requests(server: Server, socket_map: SocketMap, deadline: float) -> i
         server.task_dispatcher.shutdown(cancel_pending=True, timeout=THREADS_STOP)
     wasyncore.close_all(socket_map)
     return unanswered
+
+
+def take_in_what_arrived(server: Server, socket_map: SocketMap) -> None:
+    """Before the listening sockets close: accept the connections already waiting in their backlog and read what
+    every connection has already sent, without waiting, so that a request that reached this machine before the
+    signal is answered instead of reset. The signal can wake the loop in the same pass as those requests, and
+    then, handled first, leaves before they are read. Stops once a pass takes in nothing more."""
+    for _ in range(MAX_TAKE_IN_PASSES):
+        before = (len(socket_map), in_progress(socket_map))
+        wasyncore.loop(timeout=0, map=socket_map, use_poll=server.adj.asyncore_use_poll, count=1)
+        if (len(socket_map), in_progress(socket_map)) == before:
+            return
 
 
 def _channels(socket_map: SocketMap) -> list[HTTPChannel]:

@@ -4,6 +4,7 @@ requests left behind, within WEB_DRAIN_TIMEOUT, and exits 0 saying it stopped.""
 
 from __future__ import annotations
 
+import http.client
 import os
 import re
 import signal
@@ -218,3 +219,28 @@ def test_a_work_pool_waits_for_its_tasks_and_theirs_until_the_deadline_and_count
     assert pool.finish(time.monotonic() + 5) == 0 and ran == ["follow-up"]
     assert pool.finish(time.monotonic()) == 0  # nothing left: at once, even at the deadline
     pool.shutdown()
+
+
+@e2e
+def test_requests_that_reached_the_server_just_before_the_signal_are_answered_not_reset():
+    """A request sent on an open keep-alive connection and one on a connection still in the listening socket's
+    backlog, both there before SIGTERM is handled (the server is held still with SIGSTOP meanwhile, so that the
+    signal and the requests wake it together), are both answered, and the server exits 0."""
+    with running_app() as (_, server):
+        assert server.process is not None
+        keep = http.client.HTTPConnection("127.0.0.1", server.port, timeout=DRAIN)
+        keep.request("GET", "/healthz")
+        assert keep.getresponse().read() == b"ok"
+        fresh = http.client.HTTPConnection("127.0.0.1", server.port, timeout=DRAIN)
+        os.kill(server.process.pid, signal.SIGSTOP)
+        try:
+            keep.request("GET", "/healthz")
+            fresh.request("GET", "/healthz")  # connects: the kernel completes the handshake, the server never saw it
+            os.kill(server.process.pid, signal.SIGTERM)
+        finally:
+            os.kill(server.process.pid, signal.SIGCONT)
+        replies = [(r.status, r.read()) for r in (keep.getresponse(), fresh.getresponse())]
+        assert replies == [(200, b"ok")] * 2
+        assert server.process.wait(DRAIN + MARGIN) == 0
+        keep.close()
+        fresh.close()

@@ -37,6 +37,7 @@ EVERYTHING = "*"
 TTL = 600.0  # a safety net only: changes are announced
 MAX_ENTRIES = 50_000
 RECONNECT_AFTER = 1.0
+_INHERITED: list[sqlite3.Connection] = []  # watch connections a forked child got from its parent, kept unclosed
 
 
 class SharedCache:
@@ -124,10 +125,14 @@ class SharedCache:
         with self._lock:
             try:
                 if self._watch is None or self._pid != os.getpid():
-                    self._pid, self._data_version = os.getpid(), None
+                    if self._watch is not None:  # a parent's, inherited by a fork: SQLite says never to close it
+                        _INHERITED.append(self._watch)
+                    self._watch, self._pid, self._data_version = None, os.getpid(), None
                     self._watch = sqlite3.connect(self._sqlite_path, check_same_thread=False, isolation_level=None)
                 version = self._watch.execute("PRAGMA data_version").fetchone()[0]
             except sqlite3.Error:
+                if self._watch is not None:
+                    self._watch.close()
                 self._watch = None
                 return False
             if version != self._data_version:
