@@ -9,7 +9,10 @@ one physical line with newlines escaped, so no value can forge a line of its own
 
 from __future__ import annotations
 
+import atexit
 import logging
+import logging.handlers
+import queue
 import re
 
 # loggers whose messages may quote a request, a reply or Web API arguments
@@ -52,7 +55,38 @@ class OneLineFormatter(logging.Formatter):
 
 
 def one_line_handler() -> logging.Handler:
-    handler = logging.StreamHandler()
+    """The process's handler: each record filtered and written as one line by the thread that logs it, then
+    handed to a writer thread through a queue (`logging.handlers.QueueHandler`, `QueueListener`).
+
+    Request threads never write to stderr themselves: a handler's lock held across a write, which lets go of the
+    interpreter lock, made every thread that logged queue behind the writer for a whole switch interval; under 64
+    concurrent clients that, not the work, set the pace. The writer is stopped, and what is queued written, at exit
+    (`stop_writer`).
+    """
+    global _listener
+    stop_writer()
+    handler = logging.handlers.QueueHandler(queue.SimpleQueue())
     handler.setFormatter(OneLineFormatter())
     handler.addFilter(LibraryDetailFilter())
+    _listener = logging.handlers.QueueListener(handler.queue, logging.StreamHandler())
+    _listener.start()
     return handler
+
+
+def stop_writer() -> None:
+    """Write what is queued and stop the writer thread, if one runs (at exit, or before the handler is replaced)."""
+    global _listener
+    if _listener is not None:
+        _listener.stop()
+        _listener = None
+
+
+def restart_writer_in_child() -> None:
+    """A forked process has the queue but not the thread that wrote it: start one of its own (bot/server.py
+    registers this to run after every fork)."""
+    if _listener is not None:
+        _listener.start()
+
+
+_listener: logging.handlers.QueueListener | None = None
+atexit.register(stop_writer)

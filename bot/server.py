@@ -39,6 +39,7 @@ import time
 from slack_bolt.adapter.wsgi import SlackRequestHandler
 
 from bot.http import EVENTS_PATH, HEALTH_PATH, MAX_BODY, WSGIApp, guarded
+from bot.logs import restart_writer_in_child, stop_writer
 from bot.processes import default_process_count, prepare_database
 from bot.settings import Settings, SettingsError, load_settings
 from bot.shutdown import Server, SocketMap, WorkPool, finish_requests, in_progress, serve_until_signalled
@@ -136,6 +137,7 @@ def run(
         log.warning("killed %s still running %g s after the drain timeout", _count(killed, "process"), CHILD_GRACE)
     log.info("stopped (pid %d) %.1f s after %s", os.getpid(), time.monotonic() - started, cause)
     if requests or tasks:  # their threads would hold the interpreter's exit past the bound
+        stop_writer()
         logging.shutdown()
         os._exit(0)
 
@@ -186,6 +188,8 @@ def _exited(pid: int) -> bool:
         return True
     return done != 0
 
+
+os.register_at_fork(after_in_child=restart_writer_in_child)  # a forked server writes its own log lines
 
 M_ARENA_MAX = -8  # glibc's mallopt parameter
 MALLOC_ARENAS = 2

@@ -6,11 +6,11 @@ every process forgets it. A read that overlaps a change is not kept (an epoch co
 is not listening — before its listener is connected, or after it lost the connection — nothing is kept at all:
 reads go to the database.
 
-On SQLite every process holds one connection of its own that asks `PRAGMA data_version` before each read from
-memory: the number moves whenever any other connection, in this process or another, has committed a change to the
-file, and then everything kept is forgotten. It costs a few microseconds, where reading the row through the engine
-costs a pooled connection, a compiled statement and a result (the largest part of a slash command's own cost before
-it was kept). An in-memory SQLite database is read directly.
+On SQLite each thread holds a connection of its own that asks `PRAGMA data_version` before each read from memory:
+the number moves whenever any other connection, in this process or another, has committed a change to the file since
+that connection last asked, and then everything kept is forgotten. It costs a few microseconds, where reading the
+row through the engine costs a pooled connection, a compiled statement and a result (the largest part of a slash
+command's own cost before it was kept). An in-memory SQLite database is read directly.
 """
 
 from __future__ import annotations
@@ -37,7 +37,6 @@ EVERYTHING = "*"
 TTL = 600.0  # a safety net only: changes are announced
 MAX_ENTRIES = 50_000
 RECONNECT_AFTER = 1.0
-_INHERITED: list[sqlite3.Connection] = []  # watch connections a forked child got from its parent, kept unclosed
 
 
 class SharedCache:
@@ -53,16 +52,20 @@ class SharedCache:
         path = make_url(database.url).database if database.dialect == "sqlite" else None
         # SQLite: the file whose data_version is watched (None: a memory database, read directly)
         self._sqlite_path = path if path and path != ":memory:" and not path.startswith("file:") else None
-        self._watch: sqlite3.Connection | None = None  # SQLite: this process's connection asking data_version
-        self._data_version: int | None = None
+        # SQLite: each thread's own connection asking data_version, and the number it last saw (no lock is held
+        # while SQLite answers: a lock held across a call that releases the interpreter lock makes every thread
+        # queue behind it for a whole switch interval)
+        self._local = threading.local()
+        self._watches: list[tuple[int, sqlite3.Connection]] = []  # with the pid that opened each
 
     def close(self) -> None:
         """Stop listening (within a second); reads then go to the database."""
         self._closed.set()
         with self._lock:
-            if self._watch is not None and self._pid == os.getpid():
-                self._watch.close()
-            self._watch = None
+            watches, self._watches = self._watches, []
+        for pid, watch in watches:
+            if pid == os.getpid():  # a connection inherited across a fork is never closed (SQLite's advice)
+                watch.close()
 
     def get(self, key: str, load: Callable[[], V]) -> V:
         """The value for `key`, from this process's memory when it is known to be current, else from `load`."""
@@ -115,30 +118,27 @@ class SharedCache:
 
     def _keeping(self) -> bool:
         """Whether what was just read may be kept (lock held): the database's changes are being watched."""
-        return self._watch is not None if self._database.dialect == "sqlite" else self._listening.is_set()
+        return self._sqlite_path is not None if self._database.dialect == "sqlite" else self._listening.is_set()
 
     def _sqlite_current(self) -> bool:
-        """SQLite: forget everything if any connection committed since the last read; False for a memory database
-        (nothing to watch) or a file this process cannot read, so that reads go to the database."""
+        """SQLite: forget everything if any connection committed since this thread last looked; False for a memory
+        database (nothing to watch) or a file this thread cannot read, so that reads go to the database."""
         if self._sqlite_path is None:
             return False
-        with self._lock:
-            try:
-                if self._watch is None or self._pid != os.getpid():
-                    if self._watch is not None:  # a parent's, inherited by a fork: SQLite says never to close it
-                        _INHERITED.append(self._watch)
-                    self._watch, self._pid, self._data_version = None, os.getpid(), None
-                    self._watch = sqlite3.connect(self._sqlite_path, check_same_thread=False, isolation_level=None)
-                version = self._watch.execute("PRAGMA data_version").fetchone()[0]
-            except sqlite3.Error:
-                if self._watch is not None:
-                    self._watch.close()
-                self._watch = None
-                return False
-            if version != self._data_version:
-                self._data_version = version
-                self._epoch += 1
-                self._entries.clear()
+        local = self._local
+        try:
+            if getattr(local, "pid", None) != os.getpid():  # this thread's first read, or the first after a fork
+                local.watch, local.pid, local.version = None, os.getpid(), None  # a parent's stays in _watches
+                local.watch = sqlite3.connect(self._sqlite_path, check_same_thread=False, isolation_level=None)
+                with self._lock:
+                    self._watches.append((local.pid, local.watch))
+            version = local.watch.execute("PRAGMA data_version").fetchone()[0]
+        except sqlite3.Error:
+            local.pid = None  # try again with a new connection next time; reads go to the database meanwhile
+            return False
+        if version != local.version:
+            local.version = version
+            self._forget(EVERYTHING)
         return True
 
     def _listen(self) -> None:
