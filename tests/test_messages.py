@@ -243,3 +243,14 @@ def test_the_form_asks_under_the_field_when_the_readers_format_is_unknown():
     assert error.readings == (2, 2000) and error.reason == "unknown_format"
     fields[Quantity.THROUGHPUT] = "2 000"
     assert "115\u202f200 samples/s" in answer_form(fields, unknown).text
+
+
+@pytest.mark.parametrize("locale", ["en-US", "de-DE", "fr-FR", "ja-JP", "zh-TW", "en_US@unknown"])
+@pytest.mark.parametrize("text", ["64 2000 90%", "64 2.000 90 %", "help", "64 zwei 90", "v=2000 e=90% actual=1M", ""])
+def test_a_reply_written_as_json_text_is_the_same_message_as_its_payload(locale, text):
+    from bot.numbers import unknown_locale
+    reader = unknown_locale(resolve_locale("en-US")) if locale.endswith("@unknown") else resolve_locale(locale)
+    reply = answer(text, reader)
+    written = reply.json(response_type="ephemeral")
+    assert json.loads(written) == reply.payload(response_type="ephemeral")
+    assert written == reply.json(response_type="ephemeral")  # a fixed block's JSON is not used up by being written

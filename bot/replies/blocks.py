@@ -5,6 +5,7 @@ Text typed by a user is escaped before it is echoed, so `<!channel>` or `<@U…>
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -12,7 +13,22 @@ from typing import Any
 Block = dict[str, Any]
 HEADER_LIMIT = 150  # Slack cuts a header's plain text at 150 characters
 
-DIVIDER: Block = {"type": "divider"}
+# compact and UTF-8 (the web adapter encodes the body as such): what every reply's JSON is written with
+_to_json = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
+class Fixed(dict):  # type: ignore[type-arg]
+    """A block that is the same for every reply in a locale (the FAQ, the limits, the help), built once and never
+    changed afterwards: its JSON is written once too, and reused by every reply that carries it."""
+
+    __slots__ = ("json",)
+
+    def __init__(self, block: Block) -> None:
+        super().__init__(block)
+        self.json = _to_json(block)
+
+
+DIVIDER: Block = Fixed({"type": "divider"})
 
 
 class ReplyKind(StrEnum):
@@ -37,6 +53,13 @@ class Reply:
     def payload(self, **extra: Any) -> dict[str, Any]:
         """The message as Slack's APIs take it (`text` and `blocks`), with any `extra` fields."""
         return {"text": self.text, "blocks": self.blocks, **extra}
+
+    def json(self, **extra: Any) -> str:
+        """`payload(**extra)` as JSON text, each fixed block's JSON reused rather than written again: the text
+        of a slash command's acknowledgement."""
+        head = _to_json({"text": self.text, **extra})
+        blocks = ",".join(block.json if type(block) is Fixed else _to_json(block) for block in self.blocks)
+        return f'{head[:-1]},"blocks":[{blocks}]}}'
 
     def with_blocks(self, blocks: list[Block]) -> Reply:
         return Reply(text=self.text, blocks=blocks, kind=self.kind, locale=self.locale)
