@@ -13,11 +13,12 @@ from babel import Locale
 from bot.calculator import Quantity
 from bot.numbers import is_unknown
 from bot.replies.blocks import DIVIDER, Block, Fixed, Reply, ReplyKind, code, context, escape, header, section
-from bot.replies.wording import EXAMPLE, Wording
+from bot.replies.wording import EXAMPLE, Wording, wording_for
 
 
+@lru_cache(maxsize=64)
 def usage_line(locale: Locale) -> str:
-    words = Wording(locale)
+    words = wording_for(locale)
     d, v, e = EXAMPLE
     return words.gettext("Usage: {usage}, for example {example}").format(
         usage=code("/dpscale " + words.gettext("DEVICES THROUGHPUT EFFICIENCY")),
@@ -34,7 +35,7 @@ def build_help_reply(locale: Locale) -> Reply:
 @lru_cache(maxsize=64)
 def help_blocks(locale: Locale) -> tuple[str, tuple[Block, ...]]:
     """The help's notification text and blocks (App Home shows the same blocks)."""
-    words = Wording(locale)
+    words = wording_for(locale)
     _ = words.gettext
     blocks = [
         header(_("How to use dpscale")),
@@ -106,7 +107,7 @@ def explanation_blocks(locale: Locale) -> list[Block]:
 
 @lru_cache(maxsize=64)
 def _explanations(locale: Locale) -> tuple[Block, ...]:
-    words = Wording(locale)
+    words = wording_for(locale)
     _ = words.gettext
     d, _v, e = EXAMPLE
     return DIVIDER, *map(Fixed, (

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from functools import lru_cache
 
 from babel import Locale
 
@@ -11,7 +12,7 @@ from bot.errors import ErrorCode, UserInputError
 from bot.reading import AskReason
 from bot.replies.blocks import Reply, ReplyKind, code, context, escape, section, warning
 from bot.replies.guide import usage_line
-from bot.replies.wording import EXAMPLE, Wording
+from bot.replies.wording import EXAMPLE, Wording, wording_for
 
 # rules about a value's size: the message says the rule, so the value the user typed goes in front of it
 _RULES_WITHOUT_TOKEN = frozenset({ErrorCode.OUT_OF_RANGE, ErrorCode.DEVICES_NOT_WHOLE, ErrorCode.ACTUAL_ABOVE_IDEAL})
@@ -26,12 +27,12 @@ def build_error_reply(error: UserInputError, locale: Locale) -> Reply:
 
 def build_failure_reply(locale: Locale) -> Reply:
     """The short apology for an unexpected failure: it never says what the exception was."""
-    return warning(Wording(locale).gettext("Sorry, something went wrong on our side. Please try again in a moment."))
+    return warning(wording_for(locale).gettext("Sorry, something went wrong on our side. Please try again in a moment."))
 
 
 def describe_error(error: UserInputError, locale: Locale) -> str:
     """One sentence (or two) saying what is wrong and how to write it, in the reader's language."""
-    words = Wording(locale)
+    words = wording_for(locale)
     token = code(error.token) if error.token is not None else ""
     message = _template(error, words).format(
         token=token,
@@ -78,6 +79,11 @@ def _number_templates(words: Wording) -> dict[ErrorCode, str]:
 
 def _ask_reason(reason: str, words: Wording) -> str:
     """Why a number was asked about rather than read."""
+    return _ask_reasons(words)[AskReason(reason)]
+
+
+@lru_cache(maxsize=64)  # per language and format (`wording_for` makes one Wording per locale)
+def _ask_reasons(words: Wording) -> dict[AskReason, str]:
     _ = words.gettext
     sentences = {
         AskReason.UNKNOWN_FORMAT: _(
@@ -91,7 +97,8 @@ def _ask_reason(reason: str, words: Wording) -> str:
         ),
         AskReason.NOT_YOURS: _("It is not written in your number format ({name}), and other formats disagree on it."),
     }
-    return sentences[AskReason(reason)].format(name=escape(words.locale_name), lang=code("lang="))
+    return {reason: sentence.format(name=escape(words.locale_name), lang=code("lang="))
+            for reason, sentence in sentences.items()}
 def _solved_value(quantity: str | None, value: Decimal, words: Wording) -> str:
     """A solved value shown with enough digits that it is never mistaken for a bound (0.0099 %, not 0.01 %)."""
     if quantity == Quantity.EFFICIENCY.value:
@@ -108,7 +115,13 @@ def _template(error: UserInputError, words: Wording) -> str:
         if error.low not in (None, "0"):
             return _("{quantity} must be from {low} to {high}.")
         return _("{quantity} must be more than 0 and at most {high}.")
-    templates = {
+    return _templates(words)[error.code]
+
+
+@lru_cache(maxsize=64)
+def _templates(words: Wording) -> dict[ErrorCode, str]:
+    _ = words.gettext
+    return {
         ErrorCode.TOO_LONG: _("That is too long: a command may have at most {limit} characters."),
         ErrorCode.UNKNOWN_WORD: _("I don't know {token}. Use numbers, or the words {keys}."),
         **_number_templates(words),
@@ -132,7 +145,6 @@ def _template(error: UserInputError, words: Wording) -> str:
         ),
         ErrorCode.UNKNOWN_LOCALE: _("{token} is not a language I know; use a tag like {example}."),
     }
-    return templates[error.code]
 
 
 def _options(error: UserInputError, words: Wording) -> str:
@@ -175,11 +187,15 @@ def _bound(quantity: str | None, value: str | None, words: Wording) -> str:
 
 
 def _quantity_name(quantity: str | None, words: Wording) -> str:
+    return _quantity_names(words).get(quantity or "") or words.gettext("The value")
+
+
+@lru_cache(maxsize=64)
+def _quantity_names(words: Wording) -> dict[str, str]:
     _ = words.gettext
-    names = {
+    return {
         Quantity.DEVICES.value: _("The number of devices"),
         Quantity.THROUGHPUT.value: _("The per-device throughput"),
         Quantity.EFFICIENCY.value: _("The scaling efficiency"),
         Quantity.ACTUAL.value: _("The actual throughput"),
     }
-    return names.get(quantity or "", _("The value"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import lru_cache
 
 from babel import Locale
 
@@ -12,7 +13,7 @@ from bot.parsing import Note
 from bot.reading import ReadingKind
 from bot.replies.blocks import Reply, code, context, fields, header, section
 from bot.replies.guide import explanation_blocks
-from bot.replies.wording import EXAMPLE, Wording
+from bot.replies.wording import EXAMPLE, Wording, wording_for
 
 BAR_WIDTH = 20
 MAX_GIVEN_DIGITS = 8  # decimals a given value is shown with, at most
@@ -69,7 +70,7 @@ class Figures:
 
 def build_result_reply(result: Result, notes: tuple[Note, ...], locale: Locale) -> Reply:
     """The full answer: headline, the numbers, a bar, the worked formula, notes, FAQ and limits."""
-    words = Wording(locale)
+    words = wording_for(locale)
     figures = Figures.of(result, words)
     blocks = [
         header(headline(result, figures, words)),
@@ -110,7 +111,8 @@ def summary(figures: Figures, words: Wording) -> str:
     )
 
 
-def result_fields(result: Result, figures: Figures, words: Wording) -> list[tuple[str, str]]:
+@lru_cache(maxsize=64)  # per locale (`wording_for` makes one Wording per locale)
+def _labels(words: Wording, solved: Quantity) -> dict[Quantity, str]:
     _ = words.gettext
     labels = {
         Quantity.DEVICES: _("Devices"),
@@ -118,7 +120,13 @@ def result_fields(result: Result, figures: Figures, words: Wording) -> list[tupl
         Quantity.EFFICIENCY: _("Scaling efficiency"),
         Quantity.ACTUAL: _("Actual throughput"),
     }
-    labels[result.solved] = _("{label} (solved)").format(label=labels[result.solved])
+    labels[solved] = _("{label} (solved)").format(label=labels[solved])
+    return labels
+
+
+def result_fields(result: Result, figures: Figures, words: Wording) -> list[tuple[str, str]]:
+    _ = words.gettext
+    labels = _labels(words, result.solved)
     speedup = _("{speedup} (ideal {ideal})").format(speedup=figures.speedup, ideal=figures.devices_times)
     loss = _("{rate} ({share} of ideal)").format(rate=words.rate(figures.loss), share=figures.loss_share)
     return [
@@ -147,25 +155,16 @@ def bar(result: Result, figures: Figures, words: Wording) -> str:
 def formula(result: Result, figures: Figures, words: Wording) -> str:
     d, v, e = figures.devices, figures.throughput, figures.efficiency_fraction
     ideal, actual = figures.ideal, figures.actual
-    lines = {
-        Quantity.ACTUAL: [
-            f"I = d · v = {d} × {v} = {ideal}",
-            f"A = I · E = {ideal} × {e} = {actual}",
-        ],
-        Quantity.EFFICIENCY: [
-            f"I = d · v = {d} × {v} = {ideal}",
-            f"E = A / I = {actual} / {ideal} = {e} ({figures.efficiency})",
-        ],
-        Quantity.THROUGHPUT: [
-            f"v = A / (d · E) = {actual} / ({d} × {e}) = {v}",
-            f"I = d · v = {d} × {v} = {ideal}",
-        ],
-        Quantity.DEVICES: [
-            f"d = ⌈A / (v · E)⌉ = ⌈{figures.target or actual} / ({v} × {e})⌉ = {d}",
-            f"I = d · v = {d} × {v} = {ideal}",
-            f"A = I · E = {ideal} × {e} = {actual}",
-        ],
-    }[result.solved]
+    ideal_line = f"I = d · v = {d} × {v} = {ideal}"
+    actual_line = f"A = I · E = {ideal} × {e} = {actual}"
+    if result.solved is Quantity.EFFICIENCY:
+        lines = [ideal_line, f"E = A / I = {actual} / {ideal} = {e} ({figures.efficiency})"]
+    elif result.solved is Quantity.THROUGHPUT:
+        lines = [f"v = A / (d · E) = {actual} / ({d} × {e}) = {v}", ideal_line]
+    elif result.solved is Quantity.DEVICES:
+        lines = [f"d = ⌈A / (v · E)⌉ = ⌈{figures.target or actual} / ({v} × {e})⌉ = {d}", ideal_line, actual_line]
+    else:
+        lines = [ideal_line, actual_line]
     lines.append(f"S = d · E = {d} × {e} = {figures.speedup}")
     return words.gettext("*The formula with your numbers*") + "\n```" + "\n".join(lines) + "```"
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from functools import cached_property, lru_cache
 
 from babel import Locale
 
@@ -14,8 +15,15 @@ from bot.numbers import base_locale, number_style, write_number, write_percent
 EXAMPLE = (Decimal(64), Decimal(2000), Decimal("0.9"))  # the source document's example: devices, samples/s, E
 
 
+@lru_cache(maxsize=256)
+def wording_for(locale: Locale) -> Wording:
+    """The locale's `Wording`, made once: every reply, button and error asks for one."""
+    return Wording(locale)
+
+
 class Wording:
-    """Writes numbers in `locale`'s format and translates sentences into its language."""
+    """Writes numbers in `locale`'s format and translates sentences into its language (immutable: shared by
+    every reply in the locale, through `wording_for`)."""
 
     def __init__(self, locale: Locale) -> None:
         self.locale = locale
@@ -57,7 +65,7 @@ class Wording:
             digits = max(digits, 1 - (fraction * 100).adjusted())
         return write_percent(fraction, self.style, digits)
 
-    @property
+    @cached_property
     def hundred(self) -> str:
         """100 % as the locale writes it (`100 %`, `100%`, `%100`)."""
         return write_percent(Decimal(1), self.style)
@@ -74,7 +82,7 @@ class Wording:
         """A value without grouping, so that `2000` and `2` can never be mistaken for each other."""
         return write_number(value, self.style, digits, grouping=False)
 
-    @property
+    @cached_property
     def locale_name(self) -> str:
         base = base_locale(self.locale)
         return base.get_display_name(base) or str(base)

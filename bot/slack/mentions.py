@@ -17,7 +17,7 @@ _GROUP = re.compile(r"<!subteam\^([A-Z0-9_]+)(?:\|([^>]*))?>")
 
 def strip_own_mention(text: str, bot_user_id: str | None, *, leading_only: bool = False) -> str:
     """Remove the bot's own mention (`<@U123>` or `<@U123|name>`): every one, or only one that opens the text."""
-    if not bot_user_id:
+    if not bot_user_id or "<" not in text:  # no markup at all: most commands
         return text
     pattern = rf"<@{re.escape(bot_user_id)}(?:\|[^>]*)?>"
     if leading_only:
@@ -30,6 +30,8 @@ def readable_mentions(text: str) -> str:
 
     The result is plain text; whoever echoes it escapes it like any other text the user typed.
     """
+    if "<" not in text:  # no markup at all: most commands
+        return text
     text = _USER.sub(lambda m: "@" + _label(m), text)
     text = _CHANNEL.sub(lambda m: "#" + _label(m), text)
     return _GROUP.sub(lambda m: "@" + _label(m).lstrip("@"), text)

@@ -18,7 +18,7 @@ from bot.numbers import is_unknown
 from bot.replies import Reply, ReplyKind, describe_error, explanation_blocks
 from bot.replies.blocks import Block, code, context, escape, section, warning
 from bot.replies.guide import help_blocks, unknown_format_rule
-from bot.replies.wording import EXAMPLE, Wording
+from bot.replies.wording import EXAMPLE, Wording, wording_for
 from bot.slack.ids import EDIT_ACTION, FORM_ACTION_ID, FORM_BLOCK_IDS, FORM_CALLBACK, SHARE_ACTION
 from bot.slack.state import FIELD_LIMIT, FormMetadata, ResultState
 
@@ -41,7 +41,7 @@ def with_buttons(reply: Reply, state: ResultState) -> Reply:
 
 def result_actions(*, locale: Locale, value: str) -> Block:
     """The buttons under a private result: share it in the channel, or edit its numbers in a form."""
-    _ = Wording(locale).gettext
+    _ = wording_for(locale).gettext
     return {
         "type": "actions",
         "elements": [
@@ -55,7 +55,7 @@ def result_actions(*, locale: Locale, value: str) -> Block:
 
 def shared_reply(reply: Reply, *, user_id: str, locale: Locale) -> Reply:
     """The result as shown to the whole channel: no buttons, and who shared it."""
-    note = Wording(locale).gettext("Shared by {user}").format(user=f"<@{user_id}>")
+    note = wording_for(locale).gettext("Shared by {user}").format(user=f"<@{user_id}>")
     blocks = [block for block in reply.blocks if block["type"] != "actions"] + [context([note])]
     return reply.with_blocks(blocks)
 
@@ -75,14 +75,14 @@ def direct_message_copy(reply: Reply) -> Reply:
 
 
 def share_failed_reply(locale: Locale) -> Reply:
-    return warning(Wording(locale).gettext(
+    return warning(wording_for(locale).gettext(
         "This result could not be shared in the channel (the button may have expired). Run the command again to "
         "share a new copy."
     ))
 
 
 def direct_message_note(locale: Locale) -> Block:
-    return context([Wording(locale).gettext(
+    return context([wording_for(locale).gettext(
         ":information_source: I could not post in the conversation where you ran the command, so your result is "
         "here."
     )])
@@ -90,7 +90,7 @@ def direct_message_note(locale: Locale) -> Block:
 
 def form_view(locale: Locale, metadata: FormMetadata, initial: dict[Quantity, str] | None = None) -> dict[str, Any]:
     """A modal with one field per quantity: fill in any three and the fourth is solved."""
-    words = Wording(locale)
+    words = wording_for(locale)
     _ = words.gettext
     d, v, e = EXAMPLE
     hints = {
@@ -163,7 +163,7 @@ def form_initial_values(
 ) -> dict[Quantity, str]:
     """A result's given values to pre-fill the form: as the user wrote them (never rounded), or, where that would
     not fit in a field, written in the user's format; a value that fits neither way is left for the user."""
-    words = Wording(locale)
+    words = wording_for(locale)
     initial = {}
     for quantity, value in values.items():
         written = words.percent(value, 8) if quantity is Quantity.EFFICIENCY else words.plain(value, 12)
@@ -176,14 +176,14 @@ def form_initial_values(
 
 def outdated_reply(locale: Locale) -> Reply:
     """The answer to a button or form this version no longer knows."""
-    return warning(Wording(locale).gettext(
+    return warning(wording_for(locale).gettext(
         "This button or form is from an older version of dpscale and no longer works. Run `/dpscale` again."
     ))
 
 
 def outdated_view(locale: Locale) -> dict[str, Any]:
     """The view a submitted form from an older version is replaced with."""
-    _ = Wording(locale).gettext
+    _ = wording_for(locale).gettext
     return {
         "type": "modal",
         "title": _plain_title(_("Data-parallel scaling")),
@@ -195,7 +195,7 @@ def outdated_view(locale: Locale) -> dict[str, Any]:
 def home_view(locale: Locale) -> dict[str, Any]:
     """The App Home tab: what dpscale computes, how to ask, and the explanations, in the viewer's locale."""
     _, blocks = help_blocks(locale)
-    intro = section(Wording(locale).gettext(
+    intro = section(wording_for(locale).gettext(
         "Type `/dpscale` with no numbers to open a form, or mention @dpscale in a channel to answer in a thread."
     ))
     return {"type": "home", "blocks": [*blocks, intro, *explanation_blocks(locale)]}
