@@ -22,6 +22,11 @@ HEALTH_PATH = "/healthz"
 # Slack's largest requests are interactivity payloads carrying a whole view or message: a modal of 100 blocks
 # with its state, form-encoded, stays well under 1 MiB. Nothing dpscale receives comes near it.
 MAX_BODY = 1 << 20
+# when the server received a request's first bytes (`time.monotonic()`), if it says (bot/server.py): passed to the
+# listeners as a header only this front sets, since Bolt's adapter hands them the headers and nothing else
+ARRIVED = "dpscale.arrived"
+ARRIVAL_HEADER = "x-dpscale-arrived"
+_ARRIVAL_ENVIRON = "HTTP_" + ARRIVAL_HEADER.upper().replace("-", "_")
 
 Environ = dict[str, Any]
 StartResponse = Callable[..., Any]
@@ -43,6 +48,7 @@ def guarded(slack: WSGIApp, browser_paths: frozenset[str] = frozenset()) -> WSGI
 
     def application(environ: Environ, start_response: StartResponse) -> Iterable[bytes]:
         path, method = environ.get("PATH_INFO"), environ.get("REQUEST_METHOD")
+        _pass_arrival(environ)
         if path == HEALTH_PATH and method in ("GET", "HEAD"):
             return _plain(start_response, "200 OK", b"ok")
         if path in browser_paths and method == "GET":
@@ -64,6 +70,15 @@ def guarded(slack: WSGIApp, browser_paths: frozenset[str] = frozenset()) -> WSGI
             return _plain(start_response, "500 Internal Server Error", b"internal error")
 
     return application
+
+
+def _pass_arrival(environ: Environ) -> None:
+    """The server's arrival time as the listeners' header; a client's own header of that name never passes."""
+    arrived = environ.get(ARRIVED)
+    if isinstance(arrived, float):
+        environ[_ARRIVAL_ENVIRON] = repr(arrived)
+    else:
+        environ.pop(_ARRIVAL_ENVIRON, None)
 
 
 def checked_body(environ: Environ) -> bytes:

@@ -22,6 +22,10 @@ lets the work those requests left in the app's thread pools finish, for up to WE
 default), then exits 0 with a line saying it stopped; a WARNING counts what the timeout cut off. The first process
 forwards the signal to the others and waits for them, within the same bound and a grace of `CHILD_GRACE`.
 
+Arrival: each request's WSGI environ says when its first bytes arrived (`ARRIVED`, from `TimedChannel`), so a
+request that waited in the queue for a free thread has that much less of Slack's deadline left (bot/http.py
+passes it on to the listeners).
+
 All configuration is here and in Settings, so the process starts the same from any working directory.
 """
 
@@ -36,9 +40,15 @@ import socket
 import sys
 import time
 
-from slack_bolt.adapter.wsgi import SlackRequestHandler
+from typing import Any
 
-from bot.http import EVENTS_PATH, HEALTH_PATH, MAX_BODY, WSGIApp, guarded
+from slack_bolt.adapter.wsgi import SlackRequestHandler
+from waitress.channel import HTTPChannel
+from waitress.parser import HTTPRequestParser
+from waitress.server import BaseWSGIServer
+from waitress.task import WSGITask
+
+from bot.http import ARRIVED, EVENTS_PATH, HEALTH_PATH, MAX_BODY, WSGIApp, guarded
 from bot.logs import restart_writer_in_child, stop_writer
 from bot.processes import default_process_count, prepare_database
 from bot.settings import Settings, SettingsError, load_settings
@@ -55,6 +65,30 @@ MAX_HEADER = 64 * 1024  # Slack's headers are a few hundred bytes
 CHILD_GRACE = 2.0  # seconds the first process waits past the drain timeout for the others to exit before killing
 CHILD_POLL = 0.05  # how often it looks
 log = logging.getLogger("bot.server")
+
+
+class _TimedParser(HTTPRequestParser):
+    """waitress's parser of one request, made when the request's first bytes arrive: it notes when."""
+
+    def __init__(self, adj: Any) -> None:
+        super().__init__(adj)
+        self.arrived = time.monotonic()
+
+
+class _TimedTask(WSGITask):
+    """waitress's task for one request, whose WSGI environ carries the request's arrival (`ARRIVED`)."""
+
+    def get_environment(self) -> dict[str, Any]:
+        environ: dict[str, Any] = super().get_environment()
+        environ[ARRIVED] = getattr(self.request, "arrived", None)
+        return environ
+
+
+class TimedChannel(HTTPChannel):
+    """A connection whose requests say when they arrived, however long they then waited for a thread."""
+
+    parser_class = _TimedParser
+    task_class = _TimedTask
 
 
 def create_wsgi_app(settings: Settings | None = None) -> WSGIApp:
@@ -110,6 +144,9 @@ def serve(settings: Settings, app: WSGIApp | None = None) -> None:
         pools = services.pools
     socket_map: SocketMap = {}
     server = create_server(app, map=socket_map, **options)
+    for dispatcher in list(socket_map.values()):  # the listening socket's server: its connections note arrivals
+        if isinstance(dispatcher, BaseWSGIServer):
+            dispatcher.channel_class = TimedChannel
     log.info("serving on port %d with %d threads in %d processes", settings.port, settings.web_threads, count)
     run(server, socket_map, settings.web_drain_timeout, children, pools)
 

@@ -65,6 +65,60 @@ def test_a_slow_chat_post_message_does_not_delay_slash_commands():
     assert len(posted) == 10
 
 
+@pytest.mark.parametrize("forged", [None, "0.0"])
+def test_a_command_that_waited_for_a_thread_gets_only_what_is_left_of_slacks_deadline(forged):
+    """One worker thread: B arrives while A's users.info keeps the thread for 2 s. B's own lookup is as slow, and
+    B may wait for it only for what is left of Slack's 3 s since B arrived, not for a fresh 2.5 s after the
+    wait. A client's own arrival header changes nothing (`forged`: A claims to have arrived long ago)."""
+    fake = FakeSlack(locales={"UQA": "en-US", "UQB": "de-DE"}, users={"UQA": 2.0, "UQB": 2.0}).start()
+    server = AppServer(fake, env={"WEB_THREADS": "1", "DPSCALE_LOCALE_TIMEOUT": "2.5"})
+    try:
+        server.start()
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            extra = {} if forged is None else {"X-Dpscale-Arrived": forged}
+            first = pool.submit(send_command, server, "64 2000 90%", user="UQA", **extra)
+            assert fake.wait_for("users.info", 1)  # A holds the only thread now
+            second = pool.submit(send_command, server, "64 2000 90%", user="UQB").result()
+            first_reply = first.result()
+    finally:
+        server.stop()
+        fake.stop()
+    assert "115,200 samples/s" in first_reply.json()["text"]  # A waited for its locale, within its deadline
+    assert second.status == 200 and second.elapsed < ACK_DEADLINE
+    assert "115\u202f200" in second.json()["text"]  # B's format not known in time: written so every locale reads it
+
+
+@pytest.mark.parametrize(("server_says", "client_says", "listener_sees"), [
+    (12.5, None, "12.5"),
+    (12.5, "0.0", "12.5"),  # the server's word wins
+    (None, "0.0", None),  # another WSGI server says nothing: neither does a client's header
+    (None, None, None),
+])
+def test_only_the_server_tells_the_listeners_when_a_request_arrived(server_says, client_says, listener_sees):
+    from io import BytesIO
+
+    from bot.http import ARRIVED, guarded
+
+    seen = {}
+
+    def bolt(environ, start_response):
+        seen.update(environ)
+        start_response("200 OK", [])
+        return [b""]
+
+    body = slash_command_body("64 2000 90%")
+    environ = {"PATH_INFO": "/slack/events", "REQUEST_METHOD": "POST", "CONTENT_LENGTH": str(len(body)),
+               "CONTENT_TYPE": "application/x-www-form-urlencoded", "wsgi.input": BytesIO(body.encode()),
+               **{"HTTP_" + k.upper().replace("-", "_"): v for k, v in signed_headers(body, "x").items()
+                  if k.startswith("X-")}}
+    if server_says is not None:
+        environ[ARRIVED] = server_says
+    if client_says is not None:
+        environ["HTTP_X_DPSCALE_ARRIVED"] = client_says
+    guarded(bolt)(environ, lambda *args: None)
+    assert seen.get("HTTP_X_DPSCALE_ARRIVED") == listener_sees
+
+
 @pytest.fixture(scope="module")
 def hostile_server():
     with running_app() as (_, server):

@@ -21,6 +21,7 @@ from slack_bolt import Ack, BoltContext, BoltRequest, BoltResponse
 from slack_bolt.middleware import Middleware
 
 from bot.formats import parse_reader_locale
+from bot.http import ARRIVAL_HEADER
 from bot.shutdown import WorkPool
 from bot.slack.locales import LocaleDirectory
 from bot.slack.workspaces import workspace_of
@@ -82,11 +83,21 @@ class ProvideServices(Middleware):
         """Put the services and the arrival time on the context, then go on (or answer the notice)."""
         context = req.context
         context["services"] = self.services
-        context["received"] = time.monotonic()
+        context["received"] = arrival_of(req)
         if self.notice is not None and (response := self.notice(req.body, context)) is not None:
             return response
         next()
         return resp
+
+
+def arrival_of(req: BoltRequest) -> float:
+    """When the request reached the server (`time.monotonic()`): the time it then waited for a thread counts
+    against Slack's deadline too. Now, where the server does not say (Socket Mode, another WSGI server)."""
+    now = time.monotonic()
+    try:
+        return min(now, float((req.headers.get(ARRIVAL_HEADER) or [""])[0]))
+    except ValueError:
+        return now
 
 
 def services_of(context: BoltContext) -> Services:
