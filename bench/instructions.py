@@ -109,6 +109,9 @@ def dispatch_requests(name: str, requests: int, warmup: int = 100) -> None:
         from bench.bare import create_bolt_app
 
         app = create_bolt_app(inline=True)
+    from bot.processes import freeze_startup_heap
+
+    freeze_startup_heap()  # as the server does for either app once it is built (bot/server.py)
     texts = command_mix()
 
     def request(i: int) -> BoltRequest:

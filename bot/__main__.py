@@ -21,13 +21,15 @@ def main() -> int:
 def run_socket_mode(settings: Settings) -> int:
     from slack_bolt.adapter.socket_mode import SocketModeHandler
 
-    from bot.processes import prepare_database
+    from bot.processes import freeze_startup_heap, prepare_database
     from bot.slack.app import configure_logging, create_app
 
     assert settings.slack_app_token is not None
     configure_logging(settings)
     prepare_database(settings)
-    SocketModeHandler(create_app(settings), settings.slack_app_token.get_secret_value()).start()
+    handler = SocketModeHandler(create_app(settings), settings.slack_app_token.get_secret_value())
+    freeze_startup_heap()
+    handler.start()
     return 0
 
 

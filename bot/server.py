@@ -50,7 +50,7 @@ from waitress.task import WSGITask
 
 from bot.http import ARRIVED, EVENTS_PATH, HEALTH_PATH, MAX_BODY, WSGIApp, guarded
 from bot.logs import restart_writer_in_child, stop_writer
-from bot.processes import default_process_count, prepare_database
+from bot.processes import default_process_count, freeze_startup_heap, prepare_database
 from bot.settings import Settings, SettingsError, load_settings
 from bot.shutdown import Server, SocketMap, WorkPool, finish_requests, in_progress, serve_until_signalled
 from bot.slack.app import configure_logging, create_app, create_services
@@ -142,6 +142,7 @@ def serve(settings: Settings, app: WSGIApp | None = None) -> None:
     if app is None:
         app, services = build(settings)
         pools = services.pools
+    freeze_startup_heap()
     socket_map: SocketMap = {}
     server = create_server(app, map=socket_map, **options)
     for dispatcher in list(socket_map.values()):  # the listening socket's server: its connections note arrivals
