@@ -150,7 +150,14 @@ class NumberStyle:
         """`body` (ASCII digits and separators, no sign) read strictly in this style; None if it is not its shape."""
         if not any(pattern.fullmatch(body) for pattern in self._patterns):
             return None
-        return Decimal("".join(c for c in body if c.isdigit() or c == self.decimal).replace(self.decimal, "."))
+        return Decimal(body.translate(self._to_plain))
+
+    @cached_property
+    def _to_plain(self) -> dict[int, str | None]:
+        """What a body of one of this style's shapes becomes for `Decimal`: its group marks (and spaces) gone,
+        its decimal mark a point."""
+        marks = set(self.group_marks + SPACES) - {self.decimal}
+        return {**dict.fromkeys(map(ord, marks)), ord(self.decimal): "."}
 
 
 @lru_cache(maxsize=256)

@@ -189,7 +189,7 @@ def _split_key(word: str) -> tuple[Quantity | None, str]:
     """`key=value` or `key:value` → (quantity, value); a bare word → (None, word)."""
     keyed = _keyed(word)
     if keyed is None:
-        if not any(c.isnumeric() for c in word):
+        if not any(map(str.isnumeric, word)):
             raise UserInputError(ErrorCode.UNKNOWN_WORD, token=word)
         return None, word
     key, value = keyed
@@ -210,17 +210,23 @@ class Bare(StrEnum):
 
 def _possible(quantity: Quantity) -> Callable[[Decimal], bool]:
     """Whether a value could be meant for `quantity` at all (efficiency as typed: a fraction or a percentage)."""
-    if quantity is Quantity.DEVICES:
-        return lambda value: value >= 1 and value == value.to_integral_value()
-    if quantity is Quantity.EFFICIENCY:
-        return lambda value: 0 < value <= 100
-    return lambda value: value > 0
+    return _POSSIBLE.get(quantity, _positive)
+
+
+def _positive(value: Decimal) -> bool:
+    return value > 0
+
+
+_POSSIBLE: dict[Quantity, Callable[[Decimal], bool]] = {
+    Quantity.DEVICES: lambda value: value >= 1 and value == value.to_integral_value(),
+    Quantity.EFFICIENCY: lambda value: 0 < value <= 100,
+}
 
 
 def _read_value(quantity: Quantity, raw: str, reader: Reader) -> tuple[Reading, Bare | None]:
     has_percent = raw.endswith("%") or raw.startswith("%")
     body = raw.strip("%").strip(SPACES) if has_percent else raw
-    if not body or not any(c.isnumeric() for c in body):
+    if not body or not any(map(str.isnumeric, body)):
         raise UserInputError(ErrorCode.UNKNOWN_WORD, token=raw)
     if has_percent and quantity is not Quantity.EFFICIENCY:
         raise UserInputError(ErrorCode.PERCENT_NOT_ALLOWED, token=raw, quantity=quantity.value)
