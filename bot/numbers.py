@@ -208,9 +208,9 @@ def write_number(value: Decimal, style: NumberStyle, max_fraction_digits: int = 
     """`format_number` for a style already looked up (a reply writes many numbers in one style)."""
     if grouping and style.grouping == (3, 3):
         # Python groups by threes with `,` and `.`: map those onto the locale's symbols in one pass
-        text = format(value, f",.{max_fraction_digits}f").translate(style.translation)
+        text = format(value, _spec(max_fraction_digits, True)).translate(style.translation)
     else:
-        text = format(value, f".{max_fraction_digits}f").replace(".", style.decimal)
+        text = format(value, _spec(max_fraction_digits, False)).replace(".", style.decimal)
         if grouping:
             integer, decimal, fraction = text.partition(style.decimal)
             sign = "-" if integer.startswith("-") else ""
@@ -220,6 +220,12 @@ def write_number(value: Decimal, style: NumberStyle, max_fraction_digits: int = 
         if max_fraction_digits >= 3 and len(text) > 4 and text[-4] == style.decimal and abs(value) >= 1:
             text += "0"
     return text
+
+
+@lru_cache(maxsize=64)
+def _spec(fraction_digits: int, grouped: bool) -> str:
+    """The format spec for `fraction_digits` decimals, grouped by threes with `,` or not."""
+    return f"{',' if grouped else ''}.{fraction_digits}f"
 
 
 def format_percent(fraction: Decimal, locale: Locale, *, max_fraction_digits: int = 2) -> str:

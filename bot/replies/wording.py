@@ -55,13 +55,13 @@ class Wording:
     def number(self, value: Decimal, digits: int = 2) -> str:
         """`value` with up to `digits` decimals, or as many more as a value below one needs to show two
         significant digits (a throughput of 0.004 samples/s, or of 0.000000004, is never shown as 0)."""
-        if value and abs(value) < 1:
+        if value and value.adjusted() < 0:  # below one in size (`adjusted`: the exponent of its first digit)
             digits = max(digits, 1 - value.adjusted())
         return write_number(value, self.style, digits)
 
     def percent(self, fraction: Decimal, digits: int = 2) -> str:
         """A fraction as a percentage; below 1 % with two significant digits, so it is never shown as 0 %."""
-        if fraction and abs(fraction) < Decimal("0.01"):
+        if fraction and fraction.adjusted() < -2:  # below 1 % in size
             digits = max(digits, 1 - (fraction * 100).adjusted())
         return write_percent(fraction, self.style, digits)
 
@@ -72,11 +72,19 @@ class Wording:
 
     def rate(self, value: str) -> str:
         """An already written number with its unit: `115,200 samples/s`."""
-        return self.gettext("{value} samples/s").format(value=value)
+        return self._rate.format(value=value)
 
     def times(self, value: str) -> str:
         """An already written number as a multiple: `57.6×`."""
-        return self.gettext("{value}×").format(value=value)
+        return self._times.format(value=value)
+
+    @cached_property
+    def _rate(self) -> str:
+        return self.gettext("{value} samples/s")
+
+    @cached_property
+    def _times(self) -> str:
+        return self.gettext("{value}×")
 
     def plain(self, value: Decimal, digits: int = 6) -> str:
         """A value without grouping, so that `2000` and `2` can never be mistaken for each other."""
