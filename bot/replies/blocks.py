@@ -10,25 +10,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+import orjson
+
 Block = dict[str, Any]
 HEADER_LIMIT = 150  # Slack cuts a header's plain text at 150 characters
 
-# compact and UTF-8 (the web adapter encodes the body as such): what every reply's JSON is written with
-_to_json = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-
-
-class Fixed(dict):  # type: ignore[type-arg]
-    """A block that is the same for every reply in a locale (the FAQ, the limits, the help), built once and never
-    changed afterwards: its JSON is written once too, and reused by every reply that carries it."""
-
-    __slots__ = ("json",)
-
-    def __init__(self, block: Block) -> None:
-        super().__init__(block)
-        self.json = _to_json(block)
-
-
-DIVIDER: Block = Fixed({"type": "divider"})
+DIVIDER: Block = {"type": "divider"}
 
 
 class ReplyKind(StrEnum):
@@ -55,11 +42,13 @@ class Reply:
         return {"text": self.text, "blocks": self.blocks, **extra}
 
     def json(self, **extra: Any) -> str:
-        """`payload(**extra)` as JSON text, each fixed block's JSON reused rather than written again: the text
-        of a slash command's acknowledgement."""
-        head = _to_json({"text": self.text, **extra})
-        blocks = ",".join(block.json if type(block) is Fixed else _to_json(block) for block in self.blocks)
-        return f'{head[:-1]},"blocks":[{blocks}]}}'
+        """`payload(**extra)` as JSON text (UTF-8, compact), the text of a slash command's acknowledgement:
+        written by orjson, or by the standard library for what orjson refuses (a lone surrogate)."""
+        payload = self.payload(**extra)
+        try:
+            return orjson.dumps(payload).decode()
+        except orjson.JSONEncodeError:
+            return json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
 
     def with_blocks(self, blocks: list[Block]) -> Reply:
         return Reply(text=self.text, blocks=blocks, kind=self.kind, locale=self.locale)

@@ -12,7 +12,7 @@ from babel import Locale
 
 from bot.calculator import Quantity
 from bot.numbers import is_unknown
-from bot.replies.blocks import DIVIDER, Block, Fixed, Reply, ReplyKind, code, context, escape, header, section
+from bot.replies.blocks import DIVIDER, Block, Reply, ReplyKind, code, context, escape, header, section
 from bot.replies.wording import EXAMPLE, Wording, wording_for
 
 
@@ -51,7 +51,7 @@ def help_blocks(locale: Locale) -> tuple[str, tuple[Block, ...]]:
         section(_("*Examples*") + "\n" + _examples(words)),
         context([*words.language_note(), _reading_rules(words)]),
     ]
-    return _("How to use dpscale"), tuple(map(Fixed, blocks))
+    return _("How to use dpscale"), tuple(blocks)
 
 
 def _examples(words: Wording) -> str:
@@ -110,7 +110,8 @@ def _explanations(locale: Locale) -> tuple[Block, ...]:
     words = wording_for(locale)
     _ = words.gettext
     d, _v, e = EXAMPLE
-    return DIVIDER, *map(Fixed, (
+    return (
+        DIVIDER,
         section(_("*What is scaling efficiency?*") + "\n" + _(
             "It is the share of ideal throughput that a cluster really reaches, compared with every added device "
             "contributing its full single-device rate. At {efficiency}, {devices} devices work like {speedup} "
@@ -136,4 +137,4 @@ def _explanations(locale: Locale) -> tuple[Block, ...]:
             "tensor parallelism have overheads of their own. Measure efficiency on your own cluster rather than "
             "assuming a number."
         )]),
-    ))
+    )

@@ -43,7 +43,7 @@ def handle_command(ack: Ack, command: dict[str, Any], client: WebClient, context
     if reply.kind is ReplyKind.RESULT:  # only a result carries state; a text too long to carry is an error reply
         carried = text if text.isprintable() else normalized_command(text)  # control characters would not fit
         reply = with_buttons(reply, ResultState.of_text(locale, carried))
-    # the reply as JSON text, its fixed blocks written once per locale: Bolt sends a text-only acknowledgement
+    # the reply as JSON text (`Reply.json`: orjson, not Bolt's json.dumps): Bolt sends a text-only acknowledgement
     # as it is, and as JSON since it is an object (the end-to-end tests read it back through the server)
     ack(reply.json(response_type="ephemeral"))
     return reply.kind.value
