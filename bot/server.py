@@ -39,7 +39,6 @@ import signal
 import socket
 import sys
 import time
-
 from typing import Any
 
 from slack_bolt.adapter.wsgi import SlackRequestHandler

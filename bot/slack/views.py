@@ -18,7 +18,7 @@ from bot.numbers import is_unknown
 from bot.replies import Reply, ReplyKind, describe_error, explanation_blocks
 from bot.replies.blocks import Block, code, context, escape, section, warning
 from bot.replies.guide import help_blocks, unknown_format_rule
-from bot.replies.wording import EXAMPLE, Wording, wording_for
+from bot.replies.wording import EXAMPLE, wording_for
 from bot.slack.ids import EDIT_ACTION, FORM_ACTION_ID, FORM_BLOCK_IDS, FORM_CALLBACK, SHARE_ACTION
 from bot.slack.state import FIELD_LIMIT, FormMetadata, ResultState
 
