@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -136,8 +137,10 @@ def replay(loaded: dict[str, Any], fake: FakeSlack, send: Send, log: Callable[[]
                 check_call(call, expected, fake)
         if expect.get("no_calls"):
             prove_nothing_more(fake, send, before, expect["no_calls"])
-        if expect.get("log"):
-            count = log().count(expect["log"])
+        if expect.get("log"):  # the server's writer thread writes it a moment later: wait for it to appear
+            wanted, deadline = expect.get("log_count", 1), time.monotonic() + 5
+            while (count := log().count(expect["log"])) < wanted and time.monotonic() < deadline:
+                time.sleep(0.01)
             assert count >= 1 and count == expect.get("log_count", count), (expect["log"], count)
 
 
