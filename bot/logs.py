@@ -14,6 +14,8 @@ import logging
 import logging.handlers
 import queue
 import re
+import sys
+from typing import TextIO
 
 # loggers whose messages may quote a request, a reply or Web API arguments
 LIBRARY_LOGGERS = ("bot.bolt", "slack_bolt", "slack_sdk", "slack")
@@ -55,8 +57,9 @@ class OneLineFormatter(logging.Formatter):
 
 
 def one_line_handler() -> logging.Handler:
-    """The process's handler: each record filtered and written as one line by the thread that logs it, then
-    handed to a writer thread through a queue (`logging.handlers.QueueHandler`, `QueueListener`).
+    """The process's handler: each record filtered and written as one line by the thread that logs it, and the
+    line handed to a writer thread through a queue (`logging.handlers.QueueHandler` and `QueueListener`, the line
+    passed on as text rather than as a copy of its record).
 
     Request threads never write to stderr themselves: a handler's lock held across a write, which lets go of the
     interpreter lock, made every thread that logged queue behind the writer for a whole switch interval; under 64
@@ -65,12 +68,36 @@ def one_line_handler() -> logging.Handler:
     """
     global _listener
     stop_writer()
-    handler = logging.handlers.QueueHandler(queue.SimpleQueue())
+    lines: queue.SimpleQueue[str] = queue.SimpleQueue()
+    handler = _LineHandoff(lines)
     handler.setFormatter(OneLineFormatter())
     handler.addFilter(LibraryDetailFilter())
-    _listener = logging.handlers.QueueListener(handler.queue, logging.StreamHandler())
+    _listener = _LineWriter(lines, sys.stderr)
     _listener.start()
     return handler
+
+
+class _LineHandoff(logging.handlers.QueueHandler):
+    """Hands the writer thread the finished line, formatted by the thread that logged it, rather than a copy of
+    the record to format again (what the standard `prepare` does, for handlers that need a record)."""
+
+    def prepare(self, record: logging.LogRecord) -> str:  # type: ignore[override]
+        return self.format(record)
+
+
+class _LineWriter(logging.handlers.QueueListener):
+    """The writer thread: each line handed over is written to `stream` and flushed, in order."""
+
+    def __init__(self, lines: queue.SimpleQueue[str], stream: TextIO) -> None:
+        super().__init__(lines)  # type: ignore[arg-type]
+        self.stream = stream
+
+    def handle(self, line: str) -> None:  # type: ignore[override]
+        try:
+            self.stream.write(line + "\n")
+            self.stream.flush()
+        except (OSError, ValueError):  # stderr closed or gone: there is nowhere left to tell
+            pass
 
 
 def stop_writer() -> None:
