@@ -237,7 +237,8 @@ def _read_value(quantity: Quantity, raw: str, reader: Reader) -> tuple[Reading, 
         if quantity is Quantity.EFFICIENCY:
             error.readings = tuple(v / 100 if has_percent or v > 1 else v for v in error.readings)
         raise
-    reading = Reading(raw, reading.value, reading.kind, reading.alternative)
+    if reading.token != raw:  # a percent sign was taken off: the reading names the token as typed
+        reading = Reading(raw, reading.value, reading.kind, reading.alternative)
     if quantity is not Quantity.EFFICIENCY:
         return reading, None
     if has_percent:

@@ -180,6 +180,8 @@ def read_number(
     offered. Raises UserInputError: AMBIGUOUS_NUMBER (with every reading and the reason), NOT_A_NUMBER,
     NOT_PLAIN_DIGITS (superscripts, fractions, circled numbers) or UNKNOWN_SUFFIX.
     """
+    if token.isascii() and token.isdigit():  # plain digits, most tokens: every convention reads them alike
+        return Reading(token, +Decimal(token))  # `+`: to the context's precision, as the arithmetic below rounds
     reader = locale if isinstance(locale, Reader) else reader_for(locale)
     if not token.isascii() and any(unicodedata.category(c) == "No" for c in token):  # ASCII has none
         raise UserInputError(ErrorCode.NOT_PLAIN_DIGITS, token=token)
