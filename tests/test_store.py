@@ -180,7 +180,7 @@ def test_an_expired_answer_reads_as_none_is_refreshed_by_a_put_and_expired_rows_
     store.answers.put(workspace, "C1", "old", PostedAnswer("9.1", "a2"), 60)  # written again: its time starts anew
     assert store.answers.get(workspace, "C1", "old") == PostedAnswer("9.1", "a2")
     assert store.answers.delete_expired() == 1  # "gone"
-    monkeypatch.setattr("bot.store.answers.CLEAN_UP_EVERY", 1)  # now every write cleans up on the way
+    monkeypatch.setattr("bot.store.events.CLEAN_UP_EVERY", 1)  # now every write cleans up on the way
     store.answers.put(workspace, "C1", "gone-too", PostedAnswer("9.4", "d"), -1)
     with store.database.engine.connect() as connection:
         assert set(connection.execute(select(answers.c.message_ts)).scalars()) == {"old", "live"}

@@ -8,16 +8,13 @@ row reads as absent, and expired rows are deleted now and then, by whichever pro
 
 from __future__ import annotations
 
-import itertools
-import threading
 from dataclasses import dataclass
 from datetime import timedelta
 
-from sqlalchemy import ColumnElement, and_, delete, select
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy import ColumnElement, and_, select
 
 from bot.store.db import Database
-from bot.store.events import CLEAN_UP_EVERY, utcnow
+from bot.store.events import ExpiredRows, utcnow
 from bot.store.tables import answers
 from bot.store.workspace import Workspace
 
@@ -35,8 +32,7 @@ class Answers:
 
     def __init__(self, database: Database) -> None:
         self._database = database
-        self._writes = itertools.count(1)
-        self._lock = threading.Lock()
+        self._expired = ExpiredRows(database, answers)
 
     def get(self, workspace: Workspace, channel: str, message_ts: str) -> PostedAnswer | None:
         """The answer to the message, or None if none was recorded (or its time is up)."""
@@ -54,23 +50,18 @@ class Answers:
             "message_ts": message_ts, "answer_ts": answer.ts, "fingerprint": answer.fingerprint,
             "expires_at": utcnow() + timedelta(seconds=ttl),
         }
-        dialect = postgresql if self._database.dialect == "postgresql" else sqlite
-        statement = dialect.insert(answers).values(**values)
+        statement = self._database.insert(answers).values(**values)
         statement = statement.on_conflict_do_update(
             index_elements=[answers.c.enterprise_id, answers.c.team_id, answers.c.channel_id, answers.c.message_ts],
             set_={name: statement.excluded[name] for name in ("answer_ts", "fingerprint", "expires_at")},
         )
         with self._database.engine.begin() as connection:
             connection.execute(statement)
-        with self._lock:
-            due = next(self._writes) % CLEAN_UP_EVERY == 0
-        if due:
-            self.delete_expired()
+        self._expired.written()
 
     def delete_expired(self) -> int:
         """Forget every answer whose time is up; how many were deleted."""
-        with self._database.engine.begin() as connection:
-            return connection.execute(delete(answers).where(answers.c.expires_at <= utcnow())).rowcount
+        return self._expired.delete()
 
 
 def _key(workspace: Workspace, channel: str, message_ts: str) -> ColumnElement[bool]:

@@ -12,7 +12,8 @@ import threading
 import weakref
 from typing import Any
 
-from sqlalchemy import create_engine, event
+from sqlalchemy import Table, create_engine, event
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine, make_url
 
 DEFAULT_URL = "sqlite:///dpscale.sqlite3"
@@ -45,6 +46,10 @@ class Database:
     def shared(self) -> bool:
         """True when other processes or hosts can use the same database (a server, not a local file)."""
         return self.dialect != "sqlite"
+
+    def insert(self, table: Table) -> postgresql.Insert | sqlite.Insert:
+        """An INSERT into `table` in this database's dialect, which can take `on_conflict_do_update` (an upsert)."""
+        return postgresql.insert(table) if self.dialect == "postgresql" else sqlite.insert(table)
 
     @property
     def engine(self) -> Engine:

@@ -12,8 +12,7 @@ import itertools
 import threading
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import and_, delete
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy import Table, and_, delete
 
 from bot.store.db import Database
 from bot.store.tables import handled
@@ -29,11 +28,33 @@ def utcnow() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
+class ExpiredRows:
+    """Deletes a table's rows whose `expires_at` has passed, now and then: once every CLEAN_UP_EVERY writes that
+    this process makes to it."""
+
+    def __init__(self, database: Database, table: Table) -> None:
+        self._database = database
+        self._table = table
+        self._writes = itertools.count(1)
+        self._lock = threading.Lock()
+
+    def written(self) -> None:
+        """Count one write to the table; every CLEAN_UP_EVERY-th deletes what has expired."""
+        with self._lock:
+            due = next(self._writes) % CLEAN_UP_EVERY == 0
+        if due:
+            self.delete()
+
+    def delete(self) -> int:
+        """Delete every row whose time is up; how many were deleted."""
+        with self._database.engine.begin() as connection:
+            return connection.execute(delete(self._table).where(self._table.c.expires_at <= utcnow())).rowcount
+
+
 class HandledOnce:
     def __init__(self, database: Database) -> None:
         self._database = database
-        self._writes = itertools.count(1)
-        self._lock = threading.Lock()
+        self._expired = ExpiredRows(database, handled)
 
     def first(self, kind: str, key: str, ttl: float, workspace: Workspace) -> bool:
         """Record `key` for `ttl` seconds; True for the first caller, False while it is still held."""
@@ -42,20 +63,16 @@ class HandledOnce:
             "kind": kind, "key": key[:200], "team_id": workspace.team_key, "enterprise_id": workspace.enterprise_key,
             "expires_at": now + timedelta(seconds=ttl),
         }
-        dialect = postgresql if self._database.dialect == "postgresql" else sqlite
-        statement = dialect.insert(handled).values(**values)
-        statement = statement.on_conflict_do_update(
+        insert = self._database.insert(handled).values(**values)
+        statement = insert.on_conflict_do_update(
             index_elements=[handled.c.kind, handled.c.key],
-            set_={"expires_at": statement.excluded.expires_at, "team_id": statement.excluded.team_id,
-                  "enterprise_id": statement.excluded.enterprise_id},
+            set_={"expires_at": insert.excluded.expires_at, "team_id": insert.excluded.team_id,
+                  "enterprise_id": insert.excluded.enterprise_id},
             where=handled.c.expires_at <= now,
         ).returning(handled.c.key)  # a row back means this caller won (rowcount is not reliable on every driver)
         with self._database.engine.begin() as connection:
             won = connection.execute(statement).first() is not None
-        with self._lock:
-            due = next(self._writes) % CLEAN_UP_EVERY == 0
-        if due:
-            self.delete_expired()
+        self._expired.written()
         return won
 
     def release(self, kind: str, key: str) -> None:
@@ -65,5 +82,4 @@ class HandledOnce:
 
     def delete_expired(self) -> int:
         """Forget every key whose time is up; how many were deleted."""
-        with self._database.engine.begin() as connection:
-            return connection.execute(delete(handled).where(handled.c.expires_at <= utcnow())).rowcount
+        return self._expired.delete()

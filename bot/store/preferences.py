@@ -7,7 +7,6 @@ forgotten in full when it is uninstalled.
 from __future__ import annotations
 
 from sqlalchemy import ColumnElement, and_, delete, select
-from sqlalchemy.dialects import postgresql, sqlite
 
 from bot.store.cache import SharedCache
 from bot.store.db import Database
@@ -39,8 +38,7 @@ class Preferences:
                 connection.execute(delete(preferences).where(_key(workspace, user_id)))
                 return
             now = utcnow()
-            dialect = postgresql if self._database.dialect == "postgresql" else sqlite
-            statement = dialect.insert(preferences).values(
+            statement = self._database.insert(preferences).values(
                 enterprise_id=workspace.enterprise_key, team_id=workspace.team_key, user_id=user_id,
                 number_format=tag, updated_at=now,
             )
