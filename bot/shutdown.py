@@ -113,16 +113,14 @@ def finish_requests(server: Server, socket_map: SocketMap, deadline: float) -> i
     listeners = [d for d in socket_map.values() if isinstance(d, BaseWSGIServer)]
     for listener in listeners:
         wasyncore.dispatcher.close(listener)  # not listener.close(): that closes the trigger the workers wake us by
-    while (busy := [channel for channel in _channels(socket_map) if _requests(channel)]) and (
-        left := deadline - time.monotonic()
-    ) > 0:
+    while in_progress(socket_map) and (left := deadline - time.monotonic()) > 0:
         for listener in listeners:
             listener.maintenance(time.time())
         for channel in _channels(socket_map):
             if not _requests(channel):
                 channel.will_close = True  # idle: the loop closes it, as it closes a connection that timed out
         wasyncore.loop(timeout=min(left, LOOP_TIMEOUT), map=socket_map, use_poll=server.adj.asyncore_use_poll, count=1)
-    unanswered = sum(_requests(channel) for channel in busy)
+    unanswered = in_progress(socket_map)
     if not unanswered:
         server.task_dispatcher.shutdown(cancel_pending=True, timeout=THREADS_STOP)
     wasyncore.close_all(socket_map)
