@@ -1,13 +1,14 @@
 """Instructions per slash command, dpscale beside the floor, counted by callgrind (not moved by machine noise).
 
-    python bench/instructions.py --in-process [--requests 300]     # Bolt's dispatch alone: reproducible
+    python bench/instructions.py --in-process [--requests 300]     # Bolt's dispatch alone: repeatable
     python bench/instructions.py [--requests 300] [--warmup 60]     # the whole server process
 
 `--in-process` runs each app's `App.dispatch` on signed commands of the benchmark's mix in a process of its own
 under callgrind, once with one request and once with `--requests` more after the same warm-up of 100 (every
 user's locale looked up, every catalog loaded); the difference, divided by `--requests`, is one command's cost:
-signature check, parsing, listener, reply and its JSON, the log line. One thread does all of it, so the count is
-the same from run to run. The server in front of either app is the same waitress with the same settings.
+signature check, parsing, listener, reply and its JSON, the log line. One thread does all of it, so no thread
+scheduling enters the count; where the garbage collector's young-generation passes fall still moves it, by up to
+about 0.05 M from run to run. The server in front of either app is the same waitress with the same settings.
 
 The whole-process count below includes the server too, but also whatever the process's threads do while it waits
 for each request: under valgrind, which runs one thread at a time, threads handing the interpreter lock to each
@@ -168,7 +169,7 @@ def main() -> None:
     parser.add_argument("--also", metavar="KEY=VALUE", nargs="*", default=[],
                         help="also count dpscale with this variable set, e.g. LOG_LEVEL=WARNING (no request log line)")
     parser.add_argument("--only-dpscale", action="store_true", help="skip the floor (compare --also variants)")
-    parser.add_argument("--in-process", action="store_true", help="count App.dispatch alone (reproducible)")
+    parser.add_argument("--in-process", action="store_true", help="count App.dispatch alone (within about 0.05 M)")
     parser.add_argument("--dispatch", choices=list(APPS), help=argparse.SUPPRESS)  # inside callgrind
     args = parser.parse_args()
     if args.dispatch:

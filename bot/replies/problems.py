@@ -99,6 +99,8 @@ def _ask_reasons(words: Wording) -> dict[AskReason, str]:
     }
     return {reason: sentence.format(name=escape(words.locale_name), lang=code("lang="))
             for reason, sentence in sentences.items()}
+
+
 def _solved_value(quantity: str | None, value: Decimal, words: Wording) -> str:
     """A solved value shown with enough digits that it is never mistaken for a bound (0.0099 %, not 0.01 %)."""
     if quantity == Quantity.EFFICIENCY.value:
