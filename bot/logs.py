@@ -15,10 +15,12 @@ import logging.handlers
 import queue
 import re
 import sys
+import threading
 from typing import TextIO
 
 # loggers whose messages may quote a request, a reply or Web API arguments
 LIBRARY_LOGGERS = ("bot.bolt", "slack_bolt", "slack_sdk", "slack")
+WRITE_INTERVAL = 0.05  # seconds a line may wait for the writer
 _DETAIL = re.compile(r":|\(|\{|\[|\n|\r| - ")
 
 
@@ -58,8 +60,8 @@ class OneLineFormatter(logging.Formatter):
 
 def one_line_handler() -> logging.Handler:
     """The process's handler: each record filtered and written as one line by the thread that logs it, and the
-    line handed to a writer thread through a queue (`logging.handlers.QueueHandler` and `QueueListener`, the line
-    passed on as text rather than as a copy of its record).
+    line handed through a queue (`logging.handlers.QueueHandler`, the line passed on as text rather than as a copy
+    of its record) to a writer thread that writes what has gathered every `WRITE_INTERVAL` (`LineWriter`).
 
     Request threads never write to stderr themselves: a handler's lock held across a write, which lets go of the
     interpreter lock, made every thread that logged queue behind the writer for a whole switch interval; under 64
@@ -72,7 +74,7 @@ def one_line_handler() -> logging.Handler:
     handler = _LineHandoff(lines)
     handler.setFormatter(OneLineFormatter())
     handler.addFilter(LibraryDetailFilter())
-    _listener = _LineWriter(lines, sys.stderr)
+    _listener = LineWriter(lines, sys.stderr)
     _listener.start()
     return handler
 
@@ -85,16 +87,54 @@ class _LineHandoff(logging.handlers.QueueHandler):
         return self.format(record)
 
 
-class _LineWriter(logging.handlers.QueueListener):
-    """The writer thread: each line handed over is written to `stream` and flushed, in order."""
+class LineWriter:
+    """The writer thread: every `interval` seconds, the lines handed over since are written to `stream` in one
+    write and flushed, in order.
 
-    def __init__(self, lines: queue.SimpleQueue[str], stream: TextIO) -> None:
-        super().__init__(lines)  # type: ignore[arg-type]
+    It sleeps rather than waits on the queue (as `logging.handlers.QueueListener` does): a thread woken by every
+    line takes the interpreter lock from the request threads once per request, for a write of one line. A line
+    reaches stderr at most `interval` after it was logged; what is queued at exit, or when the writer is
+    replaced, is written then (`stop`)."""
+
+    def __init__(self, lines: queue.SimpleQueue[str], stream: TextIO, interval: float = WRITE_INTERVAL) -> None:
+        self.lines = lines
         self.stream = stream
+        self.interval = interval
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
 
-    def handle(self, line: str) -> None:  # type: ignore[override]
+    def start(self) -> None:
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="dpscale-log", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Write what is queued and end the thread."""
+        self._stopping.set()
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+        self._write_queued()
+
+    def _run(self) -> None:
+        while not self._stopping.wait(self.interval):
+            self._write_queued()
+
+    def take_queued(self) -> list[str]:
+        """Take every line queued so far off the queue."""
+        batch = []
         try:
-            self.stream.write(line + "\n")
+            while True:
+                batch.append(self.lines.get_nowait())
+        except queue.Empty:
+            return batch
+
+    def _write_queued(self) -> None:
+        batch = self.take_queued()
+        if not batch:
+            return
+        try:
+            self.stream.write("\n".join(batch) + "\n")
             self.stream.flush()
         except (OSError, ValueError):  # stderr closed or gone: there is nowhere left to tell
             pass
@@ -110,10 +150,12 @@ def stop_writer() -> None:
 
 def restart_writer_in_child() -> None:
     """A forked process has the queue but not the thread that wrote it: start one of its own (bot/server.py
-    registers this to run after every fork)."""
+    registers this to run after every fork). Lines still queued at the fork are the parent's to write; the child's
+    copy of them is dropped, so that none is written twice."""
     if _listener is not None:
+        _listener.take_queued()  # the parent writes these
         _listener.start()
 
 
-_listener: logging.handlers.QueueListener | None = None
+_listener: LineWriter | None = None
 atexit.register(stop_writer)

@@ -5,10 +5,12 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
+import queue
 import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -20,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from blockkit import assert_no_broadcast, assert_within_limits
+from bot.logs import LineWriter
 from fake_slack import BOT_USER_ID, FakeSlack
 from slack_client import (
     SIGNING_SECRET,
@@ -349,3 +352,72 @@ def test_each_log_record_is_one_line_whatever_its_values_hold():
     ]
     assert done.stderr.splitlines()[1].startswith("ERROR bot.slack.failures listener failed\\nTraceback")
     assert "ValueError: several\\nlines" in done.stderr
+
+
+class RecordingStream:
+    """A stand-in for stderr: what each write call was given, and an event set on every write."""
+
+    def __init__(self) -> None:
+        self.writes: list[str] = []
+        self.written = threading.Event()
+
+    def write(self, text: str) -> None:
+        self.writes.append(text)
+        self.written.set()
+
+    def flush(self) -> None:
+        pass
+
+
+def test_log_lines_reach_the_stream_in_order_within_the_writers_interval():
+    lines: queue.SimpleQueue[str] = queue.SimpleQueue()
+    stream = RecordingStream()
+    writer = LineWriter(lines, stream, interval=0.01)  # type: ignore[arg-type]
+    writer.start()
+    try:
+        for n in range(3):
+            lines.put(f"INFO bot.requests kind=command n={n}")
+        deadline = time.monotonic() + 5
+        while "".join(stream.writes).count("\n") < 3 and time.monotonic() < deadline:
+            stream.written.wait(0.1)
+            stream.written.clear()
+        assert "".join(stream.writes).splitlines() == [f"INFO bot.requests kind=command n={n}" for n in range(3)]
+    finally:
+        writer.stop()
+
+
+def test_the_writer_writes_what_is_queued_in_one_write_when_it_stops():
+    """Lines logged while the writer sleeps go out together, and none is lost at exit: with an interval of an
+    hour the thread never wakes, so only `stop` can have written them."""
+    lines: queue.SimpleQueue[str] = queue.SimpleQueue()
+    stream = RecordingStream()
+    writer = LineWriter(lines, stream, interval=3600)  # type: ignore[arg-type]
+    writer.start()
+    for n in range(5):
+        lines.put(f"line {n}")
+    writer.stop()
+    assert stream.writes == ["".join(f"line {n}\n" for n in range(5))]
+
+
+FORKING_PROGRAM = """
+import logging, os, sys
+import bot.server  # registers what a forked server does with its log writer
+from bot.settings import load_settings
+from bot.slack.app import configure_logging
+
+configure_logging(load_settings({"SLACK_BOT_TOKEN": "xoxb-x", "SLACK_SIGNING_SECRET": "s"}))
+logging.getLogger("bot.server").info("before the fork")
+pid = os.fork()
+if pid == 0:
+    logging.getLogger("bot.server").info("in the child")
+    sys.exit(0)
+os.waitpid(pid, 0)
+logging.getLogger("bot.server").info("in the parent")
+"""
+
+
+def test_a_forked_process_writes_its_own_lines_and_not_its_parents_again():
+    done = subprocess.run([sys.executable, "-c", FORKING_PROGRAM], capture_output=True, text=True, timeout=30)
+    assert sorted(done.stderr.splitlines()) == [
+        "INFO bot.server before the fork", "INFO bot.server in the child", "INFO bot.server in the parent",
+    ]
