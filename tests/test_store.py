@@ -292,22 +292,26 @@ def test_a_process_keeps_what_it_read_until_another_process_changes_it(postgres_
 
 def test_an_sqlite_process_keeps_what_it_read_until_any_connection_changes_the_file(tmp_path):
     """Two stores on one SQLite file stand for two processes: a row read once is served from memory (no query
-    reaches the database), and a change by the other, or by anyone writing to the file, shows on the next read."""
+    reaches the database) once the watcher watches; a change by the other, or by anyone writing to the file,
+    shows within moments, and the store's own change at once."""
     path = tmp_path / "dpscale.sqlite3"
     reader, writer = Store.open(f"sqlite:///{path}"), Store.open(f"sqlite:///{path}")
     upgrade(reader.database)
     workspace = Workspace(team_id="T1")
-    writer.preferences.set_number_format(workspace, "U1", "de-DE")
+    for user in ("U0", "U1"):
+        writer.preferences.set_number_format(workspace, user, "de-DE")
+    assert reader.preferences.number_format(workspace, "U0") == "de-DE"  # the first read starts the watcher
+    assert wait_until(lambda: reader.cache._listening.is_set())
     queries: list[str] = []
     event.listen(reader.database.engine, "before_cursor_execute", lambda *args: queries.append(args[2]))
     assert [reader.preferences.number_format(workspace, "U1") for _ in range(3)] == ["de-DE"] * 3
     assert len(queries) == 1  # read once, then kept
     writer.preferences.set_number_format(workspace, "U1", "fr-FR")
-    assert reader.preferences.number_format(workspace, "U1") == "fr-FR"  # at once: no waiting for a notice
+    assert wait_until(lambda: reader.preferences.number_format(workspace, "U1") == "fr-FR")
     with closing(sqlite3.connect(path)) as other, other:
         other.execute("UPDATE dpscale_preferences SET number_format = 'ja-JP'")
-    assert reader.preferences.number_format(workspace, "U1") == "ja-JP"
-    reader.preferences.set_number_format(workspace, "U1", None)  # its own change, too
+    assert wait_until(lambda: reader.preferences.number_format(workspace, "U1") == "ja-JP")
+    reader.preferences.set_number_format(workspace, "U1", None)  # its own change: at once
     assert reader.preferences.number_format(workspace, "U1") is None
     for store in (reader, writer):
         store.close()
