@@ -23,6 +23,7 @@ class Quantity(StrEnum):
     ACTUAL = "actual"
 
 
+QUANTITIES = tuple(Quantity)  # in their order, without iterating the enum class each time
 MAX_DEVICES = 1_000_000
 MAX_THROUGHPUT = Decimal("1e12")  # samples/s of one device
 MAX_ACTUAL = MAX_THROUGHPUT * MAX_DEVICES  # samples/s of a whole cluster
@@ -47,14 +48,14 @@ class Scenario:
 
 def make_scenario(**values: Decimal | None) -> Scenario:
     """A Scenario of exactly three given quantities (by name), each within its bounds; else the user's error."""
-    given = {q: value for q in Quantity if (value := values.get(q.value)) is not None}
+    given = {q: value for q in QUANTITIES if (value := values.get(q)) is not None}  # a StrEnum: keyed as its text
     if len(given) < 3:
         raise UserInputError(ErrorCode.NOT_ENOUGH_QUANTITIES)
     if len(given) > 3:
         raise UserInputError(ErrorCode.TOO_MANY_QUANTITIES)
     for quantity, value in given.items():
         check(quantity, value)
-    return Scenario(given=given, unknown=next(q for q in Quantity if q not in given))
+    return Scenario(given=given, unknown=next(q for q in QUANTITIES if q not in given))
 
 
 def check(quantity: Quantity, value: Decimal) -> None:

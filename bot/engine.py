@@ -50,7 +50,7 @@ def _calculate(command: Command) -> Result:
     """Validate and solve; a broken rule is reported with the token the user typed for that value, or, for a
     solved value, with the actual throughput it was solved from (every inverse question gives one)."""
     try:
-        return solve(make_scenario(**{quantity.value: value for quantity, value in command.values.items()}))
+        return solve(make_scenario(**command.values))
     except UserInputError as error:
         if error.value is not None and Quantity.ACTUAL in command.tokens:
             error.cause = Quantity.ACTUAL.value

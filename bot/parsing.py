@@ -109,11 +109,14 @@ def parse_words(words: list[str], locale: Locale, reader: Reader | None = None) 
 
 
 def _split_words(text: str) -> list[str]:
-    text = text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+    if "&" in text:  # each step only where it has something to do: most commands are a few plain numbers
+        text = text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
     text = _LEADING_MENTION.sub(" ", text)
     if not text.isprintable():  # control, format and odd space characters become plain spaces
         text = "".join(" " if unicodedata.category(c)[0] in "CZ" and c not in SPACES else c for c in text)
-    text = _KEY_VALUE.sub(r"\1", folded(text))
+    text = folded(text)
+    if "=" in text or ":" in text:
+        text = _KEY_VALUE.sub(r"\1", text)
     words = text.split()
     # a percent sign standing alone belongs to the number before it: `90 %`
     joined: list[str] = []
