@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import sqlite3
 import threading
 import time
@@ -273,7 +274,7 @@ def test_a_process_keeps_what_it_read_until_another_process_changes_it(postgres_
         workspace = Workspace(team_id="T1")
         writer.preferences.set_number_format(workspace, "U1", "de-DE")
         assert reader.preferences.number_format(workspace, "U1") == "de-DE"
-        assert wait_until(lambda: reader.cache._listening.is_set())
+        assert wait_until(lambda: reader.cache.watching)
         assert reader.preferences.number_format(workspace, "U1") == "de-DE"  # now kept
         with reader.database.engine.begin() as connection:
             connection.execute(update(preferences_table).values(number_format="ja-JP"))  # no announcement
@@ -301,7 +302,7 @@ def test_an_sqlite_process_keeps_what_it_read_until_any_connection_changes_the_f
     for user in ("U0", "U1"):
         writer.preferences.set_number_format(workspace, user, "de-DE")
     assert reader.preferences.number_format(workspace, "U0") == "de-DE"  # the first read starts the watcher
-    assert wait_until(lambda: reader.cache._listening.is_set())
+    assert wait_until(lambda: reader.cache.watching)
     queries: list[str] = []
     event.listen(reader.database.engine, "before_cursor_execute", lambda *args: queries.append(args[2]))
     assert [reader.preferences.number_format(workspace, "U1") for _ in range(3)] == ["de-DE"] * 3
@@ -315,3 +316,25 @@ def test_an_sqlite_process_keeps_what_it_read_until_any_connection_changes_the_f
     assert reader.preferences.number_format(workspace, "U1") is None
     for store in (reader, writer):
         store.close()
+
+
+def started_watcher(store: Store) -> threading.Thread:
+    """The watcher thread a first read starts, once it watches."""
+    before = set(threading.enumerate())
+    assert store.preferences.number_format(Workspace(team_id="T1"), "U1") is None
+    assert wait_until(lambda: store.cache.watching)
+    (watcher,) = [t for t in threading.enumerate() if t.name == "dpscale-cache" and t not in before]
+    return watcher
+
+
+def test_a_cache_that_no_one_holds_any_more_stops_its_watcher(tmp_path):
+    """A process that drops a store (a test's app, a reloaded configuration) does not keep its watcher thread
+    polling the file for ever."""
+    store = Store.open(f"sqlite:///{tmp_path / 'dpscale.sqlite3'}")
+    upgrade(store.database)
+    watcher = started_watcher(store)
+    store.database.dispose()
+    del store
+    gc.collect()
+    watcher.join(5)
+    assert not watcher.is_alive()

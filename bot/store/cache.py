@@ -18,11 +18,13 @@ epoch counter tells).
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import os
 import sqlite3
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -43,110 +45,125 @@ RECONNECT_AFTER = 1.0
 WATCH_INTERVAL = 0.05  # SQLite: seconds between two looks at the file's data_version
 
 
+class _Memory:
+    """What a process keeps, and whether it may keep it now. The watcher thread holds this rather than the cache,
+    so that a cache nobody holds any more is collected, and its watcher, told by `weakref.finalize`, ends."""
+
+    def __init__(self) -> None:
+        self.entries: dict[str, tuple[float, Any]] = {}
+        self.lock = threading.Lock()
+        self.epoch = 0
+        self.watching = threading.Event()  # changes are being watched: what is read may be kept
+        self.closed = threading.Event()
+
+    def forget(self, key: str) -> None:
+        with self.lock:
+            self.epoch += 1
+            if key == EVERYTHING:
+                self.entries.clear()
+            else:
+                self.entries.pop(key, None)
+
+    def watch(self, look: Callable[[_Memory], None], name: str) -> None:
+        """Run `look` (one connection's watch, which returns or raises when it ends) until the cache is closed;
+        a database that went away is tried again after `RECONNECT_AFTER`."""
+        while not self.closed.is_set():
+            try:
+                look(self)
+            except (sqlite3.Error, psycopg.Error) as error:
+                logger.warning("cache %s lost the database (%s); reading through until it is back",
+                               name, type(error).__name__)
+            finally:
+                self.watching.clear()
+                self.forget(EVERYTHING)
+            self.closed.wait(RECONNECT_AFTER)
+
+
 class SharedCache:
     def __init__(self, database: Database, ttl: float = TTL) -> None:
         self._database = database
         self._ttl = ttl
-        self._entries: dict[str, tuple[float, Any]] = {}
-        self._lock = threading.Lock()
-        self._epoch = 0
-        self._listening = threading.Event()
-        self._closed = threading.Event()
+        self._memory = memory = _Memory()
+        weakref.finalize(self, memory.closed.set)
         self._pid = 0
         path = make_url(database.url).database if database.dialect == "sqlite" else None
         # SQLite: the file whose data_version is watched (None: a memory database, read directly)
-        self._sqlite_path = path if path and path != ":memory:" and not path.startswith("file:") else None
-        self._watch: Callable[[], None] | None = (
-            self._listen if database.dialect == "postgresql" else self._poll if self._sqlite_path else None
-        )
+        sqlite_path = path if path and path != ":memory:" and not path.startswith("file:") else None
+        self._look: Callable[[_Memory], None] | None = None
+        if database.dialect == "postgresql":
+            url = make_url(database.url).set(drivername="postgresql").render_as_string(hide_password=False)
+            self._look = functools.partial(_listen, url)
+        elif sqlite_path is not None:
+            self._look = functools.partial(_poll, sqlite_path)
+
+    @property
+    def watching(self) -> bool:
+        """Whether this process watches the database's changes now, and so keeps what it reads."""
+        return self._memory.watching.is_set()
 
     def close(self) -> None:
         """Stop watching (within a second); reads then go to the database."""
-        self._closed.set()
+        self._memory.closed.set()
 
     def get(self, key: str, load: Callable[[], V]) -> V:
         """The value for `key`, from this process's memory when it is known to be current, else from `load`."""
+        memory = self._memory
         if not self._ready():
             return load()
         now = time.monotonic()
-        with self._lock:
-            hit = self._entries.get(key)
+        with memory.lock:
+            hit = memory.entries.get(key)
             if hit is not None and hit[0] > now:
                 return hit[1]  # type: ignore[no-any-return]
-            epoch = self._epoch
+            epoch = memory.epoch
         value = load()
-        with self._lock:
-            if self._epoch == epoch and self._keeping():
-                if len(self._entries) >= MAX_ENTRIES:
-                    self._entries.clear()
-                self._entries[key] = (now + self._ttl, value)
+        with memory.lock:
+            if memory.epoch == epoch and memory.watching.is_set():
+                if len(memory.entries) >= MAX_ENTRIES:
+                    memory.entries.clear()
+                memory.entries[key] = (now + self._ttl, value)
         return value
 
     def changed(self, connection: Connection, key: str = EVERYTHING) -> None:
         """Announce, inside the writer's transaction, that `key` (or everything) changed."""
-        self._forget(key)
+        self._memory.forget(key)
         if self._database.dialect == "postgresql":
             connection.execute(select(func.pg_notify(CHANNEL, key)))
 
-    def _forget(self, key: str) -> None:
-        with self._lock:
-            self._epoch += 1
-            if key == EVERYTHING:
-                self._entries.clear()
-            else:
-                self._entries.pop(key, None)
-
     def _ready(self) -> bool:
         """Whether memory may serve a read now: the database's changes are being watched in this process."""
-        if self._closed.is_set() or self._watch is None:
+        memory = self._memory
+        if memory.closed.is_set() or self._look is None:
             return False
         if self._pid != os.getpid():  # first use in this process (or a forked child): start watching
-            with self._lock:
+            with memory.lock:
                 if self._pid != os.getpid():
                     self._pid = os.getpid()
-                    self._listening.clear()
-                    self._entries.clear()
-                    threading.Thread(target=self._watch, name="dpscale-cache", daemon=True).start()
-        return self._listening.is_set()
+                    memory.watching.clear()
+                    memory.entries.clear()
+                    name = "listener" if self._database.dialect == "postgresql" else "watcher"
+                    threading.Thread(target=memory.watch, args=(self._look, name), name="dpscale-cache",
+                                     daemon=True).start()
+        return memory.watching.is_set()
 
-    def _keeping(self) -> bool:
-        """Whether what was just read may be kept (lock held): the database's changes are being watched."""
-        return self._listening.is_set()
 
-    def _poll(self) -> None:
-        """SQLite's watcher: forget everything whenever the file's data_version moves."""
-        while not self._closed.is_set():
-            try:
-                with contextlib.closing(sqlite3.connect(self._sqlite_path or "", isolation_level=None)) as connection:
-                    version = connection.execute("PRAGMA data_version").fetchone()[0]
-                    self._listening.set()
-                    while not self._closed.wait(WATCH_INTERVAL):
-                        latest = connection.execute("PRAGMA data_version").fetchone()[0]
-                        if latest != version:
-                            version = latest
-                            self._forget(EVERYTHING)
-            except sqlite3.Error as error:
-                logger.warning("cache watcher lost the database (%s); reading through until it is back",
-                               type(error).__name__)
-            finally:
-                self._listening.clear()
-                self._forget(EVERYTHING)
-            self._closed.wait(RECONNECT_AFTER)
+def _poll(path: str, memory: _Memory) -> None:
+    """SQLite: forget everything whenever the file's data_version moves."""
+    with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as connection:
+        version = connection.execute("PRAGMA data_version").fetchone()[0]
+        memory.watching.set()
+        while not memory.closed.wait(WATCH_INTERVAL):
+            latest = connection.execute("PRAGMA data_version").fetchone()[0]
+            if latest != version:
+                version = latest
+                memory.forget(EVERYTHING)
 
-    def _listen(self) -> None:
-        url = make_url(self._database.url).set(drivername="postgresql").render_as_string(hide_password=False)
-        while not self._closed.is_set():
-            try:
-                with psycopg.connect(url, autocommit=True, connect_timeout=5) as connection:
-                    connection.execute(f"LISTEN {CHANNEL}")
-                    self._listening.set()
-                    while not self._closed.is_set():
-                        for notice in connection.notifies(timeout=1.0):
-                            self._forget(notice.payload)
-            except psycopg.Error as error:
-                logger.warning("cache listener lost the database (%s); reading through until it is back",
-                               type(error).__name__)
-            finally:
-                self._listening.clear()
-                self._forget(EVERYTHING)
-            self._closed.wait(RECONNECT_AFTER)
+
+def _listen(url: str, memory: _Memory) -> None:
+    """PostgreSQL: forget each key a NOTIFY names."""
+    with psycopg.connect(url, autocommit=True, connect_timeout=5) as connection:
+        connection.execute(f"LISTEN {CHANNEL}")
+        memory.watching.set()
+        while not memory.closed.is_set():
+            for notice in connection.notifies(timeout=1.0):
+                memory.forget(notice.payload)
