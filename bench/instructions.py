@@ -7,8 +7,9 @@
 under callgrind, once with one request and once with `--requests` more after the same warm-up of 100 (every
 user's locale looked up, every catalog loaded); the difference, divided by `--requests`, is one command's cost:
 signature check, parsing, listener, reply and its JSON, the log line. One thread does all of it, so no thread
-scheduling enters the count; where the garbage collector's young-generation passes fall still moves it, by up to
-about 0.05 M from run to run. The server in front of either app is the same waitress with the same settings.
+scheduling enters the count, and both processes of a count hash strings with one seed (`PYTHONHASHSEED`), so that
+their start-ups, which the difference must cancel, run alike: repeated counts agree. The server in front of
+either app is the same waitress with the same settings.
 
 The whole-process count below includes the server too, but also whatever the process's threads do while it waits
 for each request: under valgrind, which runs one thread at a time, threads handing the interpreter lock to each
@@ -43,6 +44,9 @@ from fake_slack import FakeSlack  # noqa: E402
 from slack_client import BOT_TOKEN, SIGNING_SECRET, free_port, post, signed_headers, slash_command_body  # noqa: E402
 
 TARGET = 0.5e6  # extra instructions per command over the floor that dpscale aims at
+HASH_SEED = "0"  # one string hash for both runs of a count: with a random one, dicts and sets lay out and probe
+# differently in each process, and the two runs' start-ups (which the difference must cancel) differ by more than
+# a command's cost
 
 APPS = {
     "dpscale": ["-m", "bot.server"],
@@ -81,7 +85,7 @@ def dispatch_count(name: str, fake: FakeSlack, requests: int) -> float:
     for n in (1, requests + 1):
         out = OUT / f"dispatch-{name.split()[0]}-{n}.out"
         env = {**os.environ, "PYTHONPATH": str(ROOT), "SLACK_BOT_TOKEN": BOT_TOKEN,
-               "SLACK_SIGNING_SECRET": SIGNING_SECRET, "SLACK_API_URL": fake.api_url}
+               "SLACK_SIGNING_SECRET": SIGNING_SECRET, "SLACK_API_URL": fake.api_url, "PYTHONHASHSEED": HASH_SEED}
         subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, __file__,
                         "--dispatch", name, "--requests", str(n)], cwd=ROOT, env=env, check=True, capture_output=True)
         totals.append(total_instructions(out))
@@ -169,7 +173,7 @@ def main() -> None:
     parser.add_argument("--also", metavar="KEY=VALUE", nargs="*", default=[],
                         help="also count dpscale with this variable set, e.g. LOG_LEVEL=WARNING (no request log line)")
     parser.add_argument("--only-dpscale", action="store_true", help="skip the floor (compare --also variants)")
-    parser.add_argument("--in-process", action="store_true", help="count App.dispatch alone (within about 0.05 M)")
+    parser.add_argument("--in-process", action="store_true", help="count App.dispatch alone (repeatable)")
     parser.add_argument("--dispatch", choices=list(APPS), help=argparse.SUPPRESS)  # inside callgrind
     args = parser.parse_args()
     if args.dispatch:
@@ -186,9 +190,9 @@ def main() -> None:
             fake.stop()
         print(f"instructions per slash command, App.dispatch alone, over {args.requests} commands of the mix:")
         for name, value in counted.items():
-            print(f"  {name:22} {value / 1e6:6.2f} M")
+            print(f"  {name:22} {value / 1e6:7.3f} M")
         extra = counted["dpscale"] - counted["bolt in-line (floor)"]
-        print(f"  dpscale over the floor {extra / 1e6:6.2f} M  (target {TARGET / 1e6:.2f} M: "
+        print(f"  dpscale over the floor {extra / 1e6:7.3f} M  (target {TARGET / 1e6:.2f} M: "
               f"{'met' if extra <= TARGET else 'not met'})")
         return
     try:
@@ -206,15 +210,15 @@ def main() -> None:
         fake.stop()
     if args.only_dpscale:
         for name, value in per_request.items():
-            print(f"  {name:22} {value / 1e6:6.2f} M")
+            print(f"  {name:22} {value / 1e6:7.3f} M")
         return
     floor = per_request["bolt in-line (floor)"]
     print(f"instructions per slash command over {args.requests} commands of the benchmark's mix, whole process:")
     for name, value in per_request.items():
-        print(f"  {name:22} {value / 1e6:6.2f} M")
+        print(f"  {name:22} {value / 1e6:7.3f} M")
     extra = per_request["dpscale"] - floor
     verdict = "met" if extra <= TARGET else "not met"
-    print(f"  dpscale over the floor {extra / 1e6:6.2f} M  (target {TARGET / 1e6:.2f} M: {verdict})")
+    print(f"  dpscale over the floor {extra / 1e6:7.3f} M  (target {TARGET / 1e6:.2f} M: {verdict})")
 
 
 if __name__ == "__main__":
