@@ -31,6 +31,9 @@ def configure_logging(settings: Settings) -> None:
     logging.logThreads = False
     logging.logMultiprocessing = False
     logging.basicConfig(level=settings.log_level, handlers=[one_line_handler()], force=True)
+    # Bolt asks its logger's own level, not the effective one, before writing each middleware's debug line: left
+    # unset, it wrote seven lines per request for logging to drop
+    logging.getLogger("bot.bolt").setLevel(settings.log_level)
     # waitress warns "Task queue depth is N" for every request that waits for a free thread: under load, a line
     # per request that says only that the process is busy
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)
