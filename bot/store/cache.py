@@ -89,12 +89,13 @@ class SharedCache:
         path = make_url(database.url).database if database.dialect == "sqlite" else None
         # SQLite: the file whose data_version is watched (None: a memory database, read directly)
         sqlite_path = path if path and path != ":memory:" and not path.startswith("file:") else None
-        self._look: Callable[[_Memory], None] | None = None
+        # how this process watches the database's changes, and what the log calls it (None: it does not)
+        self._watch: tuple[Callable[[_Memory], None], str] | None = None
         if database.dialect == "postgresql":
             url = make_url(database.url).set(drivername="postgresql").render_as_string(hide_password=False)
-            self._look = functools.partial(_listen, url)
+            self._watch = functools.partial(_listen, url), "listener"
         elif sqlite_path is not None:
-            self._look = functools.partial(_poll, sqlite_path)
+            self._watch = functools.partial(_poll, sqlite_path), "watcher"
 
     @property
     def watching(self) -> bool:
@@ -133,7 +134,7 @@ class SharedCache:
     def _ready(self) -> bool:
         """Whether memory may serve a read now: the database's changes are being watched in this process."""
         memory = self._memory
-        if memory.closed.is_set() or self._look is None:
+        if memory.closed.is_set() or self._watch is None:
             return False
         if self._pid != os.getpid():  # first use in this process (or a forked child): start watching
             with memory.lock:
@@ -141,9 +142,7 @@ class SharedCache:
                     self._pid = os.getpid()
                     memory.watching.clear()
                     memory.entries.clear()
-                    name = "listener" if self._database.dialect == "postgresql" else "watcher"
-                    threading.Thread(target=memory.watch, args=(self._look, name), name="dpscale-cache",
-                                     daemon=True).start()
+                    threading.Thread(target=memory.watch, args=self._watch, name="dpscale-cache", daemon=True).start()
         return memory.watching.is_set()
 
 
