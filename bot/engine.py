@@ -5,10 +5,14 @@ The Slack layer and the command-line tool both call `answer`; neither knows how 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from babel import Locale
 
 from bot.calculator import Quantity, Result, make_scenario, solve
 from bot.errors import UserInputError
+from bot.formats import NUMBER_FORMATS
+from bot.numbers import resolve_locale
 from bot.parsing import Command, FieldErrors, parse_fields, parse_words, reader_of, split_words
 from bot.replies import Reply, build_error_reply, build_help_reply, build_result_reply
 
@@ -39,6 +43,20 @@ def answer_form(fields: dict[Quantity, str | None], locale: Locale) -> Reply:
         field = Quantity(error.cause or error.quantity) if error.quantity else _first_empty(fields)
         raise FieldErrors({field: error}) from None
     return build_result_reply(result, command.notes, locale)
+
+
+WARM_UP_TEXTS = ("64 2000 90%", "64 2000", "help")  # a result, an error, the help
+
+
+def warm_up(tags: Iterable[str] = NUMBER_FORMATS) -> None:
+    """Answer a result, an error and the help in the locale of each of `tags` (by default every locale and
+    number format dpscale offers), so that what a reply in it reads is loaded now: Babel's CLDR data for the
+    locale, its compiled catalog, its number style and explanations. A server does this before it freezes its
+    start-up heap (`bot.processes`), which then holds all of it out of the garbage collector's sight."""
+    for tag in tags:
+        locale = resolve_locale(tag)
+        for text in WARM_UP_TEXTS:
+            answer(text, locale)
 
 
 def _first_empty(fields: dict[Quantity, str | None]) -> Quantity:
