@@ -11,7 +11,7 @@ stand in any order; `actual=` (the cluster's measured or wanted throughput) open
 
 from __future__ import annotations
 
-import itertools
+import dataclasses
 import re
 import unicodedata
 from collections.abc import Callable
@@ -23,9 +23,10 @@ from babel import Locale
 
 from bot.calculator import Quantity
 from bot.errors import ErrorCode, UserInputError
+from bot.grouping import KEYED, join_space_groups
 from bot.keywords import help_words, keywords
 from bot.numbers import SPACES, reader_modifier, resolve_locale, with_modifier
-from bot.reading import Reader, Reading, folded, read_number, reader_for
+from bot.reading import Reader, Reading, confirm_house_forms, folded, read_number, reader_for
 
 MAX_INPUT_LENGTH = 500
 HELP_WORDS = help_words()
@@ -33,11 +34,6 @@ POSITIONAL_ORDER = (Quantity.DEVICES, Quantity.THROUGHPUT, Quantity.EFFICIENCY)
 KEYWORDS = keywords()  # every shipped language's words (bot.keywords)
 _LEADING_MENTION = re.compile(r"^\s*<@[A-Z0-9]+(?:\|[^>]*)?>")  # a bot mention the caller left in
 _KEY_VALUE = re.compile(r"\s*([=:])\s*")
-_KEYED = re.compile(r"([^=:]*)[=:](.*)")
-_GROUP_OF_THREE = re.compile(r"\d{3}(?:[.,]\d+)?%?")
-_TAKES_GROUP = re.compile(r"(?:[^=:\s]+[=:])?\d{1,3}")
-_LEADING_ZERO = re.compile(r"0\d")
-MAX_GROUP_CHOICES = 10
 
 
 @dataclass(frozen=True)
@@ -96,7 +92,7 @@ def parse_words(words: list[str], locale: Locale, reader: Reader | None = None) 
     reader = reader or reader_for(locale)
     readings: dict[Quantity, tuple[Reading, Bare | None]] = {}
     positional = iter(POSITIONAL_ORDER)
-    for word in _join_space_groups(words):
+    for word in join_space_groups(words, len(POSITIONAL_ORDER)):
         quantity, raw = _split_key(word)
         if quantity is None:
             quantity = next(positional, None)
@@ -130,7 +126,7 @@ def _split_words(text: str) -> list[str]:
 
 def _keyed(word: str) -> tuple[str, str] | None:
     """`key=value` or `key:value` → (casefolded key, value); None for a bare word."""
-    match = _KEYED.match(word)
+    match = KEYED.match(word)
     return (match.group(1).casefold(), match.group(2)) if match else None
 
 
@@ -141,51 +137,6 @@ def _take_locale_override(words: list[str], locale: Locale) -> Locale:
             del words[index]
             return resolve_locale(keyed[1])
     return locale
-
-
-def _join_space_groups(words: list[str]) -> list[str]:
-    """`2 000` is one number: spaces group digits in many locales (and in ISO 80000-1, which dpscale writes for
-    channels), and no locale reads a space as a decimal mark.
-
-    A word of exactly three digits may continue the number before it. Of all ways to join such words, the one
-    that gives as many numbers as the command needs wins; if two ways do, the user is asked to write the
-    numbers without inner spaces rather than being guessed at.
-    """
-    joinable = [
-        i for i in range(1, len(words)) if _GROUP_OF_THREE.fullmatch(words[i]) and _TAKES_GROUP.fullmatch(words[i - 1])
-    ]
-    if not joinable:
-        return words
-    greedy = _segment(words, set(joinable))
-    if len(joinable) > MAX_GROUP_CHOICES:
-        return greedy
-    needed = len(POSITIONAL_ORDER) - sum(1 for word in words if _KEYED.match(word))
-    fitting: list[set[int]] = []
-    for choice in itertools.product((True, False), repeat=len(joinable)):
-        chosen = {i for i, join in zip(joinable, choice, strict=True) if join}
-        if _fits(_segment(words, chosen), needed):
-            fitting.append(chosen)
-    if not fitting:
-        return greedy
-    if len(fitting) > 1:
-        differing = sorted(set().union(*fitting) - fitting[0].intersection(*fitting[1:]))
-        raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=" ".join(words[differing[0] - 1 : differing[-1] + 1]))
-    return _segment(words, fitting[0])
-
-
-def _segment(words: list[str], joins: set[int]) -> list[str]:
-    segmented: list[str] = []
-    for index, word in enumerate(words):
-        if index in joins:
-            segmented[-1] += " " + word
-        else:
-            segmented.append(word)
-    return segmented
-
-
-def _fits(segmented: list[str], needed: int) -> bool:
-    positional = [word for word in segmented if not _KEYED.match(word)]
-    return len(positional) == needed and not any(_LEADING_ZERO.match(_KEYED.sub(r"\2", w)) for w in segmented)
 
 
 def _split_key(word: str) -> tuple[Quantity | None, str]:
@@ -241,9 +192,12 @@ def _read_value(quantity: Quantity, raw: str, reader: Reader) -> tuple[Reading, 
             error.readings = tuple(v / 100 if has_percent or v > 1 else v for v in error.readings)
         raise
     if reading.token != raw:  # a percent sign was taken off: the reading names the token as typed
-        reading = Reading(raw, reading.value, reading.kind, reading.alternative)
+        reading = dataclasses.replace(reading, token=raw)
     if quantity is not Quantity.EFFICIENCY:
         return reading, None
+    if reading.set_aside:  # as fractions, the way an ask about an efficiency gives its readings (above)
+        reading = dataclasses.replace(reading, set_aside=tuple(v / 100 if has_percent or v > 1 else v
+                                                               for v in reading.set_aside))
     if has_percent:
         return _scaled(reading, Decimal("0.01")), None
     if reading.value > 1:
@@ -255,10 +209,11 @@ def _read_value(quantity: Quantity, raw: str, reader: Reader) -> tuple[Reading, 
 
 def _scaled(reading: Reading, factor: Decimal) -> Reading:
     alternative = None if reading.alternative is None else reading.alternative * factor
-    return Reading(reading.token, reading.value * factor, reading.kind, alternative)
+    return dataclasses.replace(reading, value=reading.value * factor, alternative=alternative)
 
 
 def _command_from(readings: dict[Quantity, tuple[Reading, Bare | None]], locale: Locale) -> Command:
+    confirm_house_forms([(quantity.value, reading) for quantity, (reading, _) in readings.items()])
     notes = tuple(
         Note(quantity, reading, bare is Bare.PERCENT, bare is Bare.ONE)
         for quantity, (reading, bare) in readings.items()

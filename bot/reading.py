@@ -2,7 +2,9 @@
 — its *natives* — and beside them in every Slack locale's format and some common neighbours' (`bot.numbers`).
 
 - read silently: the natives read one value and either nobody reads it differently, or it is written exactly as
-  dpscale itself writes that value for the reader (so a reply's figures pasted back always read silently);
+  dpscale itself writes that value for the reader (so a reply's figures pasted back read silently), with no k, M
+  or G (which dpscale never writes), and no other number of the command is written in another format
+  (`confirm_house_forms`);
 - read with a note: no native reading, and exactly one foreign value (a German `0.9`), or a native reading whose
   only alternative comes from a neighbour that is not a Slack locale;
 - asked about (`AMBIGUOUS_NUMBER`, carrying every reading and the reason): the natives disagree (an unknown
@@ -84,6 +86,9 @@ class Reading:
     value: Decimal
     kind: ReadingKind | None = None
     alternative: Decimal | None = None
+    # other Slack locales' readings, not asked about because the token is written as dpscale writes it (see
+    # `confirm_house_forms`)
+    set_aside: tuple[Decimal, ...] = ()
 
 
 @dataclass(frozen=True, eq=False)  # `reader_for` makes one per locale: identity is equality, and hashing is cheap
@@ -195,11 +200,12 @@ def read_number(
         return Reading(token, sign * Decimal(body) * multiplier)
     if not _NUMBER_SHAPE.fullmatch(body):
         raise UserInputError(ErrorCode.NOT_A_NUMBER, token=token)
-    return _decide(token, body, reader, sign * multiplier, possible)
+    return _decide(token, body, reader, sign * multiplier, possible, suffixed=multiplier != 1)
 
 
 def _decide(
-    token: str, body: str, reader: Reader, scale: Decimal, possible: Callable[[Decimal], bool] | None
+    token: str, body: str, reader: Reader, scale: Decimal, possible: Callable[[Decimal], bool] | None,
+    suffixed: bool = False,
 ) -> Reading:
     """Read silently, read with a note, or ask: the rules in this module's docstring."""
     fits = (lambda v: possible(v * scale)) if possible is not None else (lambda v: True)
@@ -217,8 +223,11 @@ def _decide(
     if native:
         own = native.pop()
         others = {value: is_slack for value, is_slack in foreign.items() if value != own}
-        if not others or reader.is_house_form(body, own):
+        if not others:
             return Reading(token, own * scale)
+        if not suffixed and reader.is_house_form(body, own):  # dpscale never writes `1,500k`
+            set_aside = tuple(sorted(value * scale for value, is_slack in others.items() if is_slack))
+            return Reading(token, own * scale, set_aside=set_aside)
         if any(others.values()):
             raise _ask(token, {own, *others}, scale, AskReason.OTHER_LOCALES)
         return Reading(token, own * scale, ReadingKind.AMBIGUOUS, min(others) * scale)
@@ -229,6 +238,20 @@ def _decide(
     if foreign:
         raise _ask(token, set(foreign), scale, AskReason.NOT_YOURS)
     raise UserInputError(ErrorCode.NOT_A_NUMBER, token=token)
+
+
+def confirm_house_forms(readings: list[tuple[str, Reading]]) -> None:
+    """Ask after all about a number read silently because it is written as dpscale writes it (`1,234` from an
+    English user), when another number of the same command (`0,9`) was written in another format: its writer may
+    well write every number that way. `readings` pairs each quantity's name with its reading."""
+    if not any(reading.kind is ReadingKind.OTHER_CONVENTION for _, reading in readings):
+        return
+    for quantity, reading in readings:
+        if reading.set_aside:
+            raise UserInputError(
+                ErrorCode.AMBIGUOUS_NUMBER, token=reading.token, quantity=quantity,
+                readings=tuple(sorted({reading.value, *reading.set_aside})), reason=AskReason.OTHER_LOCALES,
+            )
 
 
 @lru_cache(maxsize=512)  # a few hundred tokens recur (64, 2.000, 90 %); the bound keeps memory flat

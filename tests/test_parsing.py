@@ -133,6 +133,44 @@ def test_numbers_two_slack_locales_read_differently_are_asked_about(locale, toke
 
 
 @pytest.mark.parametrize(
+    ("locale", "text", "token", "readings"),
+    [
+        # another number of the command is written the other way: the one written as dpscale writes it is asked
+        # about after all, since its writer may write every number that way (1,234 samples/s from a German hand)
+        ("en-US", "64 1,234 0,9", "1,234", (D("1.234"), D(1234))),
+        ("en-US", "64 2,000 0,95", "2,000", (D(2), D(2000))),
+        ("de-DE", "64 1.234 0.9", "1.234", (D("1.234"), D(1234))),
+        ("pt-BR", "64 1.500 0.75", "1.500", (D("1.5"), D(1500))),
+        ("en-US", "64 2000 12,5% a=1,000", "1,000", (D(1), D(1000))),
+        # dpscale never writes a k, M or G: a suffixed number is asked about wherever Slack's locales disagree
+        ("en-US", "64 1,500k 90%", "1,500k", (D(1500), D(1500000))),
+        ("en-US", "64 2000 a=1,000M", "1,000M", (D(1000000), D(1000000000))),
+        ("de-DE", "64 1.500k 90 %", "1.500k", (D(1500), D(1500000))),
+    ],
+)
+def test_a_number_written_as_dpscale_writes_it_is_asked_about_when_the_command_says_it_may_not_be_meant_so(
+    locale, text, token, readings
+):
+    with pytest.raises(UserInputError) as raised:
+        parse_command(text, resolve_locale(locale))
+    assert raised.value.code is ErrorCode.AMBIGUOUS_NUMBER
+    assert (raised.value.token, raised.value.readings) == (token, readings)
+
+
+@pytest.mark.parametrize(
+    ("locale", "text", "values"),
+    [
+        ("en-US", "64 2,000 90%", (64, 2000, D("0.9"))),  # every number the user's own way: read silently
+        ("de-DE", "64 1,5k 90 %", (64, 1500, D("0.9"))),  # no other locale reads `1,5k`
+        ("de-DE", "64 2.000 0,9", (64, 2000, D("0.9"))),
+        ("en-US", "64 2000 0,9", (64, 2000, D("0.9"))),  # the other way, but nothing else to doubt
+    ],
+)
+def test_numbers_no_other_number_casts_doubt_on_are_read(locale, text, values):
+    assert tuple(parse_command(text, resolve_locale(locale)).values.values()) == values
+
+
+@pytest.mark.parametrize(
     ("token", "value"),
     [("2000", D(2000)), ("0,9", D("0.9")), ("0.9", D("0.9")), ("2 000", D(2000)), ("1,00,000", D(100000)),
      ("2,5", D("2.5")), ("115 200", D(115200)), ("2k", D(2000))],
@@ -181,6 +219,10 @@ def test_lang_numbers_read_differently_by_the_users_and_the_chosen_format_are_as
         ("nb-NO", "64 2 000 90 %", SEED, set()),
         ("en-US", "64 2000 actual=115200", {DEV: D(64), THR: D(2000), ACT: D(115200)}, set()),
         ("fr-FR", "64 2 000 actual=115 200", {DEV: D(64), THR: D(2000), ACT: D(115200)}, set()),
+        # the groups after a named value are its own: `800` is not a second unnamed number
+        ("fr-FR", "64 500 a=28 800", {DEV: D(64), THR: D(500), ACT: D(28800)}, set()),
+        ("es-LA", f"64 999.9990 a=57{NNBSP}599.94", {DEV: D(64), THR: D("999.999"), ACT: D("57599.94")}, set()),
+        ("fr-FR", "64 1 500k 90 %", {DEV: D(64), THR: D(1500000), EFF: D("0.9")}, set()),  # a suffix after a group
         ("en-US", "target=1M v=2000 e=90%", {ACT: D(1000000), THR: D(2000), EFF: D("0.9")}, set()),
     ],
 )

@@ -172,6 +172,27 @@ def test_a_command_written_as_dpscale_writes_for_the_user_reads_back_exactly(dev
     assert command.notes == ()
 
 
+@given(
+    devices=st.integers(min_value=1, max_value=100_000),
+    throughput=values,
+    actual=values,
+    locale=st.sampled_from(READERS),
+)
+def test_the_groups_after_a_named_value_are_its_own(devices, throughput, actual, locale):
+    """`64 500 a=28 800` (a French reply's figures pasted back): `800` belongs to `a=`, and only a doubt about the
+    unnamed numbers (`1 200 300`: one device at 200 300, or 1 200 at 300) can make the user rewrite them."""
+    cldr = resolve_locale(locale)
+    words = Wording(cldr)
+    text = f"{words.number(Decimal(devices), 0)} {words.number(throughput)} a={words.number(actual)}"
+    event("grouped" if " " in text.replace("\u202f", " ").replace("\u00a0", " ").split("a=")[1] else "plain")
+    try:
+        command = parse_command(text, cldr)
+    except UserInputError as error:
+        assert error.code is ErrorCode.AMBIGUOUS_GROUPING and "=" not in error.token, (text, error)
+        return
+    assert list(command.values.values()) == [devices, throughput, actual], text
+
+
 @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
 @given(text=st.text(max_size=120), locale=st.sampled_from(READERS))
 def test_only_the_users_error_can_come_out_of_parsing(text, locale):

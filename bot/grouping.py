@@ -1,0 +1,66 @@
+"""Which words of a command are one number: spaces group digits in many locales (`2 000`, and ISO 80000-1's
+`115 200`, which dpscale writes for channels), and no locale reads a space as a decimal mark."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from bot.errors import ErrorCode, UserInputError
+
+KEYED = re.compile(r"([^=:]*)[=:](.*)")  # `key=value` or `key:value`
+_GROUP_OF_THREE = re.compile(r"\d{3}(?:[.,]\d+)?[kKMG]?%?")
+_TAKES_GROUP = re.compile(r"(?:[^=:\s]+[=:])?\d{1,3}")
+_LEADING_ZERO = re.compile(r"0\d")
+MAX_GROUP_CHOICES = 10
+
+
+def join_space_groups(words: list[str], positional: int) -> list[str]:
+    """The words with each number's space-separated groups joined again, for a command that needs `positional`
+    numbers without a key.
+
+    A word of exactly three digits may continue the number before it. After a named value (`a=28 800`,
+    `a=1 886 100`) it always does: taken as a number of its own, it would be an unnamed value right after a named
+    one. Of all ways to join the others, the one that gives as many numbers as the command needs wins; if two ways
+    do, the user is asked to write the numbers without inner spaces rather than being guessed at.
+    """
+    joinable = [
+        i for i in range(1, len(words)) if _GROUP_OF_THREE.fullmatch(words[i]) and _TAKES_GROUP.fullmatch(words[i - 1])
+    ]
+    if not joinable:
+        return words
+    forced: set[int] = set()
+    for i in joinable:  # a named value takes every group that follows it
+        if KEYED.match(words[i - 1]) or i - 1 in forced:
+            forced.add(i)
+    open_choices = [i for i in joinable if i not in forced]
+    greedy = _segment(words, set(joinable))
+    if len(open_choices) > MAX_GROUP_CHOICES:
+        return greedy
+    needed = positional - sum(1 for word in words if KEYED.match(word))
+    fitting: list[set[int]] = []
+    for choice in itertools.product((True, False), repeat=len(open_choices)):
+        chosen = forced | {i for i, join in zip(open_choices, choice, strict=True) if join}
+        if _fits(_segment(words, chosen), needed):
+            fitting.append(chosen)
+    if not fitting:
+        return greedy
+    if len(fitting) > 1:
+        differing = sorted(set().union(*fitting) - fitting[0].intersection(*fitting[1:]))
+        raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=" ".join(words[differing[0] - 1 : differing[-1] + 1]))
+    return _segment(words, fitting[0])
+
+
+def _segment(words: list[str], joins: set[int]) -> list[str]:
+    segmented: list[str] = []
+    for index, word in enumerate(words):
+        if index in joins:
+            segmented[-1] += " " + word
+        else:
+            segmented.append(word)
+    return segmented
+
+
+def _fits(segmented: list[str], needed: int) -> bool:
+    positional = [word for word in segmented if not KEYED.match(word)]
+    return len(positional) == needed and not any(_LEADING_ZERO.match(KEYED.sub(r"\2", w)) for w in segmented)
