@@ -4,7 +4,8 @@ The `.po` files are the only source of truth: there is no committed `.mo` that c
 compiled in memory with Babel's own reader and writer the first time its language is asked for.
 
 A locale's catalog is the most specific one shipped: by script (`zh_Hans`, `zh_Hant`), then by region (`pt_BR`,
-`es_419`, `en_GB`), then by language (`fr`); a language with none gets English.
+`es_419`, `en_GB`, and CLDR's regional parents: Mexico's is `es_419`), then by language (`fr`), then another
+region's of the same language (`pt_PT` gets `pt_BR`); a language with none gets English.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from importlib import resources
 from pathlib import Path
 
 from babel import Locale
+from babel.core import get_global
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
@@ -44,11 +46,15 @@ def shipped_languages() -> tuple[str, ...]:
 def catalog_name(locale: Locale) -> str:
     """The shipped catalog that speaks `locale`'s language best (looked up once per locale: every reply asks)."""
     shipped = shipped_languages()
+    regional = f"{locale.language}_{locale.territory}"
     candidates = [
         f"{locale.language}_{locale.script}" if locale.script else None,
-        REGION_CATALOGS.get(f"{locale.language}_{locale.territory}"),
-        f"{locale.language}_{locale.territory}" if locale.territory else None,
+        REGION_CATALOGS.get(regional),
+        regional if locale.territory else None,
+        get_global("parent_exceptions").get(regional),  # CLDR's own parent: es_MX → es_419
         locale.language,
+        # another region's catalog of the same language rather than English: pt_PT → pt_BR, zh → zh_Hans
+        *(name for name in shipped if name.partition("_")[0] == locale.language),
     ]
     return next((name for name in candidates if name in shipped), FALLBACK_LANGUAGE)
 

@@ -34,6 +34,24 @@ def test_every_slack_locale_is_answered_from_its_own_catalog(tag):
     assert catalog_name(resolve_locale(tag)) == CATALOG_OF[tag]
 
 
+@pytest.mark.parametrize(
+    ("tag", "catalog"),
+    [
+        ("pt", "pt_BR"), ("pt-PT", "pt_BR"), ("zh", "zh_Hans"),  # the language's other catalog rather than English
+        ("es-MX", "es_419"), ("es-AR", "es_419"), ("es", "es"),  # CLDR's regional parent: Latin American Spanish
+        ("fr-CA", "fr"), ("de-AT", "de"), ("en-AU", "en_GB"), ("tr-TR", "en"), ("nl-NL", "en"),
+    ],
+)
+def test_a_locale_slack_does_not_offer_gets_the_closest_catalog_of_its_language(tag, catalog):
+    assert catalog_name(resolve_locale(tag)) == catalog
+
+
+def test_lang_with_a_language_of_another_region_answers_in_that_language():
+    reply = answer("64 2000 90% lang=pt", resolve_locale("de-DE"))
+    assert reply.blocks[0]["text"]["text"].startswith("Throughput real")
+    assert "does not speak" not in str(reply.blocks) and "ainda não fala" not in str(reply.blocks)
+
+
 def test_every_shipped_catalog_serves_a_slack_locale():
     assert set(shipped_languages()) == set(CATALOG_OF.values()) | {"en"}
 
