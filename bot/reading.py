@@ -223,8 +223,12 @@ def _decide(
     if native:
         own = native.pop()
         others = {value: is_slack for value, is_slack in foreign.items() if value != own}
-        if not others:
+        if not others:  # alone, or breaking a rule with nothing else meant: the rule then says what is wrong
             return Reading(token, own * scale)
+        if not fits(own):  # `1.024` devices from an English user: only the other reading can be meant
+            if len(others) == 1:
+                return Reading(token, next(iter(others)) * scale, ReadingKind.OTHER_CONVENTION)
+            raise _ask(token, set(others), scale, AskReason.OTHER_LOCALES)
         if not suffixed and reader.is_house_form(body, own):  # dpscale never writes `1,500k`
             set_aside = tuple(sorted(value * scale for value, is_slack in others.items() if is_slack))
             return Reading(token, own * scale, set_aside=set_aside)
