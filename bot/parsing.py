@@ -5,8 +5,8 @@
 
 Grammar (documented in the help reply):
     [DEVICES [THROUGHPUT [EFFICIENCY]]] [KEY=VALUE ...] [lang=TAG]
-Positional numbers are devices, per-device throughput and efficiency, in that order. Named values may
-stand in any order; `actual=` (the cluster's measured or wanted throughput) opens the inverse modes.
+Positional numbers are devices, per-device throughput and efficiency, in that order, less those named.
+Named values may stand in any order; `actual=` (the cluster's measured or wanted throughput) opens the inverse modes.
 """
 
 from __future__ import annotations
@@ -91,9 +91,12 @@ def parse_words(words: list[str], locale: Locale, reader: Reader | None = None) 
         return Command(locale=locale, wants_help=True)
     reader = reader or reader_for(locale)
     readings: dict[Quantity, tuple[Reading, Bare | None]] = {}
-    positional = iter(POSITIONAL_ORDER)
-    for word in join_space_groups(words, len(POSITIONAL_ORDER)):
-        quantity, raw = _split_key(word)
+    keyed = [(word, *_split_key(word)) for word in join_space_groups(words, len(POSITIONAL_ORDER))]
+    named = {quantity for _, quantity, _ in keyed} & set(POSITIONAL_ORDER)
+    unnamed = sum(quantity is None for _, quantity, _ in keyed)
+    # `d=64 2000 90%`: the unnamed numbers are the quantities not named, unless there are too many for that
+    positional = iter([q for q in POSITIONAL_ORDER if unnamed + len(named) > len(POSITIONAL_ORDER) or q not in named])
+    for word, quantity, raw in keyed:
         if quantity is None:
             quantity = next(positional, None)
             if quantity is None:

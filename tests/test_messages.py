@@ -103,6 +103,11 @@ def test_a_number_two_formats_read_differently_is_asked_about_with_both_readings
         ("de-DE", "64 2000 actual=200000", "Die Effizienz läge über 100\u00a0%."),
         ("en-US", "64 2000 90% lang=xx", "xx is not a language I know; use a tag like de-DE."),
         ("en-US", "x" * 600, "at most 500 characters"),
+        # a missing value's example is a value of that quantity, as the reader writes it
+        ("de-DE", "64 2000 e=", "Nach e= fehlt der Wert; schreiben Sie etwa e=90\u00a0%."),
+        ("en-US", "64 2000 actual=", "write it like actual=115,200"),
+        ("fr-FR", "2000 90 % d=", "d=64"),
+        ("en-US", "64 90% v=", "v=2,000"),
     ],
 )
 def test_errors_name_the_problem_in_the_users_language_with_the_usage_line(locale, text, message):

@@ -223,6 +223,10 @@ def test_lang_numbers_read_differently_by_the_users_and_the_chosen_format_are_as
         ("fr-FR", "64 500 a=28 800", {DEV: D(64), THR: D(500), ACT: D(28800)}, set()),
         ("es-LA", f"64 999.9990 a=57{NNBSP}599.94", {DEV: D(64), THR: D("999.999"), ACT: D("57599.94")}, set()),
         ("fr-FR", "64 1 500k 90 %", {DEV: D(64), THR: D(1500000), EFF: D("0.9")}, set()),  # a suffix after a group
+        # unnamed numbers fill the quantities not named, in order
+        ("de-DE", "d=64 2.000 90 %", SEED, set()),
+        ("fr-FR", "v=2000 64 90 %", SEED, set()),
+        ("en-US", "2000 d=64 0.9", SEED, set()),
         # the user's own reading breaks a rule and only one other can be meant: that one, with a note
         ("en-US", "1.024 2000 90%", {DEV: D(1024), THR: D(2000), EFF: D("0.9")}, {DEV}),
         ("en-US", "64 2000 12,500", {DEV: D(64), THR: D(2000), EFF: D("0.125")}, {EFF}),

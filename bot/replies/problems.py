@@ -175,8 +175,19 @@ def _example(error: UserInputError, words: Wording) -> str:
         return code(words.plain(Decimal("2000"))) + ", " + code(words.plain(Decimal("0.9")))
     if error.code is ErrorCode.MISSING_VALUE and error.quantity:
         key = (error.token or "").rstrip("=:")
-        return code(f"{key}={words.number(EXAMPLE[1])}")
+        return code(f"{key}={_example_value(error.quantity, words)}")
     return code(words.number(Decimal("2000"))) + ", " + code(words.number(Decimal("0.9")))
+
+
+def _example_value(quantity: str, words: Wording) -> str:
+    """The source document's value of `quantity`, as the reader writes it: `90 %` for an efficiency."""
+    if quantity == Quantity.EFFICIENCY.value:
+        return words.percent(EXAMPLE[2])
+    if quantity == Quantity.DEVICES.value:
+        return words.number(EXAMPLE[0], 0)
+    if quantity == Quantity.ACTUAL.value:
+        return words.number(EXAMPLE[0] * EXAMPLE[1] * EXAMPLE[2])
+    return words.number(EXAMPLE[1])
 
 
 def _bound(quantity: str | None, value: str | None, words: Wording) -> str:
