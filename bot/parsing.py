@@ -25,7 +25,7 @@ from bot.calculator import Quantity
 from bot.errors import ErrorCode, UserInputError
 from bot.grouping import KEYED, join_space_groups
 from bot.keywords import help_words, keywords
-from bot.numbers import SPACES, reader_modifier, resolve_locale, with_modifier
+from bot.numbers import SPACES, number_style, reader_modifier, resolve_locale, with_modifier
 from bot.reading import Reader, Reading, confirm_house_forms, folded, read_number, reader_for
 
 MAX_INPUT_LENGTH = 500
@@ -68,7 +68,7 @@ def split_words(text: str, locale: Locale) -> tuple[list[str], Locale]:
     for the same readers: an unknown reader or a channel stays so)."""
     if len(text) > MAX_INPUT_LENGTH:
         raise UserInputError(ErrorCode.TOO_LONG, high=str(MAX_INPUT_LENGTH))
-    words = _split_words(text)
+    words = _split_words(text, percent_first=bool(number_style(locale).percent_prefix))
     chosen = _take_locale_override(words, locale)
     return words, chosen if chosen is locale else with_modifier(chosen, reader_modifier(locale))
 
@@ -107,7 +107,9 @@ def parse_words(words: list[str], locale: Locale, reader: Reader | None = None) 
     return _command_from(readings, locale)
 
 
-def _split_words(text: str) -> list[str]:
+def _split_words(text: str, percent_first: bool | None = None) -> list[str]:
+    """The words, a percent sign standing alone joined to its number: the one after it where the locale writes the
+    sign first (Turkish `% 90`), else the one before it (`90 %`); None leaves it alone (`normalized_command`)."""
     if "&" in text:  # each step only where it has something to do: most commands are a few plain numbers
         text = text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
     text = _LEADING_MENTION.sub(" ", text)
@@ -117,10 +119,13 @@ def _split_words(text: str) -> list[str]:
     if "=" in text or ":" in text:
         text = _KEY_VALUE.sub(r"\1", text)
     words = text.split()
-    # a percent sign standing alone belongs to the number before it: `90 %`
+    if percent_first is None or "%" not in words:
+        return words
     joined: list[str] = []
-    for word in words:
-        if word == "%" and joined:
+    for index, word in enumerate(words):
+        if joined and joined[-1] == "%" and percent_first:
+            joined[-1] += word
+        elif word == "%" and joined and not (percent_first and index + 1 < len(words)):
             joined[-1] += "%"
         else:
             joined.append(word)

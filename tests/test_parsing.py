@@ -223,6 +223,9 @@ def test_lang_numbers_read_differently_by_the_users_and_the_chosen_format_are_as
         ("fr-FR", "64 500 a=28 800", {DEV: D(64), THR: D(500), ACT: D(28800)}, set()),
         ("es-LA", f"64 999.9990 a=57{NNBSP}599.94", {DEV: D(64), THR: D("999.999"), ACT: D("57599.94")}, set()),
         ("fr-FR", "64 1 500k 90 %", {DEV: D(64), THR: D(1500000), EFF: D("0.9")}, set()),  # a suffix after a group
+        # a percent sign standing alone goes with the number on the side the locale writes it
+        ("tr-TR", "64 2.000 % 90", SEED, set()),
+        ("tr-TR", "64 2000 90 %", SEED, set()),
         # unnamed numbers fill the quantities not named, in order
         ("de-DE", "d=64 2.000 90 %", SEED, set()),
         ("fr-FR", "v=2000 64 90 %", SEED, set()),
