@@ -139,12 +139,18 @@ def _keyed(word: str) -> tuple[str, str] | None:
 
 
 def _take_locale_override(words: list[str], locale: Locale) -> Locale:
-    for index, word in enumerate(words):
-        keyed = _keyed(word)
-        if keyed and keyed[0] in KEYWORDS and KEYWORDS[keyed[0]] is None:
-            del words[index]
-            return resolve_locale(keyed[1])
-    return locale
+    """The locale a `lang=` word names (taken out of the words), else `locale`."""
+    chosen = [(index, keyed[1]) for index, word in enumerate(words)
+              if (keyed := _keyed(word)) and keyed[0] in KEYWORDS and KEYWORDS[keyed[0]] is None]
+    if not chosen:
+        return locale
+    if len(chosen) > 1:
+        raise UserInputError(ErrorCode.DUPLICATE_QUANTITY, token=words[chosen[1][0]])
+    index, tag = chosen[0]
+    if not tag:
+        raise UserInputError(ErrorCode.MISSING_VALUE, token=words[index])
+    del words[index]
+    return resolve_locale(tag)
 
 
 def _split_key(word: str) -> tuple[Quantity | None, str]:

@@ -108,6 +108,8 @@ def test_a_number_two_formats_read_differently_is_asked_about_with_both_readings
         ("en-US", "64 2000 actual=", "write it like actual=115,200"),
         ("fr-FR", "2000 90 % d=", "d=64"),
         ("en-US", "64 90% v=", "v=2,000"),
+        ("de-DE", "64 2000 90 % sprache=", "Nach sprache= fehlt der Wert; schreiben Sie etwa sprache=de-DE."),
+        ("en-US", "64 2000 90% lang=de lang=fr", "The value is given twice (lang=fr)."),
     ],
 )
 def test_errors_name_the_problem_in_the_users_language_with_the_usage_line(locale, text, message):

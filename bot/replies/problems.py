@@ -173,9 +173,9 @@ def _example(error: UserInputError, words: Wording) -> str:
         return code(words.number(EXAMPLE[0], 0))
     if error.code is ErrorCode.AMBIGUOUS_GROUPING:  # the advice is "no spaces inside": so is the example
         return code(words.plain(Decimal("2000"))) + ", " + code(words.plain(Decimal("0.9")))
-    if error.code is ErrorCode.MISSING_VALUE and error.quantity:
+    if error.code is ErrorCode.MISSING_VALUE:
         key = (error.token or "").rstrip("=:")
-        return code(f"{key}={_example_value(error.quantity, words)}")
+        return code(f"{key}={_example_value(error.quantity, words) if error.quantity else 'de-DE'}")  # or `lang=`
     return code(words.number(Decimal("2000"))) + ", " + code(words.number(Decimal("0.9")))
 
 
