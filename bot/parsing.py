@@ -11,7 +11,6 @@ Named values may stand in any order; `actual=` (the cluster's measured or wanted
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import unicodedata
 from collections.abc import Callable
@@ -68,8 +67,9 @@ def split_words(text: str, locale: Locale) -> tuple[list[str], Locale]:
     for the same readers: an unknown reader or a channel stays so)."""
     if len(text) > MAX_INPUT_LENGTH:
         raise UserInputError(ErrorCode.TOO_LONG, high=str(MAX_INPUT_LENGTH))
-    words = _split_words(text, percent_first=bool(number_style(locale).percent_prefix))
-    chosen = _take_locale_override(words, locale)
+    words = _split_words(text, locale)
+    keyed = "=" in text or ":" in text or not text.isascii()  # `＝` is folded to `=` with the words
+    chosen = _take_locale_override(words, locale) if keyed else locale
     return words, chosen if chosen is locale else with_modifier(chosen, reader_modifier(locale))
 
 
@@ -92,10 +92,7 @@ def parse_words(words: list[str], locale: Locale, reader: Reader | None = None) 
     reader = reader or reader_for(locale)
     readings: dict[Quantity, tuple[Reading, Bare | None]] = {}
     keyed = [(word, *_split_key(word)) for word in join_space_groups(words, len(POSITIONAL_ORDER))]
-    named = {quantity for _, quantity, _ in keyed} & set(POSITIONAL_ORDER)
-    unnamed = sum(quantity is None for _, quantity, _ in keyed)
-    # `d=64 2000 90%`: the unnamed numbers are the quantities not named, unless there are too many for that
-    positional = iter([q for q in POSITIONAL_ORDER if unnamed + len(named) > len(POSITIONAL_ORDER) or q not in named])
+    positional = iter(_unnamed_order(keyed))
     for word, quantity, raw in keyed:
         if quantity is None:
             quantity = next(positional, None)
@@ -107,9 +104,18 @@ def parse_words(words: list[str], locale: Locale, reader: Reader | None = None) 
     return _command_from(readings, locale)
 
 
-def _split_words(text: str, percent_first: bool | None = None) -> list[str]:
-    """The words, a percent sign standing alone joined to its number: the one after it where the locale writes the
-    sign first (Turkish `% 90`), else the one before it (`90 %`); None leaves it alone (`normalized_command`)."""
+def _unnamed_order(keyed: list[tuple[str, Quantity | None, str]]) -> tuple[Quantity, ...]:
+    """What the unnamed numbers stand for: the quantities not named (`d=64 2000 90%`: 2000 is the throughput),
+    unless there are too many of them for that."""
+    named = [quantity for _, quantity, _ in keyed if quantity in POSITIONAL_ORDER]
+    if not named or sum(1 for _, quantity, _ in keyed if quantity is None) + len(named) > len(POSITIONAL_ORDER):
+        return POSITIONAL_ORDER
+    return tuple(quantity for quantity in POSITIONAL_ORDER if quantity not in named)
+
+
+def _split_words(text: str, locale: Locale | None = None) -> list[str]:
+    """The words, a percent sign standing alone joined to its number: the one after it where `locale` writes the
+    sign first (Turkish `% 90`), else the one before it (`90 %`); with no locale, left alone (`normalized_command`)."""
     if "&" in text:  # each step only where it has something to do: most commands are a few plain numbers
         text = text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
     text = _LEADING_MENTION.sub(" ", text)
@@ -119,8 +125,9 @@ def _split_words(text: str, percent_first: bool | None = None) -> list[str]:
     if "=" in text or ":" in text:
         text = _KEY_VALUE.sub(r"\1", text)
     words = text.split()
-    if percent_first is None or "%" not in words:
+    if locale is None or "%" not in words:
         return words
+    percent_first = bool(number_style(locale).percent_prefix)
     joined: list[str] = []
     for index, word in enumerate(words):
         if joined and joined[-1] == "%" and percent_first:
@@ -206,12 +213,12 @@ def _read_value(quantity: Quantity, raw: str, reader: Reader) -> tuple[Reading, 
             error.readings = tuple(v / 100 if has_percent or v > 1 else v for v in error.readings)
         raise
     if reading.token != raw:  # a percent sign was taken off: the reading names the token as typed
-        reading = dataclasses.replace(reading, token=raw)
+        reading = Reading(raw, reading.value, reading.kind, reading.alternative, reading.set_aside)
     if quantity is not Quantity.EFFICIENCY:
         return reading, None
     if reading.set_aside:  # as fractions, the way an ask about an efficiency gives its readings (above)
-        reading = dataclasses.replace(reading, set_aside=tuple(v / 100 if has_percent or v > 1 else v
-                                                               for v in reading.set_aside))
+        set_aside = tuple(v / 100 if has_percent or v > 1 else v for v in reading.set_aside)
+        reading = Reading(reading.token, reading.value, reading.kind, reading.alternative, set_aside)
     if has_percent:
         return _scaled(reading, Decimal("0.01")), None
     if reading.value > 1:
@@ -223,16 +230,17 @@ def _read_value(quantity: Quantity, raw: str, reader: Reader) -> tuple[Reading, 
 
 def _scaled(reading: Reading, factor: Decimal) -> Reading:
     alternative = None if reading.alternative is None else reading.alternative * factor
-    return dataclasses.replace(reading, value=reading.value * factor, alternative=alternative)
+    return Reading(reading.token, reading.value * factor, reading.kind, alternative, reading.set_aside)
 
 
 def _command_from(readings: dict[Quantity, tuple[Reading, Bare | None]], locale: Locale) -> Command:
-    confirm_house_forms([(quantity.value, reading) for quantity, (reading, _) in readings.items()])
     notes = tuple(
         Note(quantity, reading, bare is Bare.PERCENT, bare is Bare.ONE)
         for quantity, (reading, bare) in readings.items()
         if reading.kind is not None or bare is not None
     )
+    if notes:  # a number read in another format is noted: it may cast doubt on the others
+        confirm_house_forms([(quantity.value, reading) for quantity, (reading, _) in readings.items()])
     values = {quantity: reading.value for quantity, (reading, _) in readings.items()}
     tokens = {quantity: reading.token for quantity, (reading, _) in readings.items()}
     return Command(locale=locale, values=values, tokens=tokens, notes=notes)

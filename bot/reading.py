@@ -230,7 +230,7 @@ def _decide(
                 return Reading(token, next(iter(others)) * scale, ReadingKind.OTHER_CONVENTION)
             raise _ask(token, set(others), scale, AskReason.OTHER_LOCALES)
         if not suffixed and reader.is_house_form(body, own):  # dpscale never writes `1,500k`
-            set_aside = tuple(sorted(value * scale for value, is_slack in others.items() if is_slack))
+            set_aside = tuple(value * scale for value, is_slack in others.items() if is_slack)
             return Reading(token, own * scale, set_aside=set_aside)
         if any(others.values()):
             raise _ask(token, {own, *others}, scale, AskReason.OTHER_LOCALES)
