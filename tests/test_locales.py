@@ -13,7 +13,7 @@ from slack_sdk import WebClient
 
 from bot.numbers import resolve_locale
 from bot.slack.cache import ExpiringCache
-from bot.slack.locales import CACHE_TTL, PAUSE_AFTER_FAILURE, USER_ERROR_TTL, LocaleDirectory
+from bot.slack.locales import CACHE_TTL, MAX_LOOKUPS, PAUSE_AFTER_FAILURE, USER_ERROR_TTL, LocaleDirectory
 from bot.slack.plumbing import Services, read_user_locale
 from bot.store import Store
 from fake_slack import FakeSlack
@@ -139,6 +139,25 @@ def test_a_burst_of_new_users_is_looked_up_in_parallel_with_no_cap_that_falls_ba
     for thread in threads:
         thread.join()
     assert {locale for locale, _ in results.values()} == {"de_DE"}
+
+
+def test_lookups_in_flight_are_bounded_and_a_request_beyond_the_bound_is_read_in_the_unknown_format(fake):
+    """A burst larger than the bound: the first MAX_LOOKUPS users are looked up, the rest read in the unknown format
+    at once (not after waiting), and looked up on their next request."""
+    for n in range(MAX_LOOKUPS + 5):
+        fake.users[f"U{n}"] = 1.0
+        fake.locales[f"U{n}"] = "de-DE"
+    locales = directory(fake, Clock(), deadline=2.0)
+    for n in range(MAX_LOOKUPS):
+        assert str(locales.locale_of("T", f"U{n}", wait=0)) == UNKNOWN  # each lookup goes on after wait=0
+    started = time.monotonic()
+    assert [str(locales.locale_of("T", f"U{MAX_LOOKUPS + n}", wait=1.0)) for n in range(5)] == [UNKNOWN] * 5
+    assert time.monotonic() - started < 0.5  # none of them waited for a lookup
+    assert len(fake.calls_to("users.info")) <= MAX_LOOKUPS
+    deadline = time.monotonic() + 10
+    while str(locales.locale_of("T", f"U{MAX_LOOKUPS}")) != "de_DE" and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert str(locales.locale_of("T", f"U{MAX_LOOKUPS}")) == "de_DE"
 
 
 def test_a_hanging_lookup_gives_the_unknown_format_at_the_deadline_and_pauses(fake):

@@ -5,8 +5,10 @@ known must never have their numbers read in someone else's format. So:
 
 - a lookup runs in its own thread and the request waits for it only until a deadline (the client's timeout); a
   lookup that finishes later is still cached for the user's next request;
-- concurrent requests of one user share one lookup; there is no cap on lookups of different users (the server's
-  threads bound them), so a burst of new users is not silently turned away;
+- concurrent requests of one user share one lookup; lookups of different users run side by side, up to
+  `MAX_LOOKUPS` at once (a lookup outlives a request that stopped waiting for it, so the server's threads alone do
+  not bound them): a burst of new users is looked up together, and a request beyond the bound is read in the
+  unknown format, its user looked up on their next request;
 - a user whose locale is not known in time is read in the *unknown format* (`bot.numbers.UNKNOWN`): a number
   that Slack's locales read differently is asked about, never computed under a guess;
 - only what says something about Slack's health pauses lookups for everyone: a rate limit (for its
@@ -42,6 +44,7 @@ PAUSE_AFTER_FAILURE = 30.0  # after a server error or a timeout, or a rate limit
 MAX_PAUSE = 300.0
 USER_ERROR_TTL = 600.0  # a user Slack would not describe is not asked about again for this long
 DEFAULT_DEADLINE = 1.5
+MAX_LOOKUPS = 64  # users.info calls in flight at once, per process
 # ok:false answers about the app's own token or scopes: no user's lookup can succeed until an operator acts
 APP_ERRORS = frozenset({"invalid_auth", "not_authed", "account_inactive", "token_revoked", "missing_scope",
                         "no_permission", "team_access_not_granted"})
@@ -108,6 +111,8 @@ class LocaleDirectory:
                 return self.unknown
             lookup = self._in_flight.get(key)
             if lookup is None:
+                if len(self._in_flight) >= MAX_LOOKUPS:
+                    return self.unknown
                 lookup = self._in_flight[key] = _Lookup()
                 threading.Thread(target=self._run, args=(key, lookup, token), daemon=True).start()
         patience = self._deadline if wait is None else max(0.0, min(wait, self._deadline))
