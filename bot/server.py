@@ -5,7 +5,8 @@
 Why waitress (measurements in docs/performance.md): one I/O thread reads every request in full, with no
 thread of its own, before any of the `WEB_THREADS` worker threads sees it. A client that sends headers and
 never its body, or trickles it, therefore holds a socket but no thread, and is closed once it has been idle
-for `READ_TIMEOUT` seconds; a body announced or grown past `MAX_BODY` is answered 413 without being kept.
+for `READ_TIMEOUT` seconds or once its request is still unfinished `REQUEST_DEADLINE` seconds after its first
+byte (`TimedChannel`); a body announced or grown past `MAX_BODY` is answered 413 without being kept.
 Worker threads stay for what needs them: a cold `users.info` lookup may wait on Slack for up to
 DPSCALE_LOCALE_TIMEOUT. On the benchmark's floor app it served as fast as or faster than gunicorn's threaded
 worker and than uvicorn with an ASGI front, and it kept its rate with 32 stalled connections open, where
@@ -58,6 +59,9 @@ from bot.slack.plumbing import Services
 __all__ = ["EVENTS_PATH", "HEALTH_PATH", "create_wsgi_app", "serve"]
 
 READ_TIMEOUT = 10  # seconds a connection may sit idle, mid-request or between requests, before it is closed
+# seconds from a request's first byte by which all of it, headers and body, must have arrived: a client that
+# trickles a byte now and then is never idle, and would otherwise hold its socket for as long as it likes
+REQUEST_DEADLINE = 10
 CLEANUP_INTERVAL = 2  # how often waitress looks for such connections
 CONNECTION_LIMIT = 1000  # open connections before waitress stops accepting; stalled ones cost a socket each
 MAX_HEADER = 64 * 1024  # Slack's headers are a few hundred bytes
@@ -84,10 +88,20 @@ class _TimedTask(WSGITask):
 
 
 class TimedChannel(HTTPChannel):
-    """A connection whose requests say when they arrived, however long they then waited for a thread."""
+    """A connection whose requests say when they arrived, however long they then waited for a thread, and which
+    is closed, unanswered, once the request it is reading is still unfinished `REQUEST_DEADLINE` seconds after
+    its first byte."""
 
     parser_class = _TimedParser
     task_class = _TimedTask
+
+    def readable(self) -> bool:
+        # waitress's I/O thread asks every connection this before each poll, at least once a second (its loop's
+        # timeout); the server's own maintenance, which closes idle connections, is asked here in the same way
+        reading = self.request
+        if reading is not None and not self.requests and time.monotonic() - reading.arrived > REQUEST_DEADLINE:
+            self.will_close = True  # then writable: the next loop closes the socket
+        return bool(super().readable())
 
 
 def create_wsgi_app(settings: Settings | None = None) -> WSGIApp:

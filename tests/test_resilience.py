@@ -220,6 +220,59 @@ def test_a_stalled_connection_is_closed_after_the_read_timeout(server):
         assert connection.recv(1024) == b""  # closed by the server, with no answer and no thread held meanwhile
 
 
+TRICKLED = {
+    "headers": b"POST /slack/events HTTP/1.1\r\nHost: dpscale\r\nX-Trickle: ",
+    "body": b"POST /slack/events HTTP/1.1\r\nHost: dpscale\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 100000\r\n\r\n{",
+}
+
+
+def closed_by_server(connection: socket.socket, wait: float) -> bool:
+    """Whether the server closes `connection` within `wait` seconds (it sends no answer to an unfinished request)."""
+    connection.settimeout(wait)
+    try:
+        return connection.recv(1024) == b""
+    except TimeoutError:
+        return False
+    except ConnectionResetError:
+        return True
+
+
+def test_a_request_trickled_a_byte_at_a_time_is_closed_once_its_deadline_passes(server):
+    """Connections that send one byte of their headers or of their body every half second are never idle, yet
+    each is closed within REQUEST_DEADLINE of its first byte (and the poll and the cleanup's slack); a signed
+    command sent meanwhile is answered at once."""
+    from bot.server import REQUEST_DEADLINE
+
+    started = time.monotonic()
+    open_ = {name: socket.create_connection(("127.0.0.1", server.port)) for name in TRICKLED}
+    for name, connection in open_.items():
+        connection.sendall(TRICKLED[name])
+    closed: dict[str, float] = {}
+    answered = None
+    try:
+        while open_ and time.monotonic() - started < REQUEST_DEADLINE + 5:
+            for name, connection in list(open_.items()):
+                if closed_by_server(connection, 0.25):
+                    closed[name] = time.monotonic() - started
+                    open_.pop(name).close()
+                    continue
+                try:
+                    connection.sendall(b"a")
+                except (BrokenPipeError, ConnectionResetError):
+                    closed[name] = time.monotonic() - started
+                    open_.pop(name).close()
+            if answered is None:
+                answered = send_command(server, "64 2000 90%", user="UTR")
+    finally:
+        for connection in open_.values():
+            connection.close()
+    assert sorted(closed) == sorted(TRICKLED)  # neither was still open REQUEST_DEADLINE + 5 s after its first byte
+    assert min(closed.values()) >= REQUEST_DEADLINE  # by the deadline, not by anything sooner
+    assert answered is not None and answered.status == 200 and answered.elapsed < ACK_DEADLINE
+    assert "115,200 samples/s" in answered.json()["text"]
+
+
 def raw_request(server: AppServer, head: bytes, body_chunks: int = 0, chunk: bytes = b"") -> bytes:
     """Send `head`, then up to `body_chunks` chunks while the server still reads; the status line it answered."""
     with socket.create_connection(("127.0.0.1", server.port)) as connection:
