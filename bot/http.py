@@ -6,16 +6,26 @@ be a well-formed Slack request — no timestamp or signature in Slack's form, a 
 JSON or `payload=` body that is not a JSON object — with 400 or 401 and one log line naming the reason,
 never the body; what passes goes to Bolt, which verifies the signature. Anything that still fails is
 logged with its traceback and answered 500, so no exception reaches the server.
+
+The front reads a body the way Bolt will (`slack_body`: JSON when the content type says so or the body opens
+with `{`), so that what it lets through Bolt can parse; and `BoltHandler` hands Bolt each request as a
+`SlackRequest`, whose form body is an interactivity payload only when it has a `payload` field.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Callable, Iterable
 from io import BytesIO
 from typing import Any
+from urllib.parse import parse_qsl
 
-from slack_bolt.request.internals import parse_body
+from slack_bolt.adapter.wsgi import SlackRequestHandler
+from slack_bolt.adapter.wsgi.http_request import WsgiHttpRequest
+from slack_bolt.request import BoltRequest
+from slack_bolt.request.internals import build_context
+from slack_bolt.response import BoltResponse
 
 EVENTS_PATH = "/slack/events"
 HEALTH_PATH = "/healthz"
@@ -97,13 +107,58 @@ def checked_body(environ: Environ) -> bytes:
         raise Rejected("400 Bad Request", "body is not UTF-8") from None
     content_type = environ.get("CONTENT_TYPE")
     if content_type == "application/json" or text.startswith("{") or "payload" in text:
-        try:  # the branches of Bolt's own parser that can fail or give something other than an object
-            parsed = parse_body(text, content_type)
+        try:  # the reading that can fail or give something other than an object
+            parsed = slack_body(text, content_type)
         except ValueError:
             raise Rejected("400 Bad Request", "body or payload is not JSON") from None
         if not isinstance(parsed, dict):
             raise Rejected("400 Bad Request", "body or payload is not a JSON object")
     return body
+
+
+def slack_body(text: str, content_type: str | None) -> Any:
+    """What a body holds, read as Bolt reads it but by a form's fields: a JSON body, a form's `payload` field
+    (an interactivity payload) when it has one, or else the form's fields."""
+    if not text:
+        return {}
+    if content_type == "application/json" or text.startswith("{"):
+        return json.loads(text)
+    fields = dict(parse_qsl(text, keep_blank_values=True))
+    return json.loads(fields["payload"]) if "payload" in fields else fields
+
+
+class SlackRequest(BoltRequest):
+    """Bolt's request, whose form body is an interactivity payload only when it has a `payload` field.
+
+    Bolt's `parse_body` (slack_bolt/request/internals.py, as of slack_bolt 1.30) takes a form body for a payload
+    whenever the word `payload` appears anywhere in it, and when there is no such field reads the body as `{}`:
+    a slash command typed in a channel called `payload-team`, from a workspace or user whose name holds the word,
+    or with it in its text, then matched no listener and was answered 404. It parses in `BoltRequest.__init__`,
+    before `App.dispatch`, so this is the narrowest place to read the body again: only a form body that came out
+    empty although it mentions `payload`, and the context Bolt derives from the body with it. The raw body, which
+    Bolt's signature check reads, is untouched.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        if not self.body and self.mode == "http" and "payload" in self.raw_body:
+            self.body = slack_body(self.raw_body, self.content_type)
+            self.context = build_context(self.context, self.body)
+
+    def to_copyable(self) -> BoltRequest:
+        """The copy a lazy listener gets (Bolt's parses the raw body again): with this request's body."""
+        copied = super().to_copyable()
+        copied.body = self.body
+        return copied
+
+
+class BoltHandler(SlackRequestHandler):
+    """Bolt's WSGI adapter, dispatching each request to the app as a `SlackRequest`."""
+
+    def dispatch(self, request: WsgiHttpRequest) -> BoltResponse:
+        return self.app.dispatch(
+            SlackRequest(body=request.get_body(), query=request.query_string, headers=request.get_headers())
+        )
 
 
 def _plain(start_response: StartResponse, status: str, body: bytes) -> list[bytes]:

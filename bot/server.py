@@ -42,13 +42,12 @@ import sys
 import time
 from typing import Any
 
-from slack_bolt.adapter.wsgi import SlackRequestHandler
 from waitress.channel import HTTPChannel
 from waitress.parser import HTTPRequestParser
 from waitress.server import BaseWSGIServer
 from waitress.task import WSGITask
 
-from bot.http import ARRIVED, EVENTS_PATH, HEALTH_PATH, MAX_BODY, WSGIApp, guarded
+from bot.http import ARRIVED, EVENTS_PATH, HEALTH_PATH, MAX_BODY, BoltHandler, WSGIApp, guarded
 from bot.logs import restart_writer_in_child, stop_writer
 from bot.processes import default_process_count, freeze_startup_heap, prepare_database
 from bot.settings import Settings, SettingsError, load_settings
@@ -116,7 +115,7 @@ def build(settings: Settings) -> tuple[WSGIApp, Services]:
     app = create_app(settings, services=services)
     flow = app.oauth_flow
     pages = frozenset({flow.install_path, flow.redirect_uri_path}) if flow is not None else frozenset()
-    return guarded(SlackRequestHandler(app, path=EVENTS_PATH), browser_paths=pages), services
+    return guarded(BoltHandler(app, path=EVENTS_PATH), browser_paths=pages), services
 
 
 def server_options(settings: Settings) -> dict[str, object]:

@@ -355,6 +355,37 @@ def test_malformed_or_unsigned_requests_get_400_or_401_and_no_traceback(server, 
     assert "Traceback" not in server.log_so_far()
 
 
+PAYLOAD_WORD = {  # a slash command's form fields that hold the word `payload`, though the form has no such field
+    "channel": {"channel_name": "payload-team"},
+    "user": {"user_name": "payloadmaster"},
+    "workspace": {"team_domain": "payload"},
+}
+
+
+@pytest.mark.parametrize("fields", PAYLOAD_WORD.values(), ids=list(PAYLOAD_WORD))
+def test_a_command_whose_form_mentions_payload_is_answered(server, fields):
+    body = slash_command_body("64 2000 90%", **fields)
+    response = post(server.url + "/slack/events", body, signed_headers(body, FORM))
+    assert response.status == 200
+    assert "115,200 samples/s" in response.json()["text"]
+
+
+def test_a_command_whose_text_says_payload_is_answered_by_the_command(server):
+    text = "64 2000 90% payload"
+    server.sent_texts.add(text)
+    body = slash_command_body(text)
+    response = post(server.url + "/slack/events", body, signed_headers(body, FORM))
+    assert response.status == 200
+    assert "I don't know `payload`" in response.json()["text"]  # the listener read the text, as it reads any word
+
+
+def test_a_command_mentioning_payload_is_still_verified(server):
+    """Bolt still checks the signature of what the front lets through: a forged one gets 401."""
+    body = slash_command_body("64 2000 90%", channel_name="payload-team")
+    headers = {**signed_headers(body, FORM), "X-Slack-Signature": "v0=" + "0" * 64}
+    assert post(server.url + "/slack/events", body, headers).status == 401
+
+
 def test_a_request_failing_verification_is_logged_without_its_body():
     """A genuine request signed with a clock skewed by ten minutes: 401, and the log names the failure only."""
     with running_app() as (fake, server):
