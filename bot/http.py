@@ -7,9 +7,9 @@ JSON or `payload=` body that is not a JSON object — with 400 or 401 and one lo
 never the body; what passes goes to Bolt, which verifies the signature. Anything that still fails is
 logged with its traceback and answered 500, so no exception reaches the server.
 
-The front reads a body the way Bolt will (`slack_body`: JSON when the content type says so or the body opens
-with `{`), so that what it lets through Bolt can parse; and `BoltHandler` hands Bolt each request as a
-`SlackRequest`, whose form body is an interactivity payload only when it has a `payload` field.
+The front reads a body the way Bolt will (`slack_body`: the content type up to any `;`, JSON when it says so
+or the body opens with `{`), so that what it lets through Bolt can parse; and `BoltHandler` hands Bolt each
+request as a `SlackRequest`, whose form body is an interactivity payload only when it has a `payload` field.
 """
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ def checked_body(environ: Environ) -> bytes:
         text = body.decode()
     except UnicodeDecodeError:
         raise Rejected("400 Bad Request", "body is not UTF-8") from None
-    content_type = environ.get("CONTENT_TYPE")
+    content_type = bolt_content_type(environ.get("CONTENT_TYPE"))
     if content_type == "application/json" or text.startswith("{") or "payload" in text:
         try:  # the reading that can fail or give something other than an object
             parsed = slack_body(text, content_type)
@@ -114,6 +114,12 @@ def checked_body(environ: Environ) -> bytes:
         if not isinstance(parsed, dict):
             raise Rejected("400 Bad Request", "body or payload is not a JSON object")
     return body
+
+
+def bolt_content_type(header: str | None) -> str | None:
+    """The content type as Bolt compares it (`slack_bolt.request.internals.extract_content_type`): the header up
+    to any `;`, so `application/json; charset=utf-8` is JSON."""
+    return header.split(";")[0] if header else None
 
 
 def slack_body(text: str, content_type: str | None) -> Any:

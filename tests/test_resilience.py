@@ -323,6 +323,7 @@ def signed_bytes(body: bytes, content_type: str) -> dict[str, str]:
 
 
 FORM = "application/x-www-form-urlencoded"
+JSON_UTF8 = "application/json; charset=utf-8"
 MALFORMED = {
     # name: (body, content type, signed, header overrides, expected status)
     "non-UTF-8 body, signed": (b"text=\xff\xfe&command=%2Fdpscale", FORM, True, {}, 400),
@@ -335,6 +336,12 @@ MALFORMED = {
     "timestamp abc": (b"text=64", FORM, True, {"X-Slack-Request-Timestamp": "abc"}, 401),
     "signature v0=\u00e4": (b"text=64", FORM, True, {"X-Slack-Signature": "v0=\u00e4"}, 401),
     "no signature at all": (b"text=64", FORM, False, {}, 401),
+    # Bolt reads `application/json; charset=utf-8` as JSON: so must the front
+    "JSON array, charset, signed": (b"[1, 2]", JSON_UTF8, True, {}, 400),
+    "JSON number, charset, signed": (b"1", JSON_UTF8, True, {}, 400),
+    "not JSON, charset, signed": (b"not json", JSON_UTF8, True, {}, 400),
+    "JSON string, charset, wrong signature": (b'"event"', JSON_UTF8, True, {"X-Slack-Signature": "v0=deadbeef"}, 400),
+    "not JSON, charset, unsigned": (b"not json", JSON_UTF8, False, {}, 401),
 }
 
 
