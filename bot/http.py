@@ -75,6 +75,9 @@ def guarded(slack: WSGIApp, browser_paths: frozenset[str] = frozenset()) -> WSGI
             return _plain(start_response, rejected.status, rejected.reason.encode())
         try:
             return slack(environ, start_response)
+        except Rejected as rejected:  # by `SlackRequest`, as Bolt read the body
+            log.info("rejected status=%s reason=%s", rejected.status[:3], rejected.reason)
+            return _plain(start_response, rejected.status, rejected.reason.encode())
         except Exception:
             log.exception("request failed")
             return _plain(start_response, "500 Internal Server Error", b"internal error")
@@ -109,7 +112,7 @@ def checked_body(environ: Environ) -> bytes:
     if content_type == "application/json" or text.startswith("{") or "payload" in text:
         try:  # the reading that can fail or give something other than an object
             parsed = slack_body(text, content_type)
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested deeper than the interpreter's stack
             raise Rejected("400 Bad Request", "body or payload is not JSON") from None
         if not isinstance(parsed, dict):
             raise Rejected("400 Bad Request", "body or payload is not a JSON object")
@@ -146,7 +149,10 @@ class SlackRequest(BoltRequest):
     """
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+        try:
+            super().__init__(**kwargs)
+        except RecursionError:  # nested past what is left of this thread's stack, deeper than the front's check
+            raise Rejected("400 Bad Request", "body or payload is not JSON") from None
         if not self.body and self.mode == "http" and "payload" in self.raw_body:
             self.body = slack_body(self.raw_body, self.content_type)
             self.context = build_context(self.context, self.body)

@@ -342,6 +342,12 @@ MALFORMED = {
     "not JSON, charset, signed": (b"not json", JSON_UTF8, True, {}, 400),
     "JSON string, charset, wrong signature": (b'"event"', JSON_UTF8, True, {"X-Slack-Signature": "v0=deadbeef"}, 400),
     "not JSON, charset, unsigned": (b"not json", JSON_UTF8, False, {}, 401),
+    # nested past the interpreter's recursion limit
+    "JSON nested 100,000 deep, signed": (b'{"a":' + b"[" * 100_000 + b"]" * 100_000 + b"}", "application/json",
+                                         True, {}, 400),
+    "JSON nested 100,000 deep, wrong signature": (b"[" * 100_000 + b"]" * 100_000, "application/json", True,
+                                                  {"X-Slack-Signature": "v0=deadbeef"}, 400),
+    "payload= nested 50,000 deep, signed": (b"payload=" + b"%5B" * 50_000 + b"%5D" * 50_000, FORM, True, {}, 400),
 }
 
 
@@ -360,6 +366,20 @@ def test_malformed_or_unsigned_requests_get_400_or_401_and_no_traceback(server, 
     assert b"Traceback" not in answer
     assert send_command(server, "64 2000 90%").status == 200  # a later request, so the log has caught up
     assert "Traceback" not in server.log_so_far()
+
+
+def test_json_nested_about_as_deep_as_the_stack_allows_gets_an_answer_and_no_traceback():
+    """Bolt parses a body again, further down the stack than the front: nested a little less deep than the
+    front's own parse can manage, a body used to pass the front and fail in Bolt with 500 and a traceback."""
+    limit = sys.getrecursionlimit()  # the server's interpreter has the same default
+    with running_app() as (_, server):
+        statuses = set()
+        for depth in range(limit - 100, limit + 10):
+            body = '{"a":' + "[" * depth + "]" * depth + "}"
+            statuses.add(post(server.url + "/slack/events", body, signed_headers(body, "application/json")).status)
+        log = server.output()
+    assert statuses == {400, 404}  # not JSON Bolt can read, or a well-formed event no listener wants
+    assert "Traceback" not in log
 
 
 PAYLOAD_WORD = {  # a slash command's form fields that hold the word `payload`, though the form has no such field
