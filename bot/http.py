@@ -58,16 +58,17 @@ def guarded(slack: WSGIApp, browser_paths: frozenset[str] = frozenset()) -> WSGI
 
     def application(environ: Environ, start_response: StartResponse) -> Iterable[bytes]:
         path, method = environ.get("PATH_INFO"), environ.get("REQUEST_METHOD")
+        head = method == "HEAD"
         _pass_arrival(environ)
         if path == HEALTH_PATH and method in ("GET", "HEAD"):
-            return _plain(start_response, "200 OK", b"ok")
+            return _plain(start_response, "200 OK", b"ok", head)
         if path in browser_paths and method == "GET":
             environ["wsgi.input"] = BytesIO(b"")
             return slack(environ, start_response)
         if path != EVENTS_PATH:
-            return _plain(start_response, "404 Not Found", b"not found")
+            return _plain(start_response, "404 Not Found", b"not found", head)
         if method != "POST":
-            return _plain(start_response, "405 Method Not Allowed", b"method not allowed")
+            return _plain(start_response, "405 Method Not Allowed", b"method not allowed", head)
         try:
             environ["wsgi.input"] = BytesIO(checked_body(environ))
         except Rejected as rejected:
@@ -173,6 +174,8 @@ class BoltHandler(SlackRequestHandler):
         )
 
 
-def _plain(start_response: StartResponse, status: str, body: bytes) -> list[bytes]:
+def _plain(start_response: StartResponse, status: str, body: bytes, head: bool = False) -> list[bytes]:
+    """A short text answer; to HEAD, its headers alone (waitress leaves that to the app, and a body after them
+    would be read, on a kept-alive connection, as the start of the next response)."""
     start_response(status, [("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", str(len(body)))])
-    return [body]
+    return [b""] if head else [body]

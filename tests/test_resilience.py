@@ -413,6 +413,24 @@ def test_a_command_mentioning_payload_is_still_verified(server):
     assert post(server.url + "/slack/events", body, headers).status == 401
 
 
+def test_head_gets_the_headers_of_get_and_no_body(server):
+    """On one kept-alive connection, HEAD /healthz then GET /healthz: the second answer starts right after the
+    first one's headers, with nothing between them."""
+    with socket.create_connection(("127.0.0.1", server.port)) as connection:
+        connection.settimeout(10)
+        connection.sendall(b"HEAD /healthz HTTP/1.1\r\nHost: dpscale\r\n\r\n"
+                           b"GET /healthz HTTP/1.1\r\nHost: dpscale\r\n\r\n")
+        received = b""
+        while received.count(b"HTTP/1.1 ") < 2 or not received.endswith(b"\r\n\r\nok"):
+            chunk = connection.recv(4096)
+            if not chunk:
+                break
+            received += chunk
+    head, _, rest = received.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 200 OK") and b"Content-Length: 2" in head
+    assert rest.startswith(b"HTTP/1.1 200 OK") and rest.endswith(b"\r\n\r\nok")
+
+
 def test_a_request_failing_verification_is_logged_without_its_body():
     """A genuine request signed with a clock skewed by ten minutes: 401, and the log names the failure only."""
     with running_app() as (fake, server):
