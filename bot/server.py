@@ -52,7 +52,7 @@ from bot.logs import restart_writer_in_child, stop_writer
 from bot.processes import default_process_count, freeze_startup_heap, prepare_database
 from bot.settings import Settings, SettingsError, load_settings
 from bot.shutdown import Server, SocketMap, WorkPool, finish_requests, in_progress, serve_until_signalled
-from bot.slack.app import configure_logging, create_app, create_services
+from bot.slack.app import TokenCheckFailed, configure_logging, create_app, create_services
 from bot.slack.plumbing import Services
 
 __all__ = ["EVENTS_PATH", "HEALTH_PATH", "create_wsgi_app", "serve"]
@@ -152,7 +152,11 @@ def serve(settings: Settings, app: WSGIApp | None = None) -> None:
         children = fork_servers(count - 1)
     pools: tuple[WorkPool, ...] = ()
     if app is None:
-        app, services = build(settings)
+        try:
+            app, services = build(settings)
+        except TokenCheckFailed as failure:
+            log.error("not serving: %s", failure)
+            raise SystemExit(1) from None
         pools = services.pools
     freeze_startup_heap()
     socket_map: SocketMap = {}
@@ -263,7 +267,8 @@ def _die_with_parent() -> None:
 
 
 def main() -> int:
-    """`python -m bot.server`: 2 if the settings are wrong, else serve until stopped, then 0."""
+    """`python -m bot.server`: 2 if the settings are wrong, 1 if Slack refused the bot token or could not be
+    asked about it at start-up, else serve until stopped, then 0."""
     try:
         settings = load_settings()
     except SettingsError as error:

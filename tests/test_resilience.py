@@ -26,6 +26,7 @@ from bot.formats import NUMBER_FORMATS
 from bot.logs import LineWriter
 from fake_slack import BOT_USER_ID, FakeSlack
 from slack_client import (
+    BOT_TOKEN,
     SIGNING_SECRET,
     AppServer,
     log_problems,
@@ -576,3 +577,32 @@ def test_replies_in_every_offered_locale_leave_nothing_new_for_the_collector_onc
     done = subprocess.run([sys.executable, "-c", HEAP_PROGRAM], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert int(done.stdout) < 100 * len(NUMBER_FORMATS)
+
+
+STARTUP_FAILURES = {
+    # Slack's answer to the start-up auth.test: what the one line must say
+    "Slack down": ({"behaviour": {"auth.test": "error"}}, "failed at start-up with HTTP 500 (internal_error)"),
+    "rate-limited": ({"behaviour": {"auth.test": "ratelimit"}}, "failed at start-up with HTTP 429 (ratelimited)"),
+    "token revoked": ({"revoked": {BOT_TOKEN}}, "Slack refused SLACK_BOT_TOKEN at start-up (auth.test: invalid_auth)"),
+}
+
+
+@pytest.mark.parametrize("case", STARTUP_FAILURES, ids=list(STARTUP_FAILURES))
+def test_a_failed_token_check_at_start_up_exits_1_with_one_line_saying_why(case):
+    """Bolt checks the bot token with auth.test as the app is built: when that fails the process exits 1 with
+    one ERROR line telling a refused token from Slack being unavailable, and no traceback."""
+    options, expected = STARTUP_FAILURES[case]
+    fake = FakeSlack(**options).start()
+    server = AppServer(fake)
+    try:
+        with pytest.raises(RuntimeError):  # exited before /healthz answered
+            server.start(timeout=30)
+        assert server.process is not None and server.process.wait(10) == 1
+        log = server.output()
+    finally:
+        server.stop()
+        fake.stop()
+    errors = [line for line in log.splitlines() if line.startswith("ERROR bot.server")]
+    assert len(errors) == 1 and errors[0].startswith("ERROR bot.server not serving: ")
+    assert expected in errors[0]
+    assert log_problems(log) == []  # no traceback, no token, every line one event

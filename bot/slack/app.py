@@ -5,7 +5,9 @@ from __future__ import annotations
 import logging
 
 from slack_bolt import App
+from slack_bolt.error import BoltError
 from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError
 
 from bot.logs import one_line_handler
 from bot.numbers import resolve_locale
@@ -17,6 +19,11 @@ from bot.store import Store, upgrade
 
 API_TIMEOUT = 10
 FEATURES = (failures, commands, events, actions, forms, home, preferences, installs)  # each registers its own
+
+
+class TokenCheckFailed(Exception):
+    """Bolt's check of SLACK_BOT_TOKEN (an `auth.test` call, made when the App is built) did not pass; the
+    message says in one line whether Slack refused the token or could not be asked."""
 
 
 def configure_logging(settings: Settings) -> None:
@@ -73,17 +80,37 @@ def create_app(settings: Settings, store: Store | None = None, services: Service
     default = resolve_locale(settings.dpscale_default_locale)
     client = WebClient(token=token, base_url=settings.slack_api_url, timeout=API_TIMEOUT)
     secret = settings.slack_signing_secret
-    app = App(
-        client=client,
-        signing_secret=secret.get_secret_value() if secret else None,
-        process_before_response=True,
-        logger=logging.getLogger("bot.bolt"),
-        before_authorize=ProvideServices(services, notice=events.note_rate_limit),
-        listener_executor=services.lazy,
-        **(workspaces.oauth_options(settings, services.store, default) if settings.multi_workspace else {}),
-    )
+    try:
+        app = App(
+            client=client,
+            signing_secret=secret.get_secret_value() if secret else None,
+            process_before_response=True,
+            logger=logging.getLogger("bot.bolt"),
+            before_authorize=ProvideServices(services, notice=events.note_rate_limit),
+            listener_executor=services.lazy,
+            **(workspaces.oauth_options(settings, services.store, default) if settings.multi_workspace else {}),
+        )
+    except (BoltError, OSError) as error:  # OSError: Slack's API timed out or could not be connected to
+        raise token_check_failure(error) from None
     for feature in FEATURES:
         feature.register(app)
     for fallback in (actions, forms):  # buttons and forms from an older version: after every feature's own
         fallback.register_fallback(app)
     return app
+
+
+def token_check_failure(error: BaseException) -> TokenCheckFailed | BaseException:
+    """What Bolt's start-up `auth.test` failing means, in one line without the token or Slack's whole answer:
+    Bolt reports every SlackApiError as "`token` is invalid", an HTTP 500 or a rate limit included. Another
+    BoltError (not the token check's) is returned as it is."""
+    cause = error.__context__ if isinstance(error, BoltError) else error
+    if isinstance(cause, SlackApiError):
+        status, code = cause.response.status_code, cause.response.get("error")
+        if status == 200:
+            return TokenCheckFailed(f"Slack refused SLACK_BOT_TOKEN at start-up (auth.test: {code})")
+        return TokenCheckFailed(f"Slack's auth.test failed at start-up with HTTP {status} ({code}): the token "
+                                "was not checked; Slack may be down or rate-limiting, try again later")
+    if isinstance(cause, OSError):
+        return TokenCheckFailed(f"Slack's auth.test could not be reached at start-up ({type(cause).__name__}): "
+                                "the token was not checked; Slack may be down, try again later")
+    return error
