@@ -274,4 +274,7 @@ def parse_fields(fields: dict[Quantity, str | None], locale: Locale) -> Command:
             errors[quantity] = error
     if errors:
         raise FieldErrors(errors)
-    return _command_from(readings, locale)
+    try:
+        return _command_from(readings, locale)
+    except UserInputError as error:  # a number another field casts doubt on: asked about under its own field
+        raise FieldErrors({Quantity(error.quantity): error}) from None
