@@ -19,36 +19,47 @@ def join_space_groups(words: list[str], positional: int) -> list[str]:
     """The words with each number's space-separated groups joined again, for a command that needs `positional`
     numbers without a key.
 
-    A word of exactly three digits may continue the number before it. After a named value (`a=28 800`,
-    `a=1 886 100`) it always does: taken as a number of its own, it would be an unnamed value right after a named
-    one. Of all ways to join the others, the one that gives as many numbers as the command needs wins; if two ways
-    do, the user is asked to write the numbers without inner spaces rather than being guessed at.
+    A word of exactly three digits may continue the number before it. Of all ways to join such words, the one
+    that gives as many numbers as the command needs wins. If several do, the one in which named values take the
+    most of the groups that follow them (`64 500 a=28 800`: `800` is the actual throughput's, not a number of its
+    own right after it); if that still leaves two, the user is asked to write the numbers without inner spaces
+    rather than being guessed at.
     """
     joinable = [
         i for i in range(1, len(words)) if _GROUP_OF_THREE.fullmatch(words[i]) and _TAKES_GROUP.fullmatch(words[i - 1])
     ]
     if not joinable:
         return words
-    forced: set[int] = set()
-    for i in joinable:  # a named value takes every group that follows it
-        if KEYED.match(words[i - 1]) or i - 1 in forced:
-            forced.add(i)
-    open_choices = [i for i in joinable if i not in forced]
     greedy = _segment(words, set(joinable))
-    if len(open_choices) > MAX_GROUP_CHOICES:
+    if len(joinable) > MAX_GROUP_CHOICES:
         return greedy
     needed = positional - sum(1 for word in words if KEYED.match(word))
     fitting: list[set[int]] = []
-    for choice in itertools.product((True, False), repeat=len(open_choices)):
-        chosen = forced | {i for i, join in zip(open_choices, choice, strict=True) if join}
+    for choice in itertools.product((True, False), repeat=len(joinable)):
+        chosen = {i for i, join in zip(joinable, choice, strict=True) if join}
         if _fits(_segment(words, chosen), needed):
             fitting.append(chosen)
     if not fitting:
         return greedy
     if len(fitting) > 1:
+        most = max(_taken_by_names(words, chosen) for chosen in fitting)
+        fitting = [chosen for chosen in fitting if _taken_by_names(words, chosen) == most]
+    if len(fitting) > 1:
         differing = sorted(set().union(*fitting) - fitting[0].intersection(*fitting[1:]))
         raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=" ".join(words[differing[0] - 1 : differing[-1] + 1]))
     return _segment(words, fitting[0])
+
+
+def _taken_by_names(words: list[str], joins: set[int]) -> int:
+    """How many groups the named values take: each join that continues a `key=` word, directly or through the
+    groups it has already taken."""
+    taken, named = 0, False
+    for index, word in enumerate(words):
+        if index in joins:
+            taken += named
+        else:
+            named = bool(KEYED.match(word))
+    return taken
 
 
 def _segment(words: list[str], joins: set[int]) -> list[str]:

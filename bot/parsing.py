@@ -130,9 +130,10 @@ def _split_words(text: str, locale: Locale | None = None) -> list[str]:
     percent_first = bool(number_style(locale).percent_prefix)
     joined: list[str] = []
     for index, word in enumerate(words):
-        if joined and joined[-1] == "%" and percent_first:
+        after = percent_first and index + 1 < len(words) and words[index + 1][:1].isdigit()
+        if joined and joined[-1] == "%" and word[:1].isdigit() and percent_first:
             joined[-1] += word
-        elif word == "%" and joined and not (percent_first and index + 1 < len(words)):
+        elif word == "%" and joined and not after:
             joined[-1] += "%"
         else:
             joined.append(word)
@@ -213,12 +214,12 @@ def _read_value(quantity: Quantity, raw: str, reader: Reader) -> tuple[Reading, 
             error.readings = tuple(v / 100 if has_percent or v > 1 else v for v in error.readings)
         raise
     if reading.token != raw:  # a percent sign was taken off: the reading names the token as typed
-        reading = Reading(raw, reading.value, reading.kind, reading.alternative, reading.set_aside)
+        reading = Reading(raw, reading.value, reading.kind, reading.alternative, reading.set_aside, reading.marks)
     if quantity is not Quantity.EFFICIENCY:
         return reading, None
     if reading.set_aside:  # as fractions, the way an ask about an efficiency gives its readings (above)
-        set_aside = tuple(v / 100 if has_percent or v > 1 else v for v in reading.set_aside)
-        reading = Reading(reading.token, reading.value, reading.kind, reading.alternative, set_aside)
+        set_aside = tuple((v / 100 if has_percent or v > 1 else v, marks) for v, marks in reading.set_aside)
+        reading = Reading(reading.token, reading.value, reading.kind, reading.alternative, set_aside, reading.marks)
     if has_percent:
         return _scaled(reading, Decimal("0.01")), None
     if reading.value > 1:
@@ -230,7 +231,7 @@ def _read_value(quantity: Quantity, raw: str, reader: Reader) -> tuple[Reading, 
 
 def _scaled(reading: Reading, factor: Decimal) -> Reading:
     alternative = None if reading.alternative is None else reading.alternative * factor
-    return Reading(reading.token, reading.value * factor, reading.kind, alternative, reading.set_aside)
+    return Reading(reading.token, reading.value * factor, reading.kind, alternative, reading.set_aside, reading.marks)
 
 
 def _command_from(readings: dict[Quantity, tuple[Reading, Bare | None]], locale: Locale) -> Command:
@@ -277,4 +278,4 @@ def parse_fields(fields: dict[Quantity, str | None], locale: Locale) -> Command:
     try:
         return _command_from(readings, locale)
     except UserInputError as error:  # a number another field casts doubt on: asked about under its own field
-        raise FieldErrors({Quantity(error.quantity): error}) from None
+        raise FieldErrors({Quantity(error.quantity or Quantity.THROUGHPUT): error}) from None

@@ -86,9 +86,10 @@ class Reading:
     value: Decimal
     kind: ReadingKind | None = None
     alternative: Decimal | None = None
-    # other Slack locales' readings, not asked about because the token is written as dpscale writes it (see
-    # `confirm_house_forms`)
-    set_aside: tuple[Decimal, ...] = ()
+    # other Slack locales' readings, each with the decimal marks of the formats that read it so, not asked about
+    # because the token is written as dpscale writes it (see `confirm_house_forms`)
+    set_aside: tuple[tuple[Decimal, str], ...] = ()
+    marks: str = ""  # read in another format (OTHER_CONVENTION): the decimal marks of the formats that read it
 
 
 @dataclass(frozen=True, eq=False)  # `reader_for` makes one per locale: identity is equality, and hashing is cheap
@@ -217,9 +218,11 @@ def _decide(
             return Reading(token, fitting.pop() * scale)
         raise _ask(token, fitting or native, scale, reader.reason)
     foreign: dict[Decimal, bool] = {}
-    for value, is_slack in readings:
+    marks: dict[Decimal, str] = {}  # the decimal marks of the formats that read each value
+    for value, is_slack, mark in readings:
         if fits(value):
             foreign[value] = foreign.get(value, False) or is_slack
+            marks[value] = marks.get(value, "") + mark
     if native:
         own = native.pop()
         others = {value: is_slack for value, is_slack in foreign.items() if value != own}
@@ -227,18 +230,20 @@ def _decide(
             return Reading(token, own * scale)
         if not fits(own):  # `1.024` devices from an English user: only the other reading can be meant
             if len(others) == 1:
-                return Reading(token, next(iter(others)) * scale, ReadingKind.OTHER_CONVENTION)
+                other = next(iter(others))
+                return Reading(token, other * scale, ReadingKind.OTHER_CONVENTION, marks=marks[other])
             raise _ask(token, set(others), scale, AskReason.OTHER_LOCALES)
         if not suffixed and reader.is_house_form(body, own):  # dpscale never writes `1,500k`
-            set_aside = tuple(value * scale for value, is_slack in others.items() if is_slack)
+            set_aside = tuple((value * scale, marks[value]) for value, is_slack in others.items() if is_slack)
             return Reading(token, own * scale, set_aside=set_aside)
         if any(others.values()):
             raise _ask(token, {own, *others}, scale, AskReason.OTHER_LOCALES)
         return Reading(token, own * scale, ReadingKind.AMBIGUOUS, min(others) * scale)
     if not foreign:  # only readings that break a rule, if any: read one, and let the rule say what is wrong
-        foreign = dict.fromkeys((value for value, _ in readings), False)
+        foreign = dict.fromkeys((value for value, _, _ in readings), False)
     if len(foreign) == 1:
-        return Reading(token, next(iter(foreign)) * scale, ReadingKind.OTHER_CONVENTION)
+        value = next(iter(foreign))
+        return Reading(token, value * scale, ReadingKind.OTHER_CONVENTION, marks=marks.get(value, ""))
     if foreign:
         raise _ask(token, set(foreign), scale, AskReason.NOT_YOURS)
     raise UserInputError(ErrorCode.NOT_A_NUMBER, token=token)
@@ -247,21 +252,27 @@ def _decide(
 def confirm_house_forms(readings: list[tuple[str, Reading]]) -> None:
     """Ask after all about a number read silently because it is written as dpscale writes it (`1,234` from an
     English user), when another number of the same command (`0,9`) was written in another format: its writer may
-    well write every number that way. `readings` pairs each quantity's name with its reading."""
-    if not any(reading.kind is ReadingKind.OTHER_CONVENTION for _, reading in readings):
+    well write every number that way: asked where a format with the same decimal mark reads it otherwise
+    (`64 2,000 a=1,15,200` is not asked about: India's format reads `2,000` as the user's does). `readings` pairs
+    each quantity's name with its reading."""
+    evidence = "".join(reading.marks for _, reading in readings if reading.kind is ReadingKind.OTHER_CONVENTION)
+    if not evidence:
         return
     for quantity, reading in readings:
-        if reading.set_aside:
+        doubts = {value for value, marks in reading.set_aside if any(mark in evidence for mark in marks)}
+        if doubts:
             raise UserInputError(
                 ErrorCode.AMBIGUOUS_NUMBER, token=reading.token, quantity=quantity,
-                readings=tuple(sorted({reading.value, *reading.set_aside})), reason=AskReason.OTHER_LOCALES,
+                readings=tuple(sorted({reading.value, *doubts})), reason=AskReason.OTHER_LOCALES,
             )
 
 
 @lru_cache(maxsize=512)  # a few hundred tokens recur (64, 2.000, 90 %); the bound keeps memory flat
-def _candidates(body: str, reader: Reader) -> tuple[frozenset[Decimal], tuple[tuple[Decimal, bool], ...]]:
-    """How the reader's own formats, and every other, read `body`: the same few tokens come again and again."""
-    foreign = tuple((value, is_slack) for style, is_slack in reader.foreign if (value := style.read(body)) is not None)
+def _candidates(body: str, reader: Reader) -> tuple[frozenset[Decimal], tuple[tuple[Decimal, bool, str], ...]]:
+    """How the reader's own formats, and every other, read `body` (with each other format's decimal mark): the
+    same few tokens come again and again."""
+    foreign = tuple((value, is_slack, style.decimal) for style, is_slack in reader.foreign
+                    if (value := style.read(body)) is not None)
     return frozenset(reader.values(body)), foreign
 
 

@@ -223,6 +223,13 @@ def test_lang_numbers_read_differently_by_the_users_and_the_chosen_format_are_as
         ("fr-FR", "64 500 a=28 800", {DEV: D(64), THR: D(500), ACT: D(28800)}, set()),
         ("es-LA", f"64 999.9990 a=57{NNBSP}599.94", {DEV: D(64), THR: D("999.999"), ACT: D("57599.94")}, set()),
         ("fr-FR", "64 1 500k 90 %", {DEV: D(64), THR: D(1500000), EFF: D("0.9")}, set()),  # a suffix after a group
+        # groups after a named value are its own only where the count of numbers leaves a choice
+        ("fr-FR", "a=50 000 128 500", {ACT: D(50000), DEV: D(128), THR: D(500)}, set()),
+        ("en-US", "d=64 100,000 a=5,760,000", {DEV: D(64), THR: D(100000), ACT: D(5760000)}, set()),
+        ("en-US", "d=64 500 90%", {DEV: D(64), THR: D(500), EFF: D("0.9")}, set()),
+        # another format with the user's own decimal mark casts no doubt: India's reads 2,000 as English does
+        ("en-US", "64 2,000 a=1,15,200", {DEV: D(64), THR: D(2000), ACT: D(115200)}, {ACT}),
+        ("tr-TR", "e=90 % d=64 v=2000", SEED, set()),  # a `%` before a word that is no number goes before it
         # a percent sign standing alone goes with the number on the side the locale writes it
         ("tr-TR", "64 2.000 % 90", SEED, set()),
         ("tr-TR", "64 2000 90 %", SEED, set()),
