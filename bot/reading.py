@@ -226,19 +226,8 @@ def _decide(
     if native:
         own = native.pop()
         others = {value: is_slack for value, is_slack in foreign.items() if value != own}
-        if not others:  # alone, or breaking a rule with nothing else meant: the rule then says what is wrong
-            return Reading(token, own * scale)
-        if not fits(own):  # `1.024` devices from an English user: only the other reading can be meant
-            if len(others) == 1:
-                other = next(iter(others))
-                return Reading(token, other * scale, ReadingKind.OTHER_CONVENTION, marks=marks[other])
-            raise _ask(token, set(others), scale, AskReason.OTHER_LOCALES)
-        if not suffixed and reader.is_house_form(body, own):  # dpscale never writes `1,500k`
-            set_aside = tuple((value * scale, marks[value]) for value, is_slack in others.items() if is_slack)
-            return Reading(token, own * scale, set_aside=set_aside)
-        if any(others.values()):
-            raise _ask(token, {own, *others}, scale, AskReason.OTHER_LOCALES)
-        return Reading(token, own * scale, ReadingKind.AMBIGUOUS, min(others) * scale)
+        return _beside_own(token, own, others, marks, scale, fits(own), house=not suffixed and bool(others)
+                           and reader.is_house_form(body, own))  # dpscale never writes `1,500k`
     if not foreign:  # only readings that break a rule, if any: read one, and let the rule say what is wrong
         foreign = dict.fromkeys((value for value, _, _ in readings), False)
     if len(foreign) == 1:
@@ -247,6 +236,26 @@ def _decide(
     if foreign:
         raise _ask(token, set(foreign), scale, AskReason.NOT_YOURS)
     raise UserInputError(ErrorCode.NOT_A_NUMBER, token=token)
+
+
+def _beside_own(
+    token: str, own: Decimal, others: dict[Decimal, bool], marks: dict[Decimal, str], scale: Decimal, fits: bool,
+    house: bool,
+) -> Reading:
+    """The reader's own one reading of a token, beside the `others` (value: whether a Slack locale's) that fit."""
+    if not others:  # alone, or breaking a rule with nothing else meant: the rule then says what is wrong
+        return Reading(token, own * scale)
+    if not fits:  # `1.024` devices from an English user: only the other reading can be meant
+        if len(others) == 1:
+            other = next(iter(others))
+            return Reading(token, other * scale, ReadingKind.OTHER_CONVENTION, marks=marks[other])
+        raise _ask(token, set(others), scale, AskReason.OTHER_LOCALES)
+    if house:
+        set_aside = tuple((value * scale, marks[value]) for value, is_slack in others.items() if is_slack)
+        return Reading(token, own * scale, set_aside=set_aside)
+    if any(others.values()):
+        raise _ask(token, {own, *others}, scale, AskReason.OTHER_LOCALES)
+    return Reading(token, own * scale, ReadingKind.AMBIGUOUS, min(others) * scale)
 
 
 def confirm_house_forms(readings: list[tuple[str, Reading]]) -> None:
