@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import sys
 
 from bot.settings import Settings, SettingsError, load_settings
@@ -22,12 +23,17 @@ def run_socket_mode(settings: Settings) -> int:
     from slack_bolt.adapter.socket_mode import SocketModeHandler
 
     from bot.processes import freeze_startup_heap, prepare_database
-    from bot.slack.app import configure_logging, create_app
+    from bot.slack.app import TokenCheckFailed, configure_logging, create_app
 
     assert settings.slack_app_token is not None
     configure_logging(settings)
     prepare_database(settings)
-    handler = SocketModeHandler(create_app(settings), settings.slack_app_token.get_secret_value())
+    try:
+        app = create_app(settings)
+    except TokenCheckFailed as failure:  # one line, as the web process says it (bot/server.py)
+        logging.getLogger("bot.server").error("not serving: %s", failure)
+        return 1
+    handler = SocketModeHandler(app, settings.slack_app_token.get_secret_value())
     freeze_startup_heap()
     handler.start()
     return 0

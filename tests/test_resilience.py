@@ -587,17 +587,23 @@ STARTUP_FAILURES = {
 }
 
 
+@pytest.mark.parametrize("mode", ["http", "socket mode"])
 @pytest.mark.parametrize("case", STARTUP_FAILURES, ids=list(STARTUP_FAILURES))
-def test_a_failed_token_check_at_start_up_exits_1_with_one_line_saying_why(case):
-    """Bolt checks the bot token with auth.test as the app is built: when that fails the process exits 1 with
-    one ERROR line telling a refused token from Slack being unavailable, and no traceback."""
+def test_a_failed_token_check_at_start_up_exits_1_with_one_line_saying_why(case, mode):
+    """Bolt checks the bot token with auth.test as the app is built: when that fails the process (the web one, or
+    `python -m bot` in Socket Mode) exits 1 with one ERROR line telling a refused token from Slack being
+    unavailable, and no traceback."""
     options, expected = STARTUP_FAILURES[case]
     fake = FakeSlack(**options).start()
-    server = AppServer(fake)
+    socket_mode = {"env": {"SLACK_APP_TOKEN": "xapp-1-test"}, "command": ["python", "-m", "bot"]}
+    server = AppServer(fake, **(socket_mode if mode == "socket mode" else {}))  # type: ignore[arg-type]
     try:
-        with pytest.raises(RuntimeError):  # exited before /healthz answered
-            server.start(timeout=30)
-        assert server.process is not None and server.process.wait(10) == 1
+        if mode == "http":
+            with pytest.raises(RuntimeError):  # exited before /healthz answered
+                server.start(timeout=30)
+        else:
+            server.start(http=False)
+        assert server.process is not None and server.process.wait(30) == 1
         log = server.output()
     finally:
         server.stop()
