@@ -596,7 +596,7 @@ def test_a_failed_token_check_at_start_up_exits_1_with_one_line_saying_why(case,
     options, expected = STARTUP_FAILURES[case]
     fake = FakeSlack(**options).start()
     socket_mode = {"env": {"SLACK_APP_TOKEN": "xapp-1-test"}, "command": ["python", "-m", "bot"]}
-    server = AppServer(fake, **(socket_mode if mode == "socket mode" else {}))  # type: ignore[arg-type]
+    server = AppServer(fake, **(socket_mode if mode == "socket mode" else {}))
     try:
         if mode == "http":
             with pytest.raises(RuntimeError):  # exited before /healthz answered
