@@ -92,12 +92,16 @@ def parse_words(words: list[str], locale: Locale, reader: Reader | None = None) 
     reader = reader or reader_for(locale)
     readings: dict[Quantity, tuple[Reading, Bare | None]] = {}
     keyed = [(word, *_split_key(word)) for word in join_space_groups(words, len(POSITIONAL_ORDER))]
-    positional = iter(_unnamed_order(keyed))
+    order = _unnamed_order(keyed)
+    free = list(order)
     for word, quantity, raw in keyed:
         if quantity is None:
-            quantity = next(positional, None)
-            if quantity is None:
+            if not free:
                 raise UserInputError(ErrorCode.TOO_MANY_NUMBERS, token=word)
+            # beside a named value, a percentage is the efficiency wherever it stands: `v=2000 90% 64`
+            percent = order is not POSITIONAL_ORDER and "%" in raw and Quantity.EFFICIENCY in free
+            quantity = Quantity.EFFICIENCY if percent else free[0]
+            free.remove(quantity)
         if quantity in readings:
             raise UserInputError(ErrorCode.DUPLICATE_QUANTITY, token=word, quantity=quantity.value)
         readings[quantity] = _read_value(quantity, raw, reader)

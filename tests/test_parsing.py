@@ -237,6 +237,7 @@ def test_lang_numbers_read_differently_by_the_users_and_the_chosen_format_are_as
         ("de-DE", "d=64 2.000 90 %", SEED, set()),
         ("fr-FR", "v=2000 64 90 %", SEED, set()),
         ("en-US", "2000 d=64 0.9", SEED, set()),
+        ("en-US", "v=2000 90% 64", SEED, set()),  # beside a named value, a percentage is the efficiency
         # the user's own reading breaks a rule and only one other can be meant: that one, with a note
         ("en-US", "1.024 2000 90%", {DEV: D(1024), THR: D(2000), EFF: D("0.9")}, {DEV}),
         ("en-US", "64 2000 12,500", {DEV: D(64), THR: D(2000), EFF: D("0.125")}, {EFF}),
