@@ -24,7 +24,7 @@ from bot.calculator import Quantity
 from bot.errors import ErrorCode, UserInputError
 from bot.grouping import KEYED, join_space_groups
 from bot.keywords import help_words, keywords
-from bot.numbers import SPACES, number_style, reader_modifier, resolve_locale, with_modifier
+from bot.numbers import NARROW_SPACE, SPACES, number_style, reader_modifier, resolve_locale, with_modifier
 from bot.reading import Reader, Reading, confirm_house_forms, folded, read_number, reader_for
 
 MAX_INPUT_LENGTH = 500
@@ -33,6 +33,8 @@ POSITIONAL_ORDER = (Quantity.DEVICES, Quantity.THROUGHPUT, Quantity.EFFICIENCY)
 KEYWORDS = keywords()  # every shipped language's words (bot.keywords)
 _LEADING_MENTION = re.compile(r"^\s*<@[A-Z0-9]+(?:\|[^>]*)?>")  # a bot mention the caller left in
 _KEY_VALUE = re.compile(r"\s*([=:])\s*")
+_NO_BREAK_GROUP = re.compile(r"(?<=\d)[\u00a0\u202f\u2007](?=\d{3}(?!\d))")
+_HELD = "\ue000"  # a no-break group space, held through folding and splitting (a private-use character)
 
 
 @dataclass(frozen=True)
@@ -125,10 +127,14 @@ def _split_words(text: str, locale: Locale | None = None) -> list[str]:
     text = _LEADING_MENTION.sub(" ", text)
     if not text.isprintable():  # control, format and odd space characters become plain spaces
         text = "".join(" " if unicodedata.category(c)[0] in "CZ" and c not in SPACES else c for c in text)
+    if not text.isascii():  # a no-break space between digits only groups them: `28 800` as dpscale writes it
+        text = _NO_BREAK_GROUP.sub(_HELD, text)
     text = folded(text)
     if "=" in text or ":" in text:
         text = _KEY_VALUE.sub(r"\1", text)
     words = text.split()
+    if _HELD in text:
+        words = [word.replace(_HELD, NARROW_SPACE) for word in words]
     if locale is None or "%" not in words:
         return words
     percent_first = bool(number_style(locale).percent_prefix)

@@ -223,6 +223,10 @@ def test_lang_numbers_read_differently_by_the_users_and_the_chosen_format_are_as
         ("fr-FR", "64 500 a=28 800", {DEV: D(64), THR: D(500), ACT: D(28800)}, set()),
         ("es-LA", f"64 999.9990 a=57{NNBSP}599.94", {DEV: D(64), THR: D("999.999"), ACT: D("57599.94")}, set()),
         ("fr-FR", "64 1 500k 90 %", {DEV: D(64), THR: D(1500000), EFF: D("0.9")}, set()),  # a suffix after a group
+        # a no-break space only groups: a reply's figures pasted back are whole numbers, whatever the count
+        ("fr-FR", f"1{NNBSP}200 300 90 %", {DEV: D(1200), THR: D(300), EFF: D("0.9")}, set()),
+        ("fr-FR", f"a=28{NNBSP}800 64", {ACT: D(28800), DEV: D(64)}, set()),  # one number short: the engine says so
+        ("de-DE", "64 2\u00a0000 90 %", SEED, set()),
         # groups after a named value are its own only where the count of numbers leaves a choice
         ("fr-FR", "a=50 000 128 500", {ACT: D(50000), DEV: D(128), THR: D(500)}, set()),
         ("en-US", "d=64 100,000 a=5,760,000", {DEV: D(64), THR: D(100000), ACT: D(5760000)}, set()),
