@@ -75,6 +75,8 @@ class _TimedParser(HTTPRequestParser):
     def __init__(self, adj: Any) -> None:
         super().__init__(adj)
         self.arrived = time.monotonic()
+        self.deadline = self.arrived + REQUEST_DEADLINE  # see TimedChannel.readable
+        self.paused = False
 
 
 class _TimedTask(WSGITask):
@@ -88,8 +90,9 @@ class _TimedTask(WSGITask):
 
 class TimedChannel(HTTPChannel):
     """A connection whose requests say when they arrived, however long they then waited for a thread, and which
-    is closed, unanswered, once the request it is reading is still unfinished `REQUEST_DEADLINE` seconds after
-    its first byte."""
+    is closed, unanswered, once the request it is reading has had `REQUEST_DEADLINE` seconds to arrive in full and
+    has not. The time runs only while waitress reads: a pipelined request waits, through no fault of its client's,
+    while an earlier one on the connection is served and its answer sent, and has its whole time from then."""
 
     parser_class = _TimedParser
     task_class = _TimedTask
@@ -97,10 +100,17 @@ class TimedChannel(HTTPChannel):
     def readable(self) -> bool:
         # waitress's I/O thread asks every connection this before each poll, at least once a second (its loop's
         # timeout); the server's own maintenance, which closes idle connections, is asked here in the same way
+        readable = bool(super().readable())
         reading = self.request
-        if reading is not None and not self.requests and time.monotonic() - reading.arrived > REQUEST_DEADLINE:
-            self.will_close = True  # then writable: the next loop closes the socket
-        return bool(super().readable())
+        if reading is not None:
+            if not readable or self.requests:  # waitress is not reading this connection now
+                reading.paused = True
+            elif reading.paused:  # reading again: the request has its whole time from now
+                reading.paused, reading.deadline = False, time.monotonic() + REQUEST_DEADLINE
+            elif time.monotonic() > reading.deadline:
+                self.close_when_flushed = True  # nothing is queued to send (it is readable): closed at once
+                return False
+        return readable
 
 
 def create_wsgi_app(settings: Settings | None = None) -> WSGIApp:

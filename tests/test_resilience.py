@@ -274,6 +274,57 @@ def test_a_request_trickled_a_byte_at_a_time_is_closed_once_its_deadline_passes(
     assert "115,200 samples/s" in answered.json()["text"]
 
 
+PIPELINED = """
+import socket, sys, threading, time
+import bot.server as server
+from waitress import create_server
+from waitress.server import BaseWSGIServer
+
+server.REQUEST_DEADLINE = 1  # shorter than the first request takes to answer
+size = int(sys.argv[1])
+
+def slow(environ, start_response):  # a request that waits, as one queued behind busy threads does
+    time.sleep(2)
+    body = b"x" * size
+    start_response("200 OK", [("Content-Length", str(len(body)))])
+    return [body]
+
+sockets = {}
+wsgi = create_server(slow, map=sockets, host="127.0.0.1", port=0, threads=2)
+for dispatcher in list(sockets.values()):
+    if isinstance(dispatcher, BaseWSGIServer):
+        dispatcher.channel_class = server.TimedChannel
+threading.Thread(target=wsgi.run, daemon=True).start()
+client = socket.socket()
+client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 16384)  # a small window: an answer takes a while to send
+client.connect(("127.0.0.1", int(wsgi.effective_port)))
+client.sendall(b"GET /1 HTTP/1.1\\r\\nHost: x\\r\\n\\r\\nGET /2 HTTP/1.1\\r\\nHo")
+time.sleep(0.1)
+client.sendall(b"st: x\\r\\n\\r\\n")  # the rest of the second request, at once
+client.settimeout(10)
+received = bytearray()
+try:
+    while len(received) < 2 * size or received.count(b"HTTP/1.1 200") < 2:
+        chunk = client.recv(65536)
+        if not chunk:
+            break
+        received += chunk
+except (TimeoutError, ConnectionResetError) as error:
+    print(type(error).__name__)
+print(received.count(b"HTTP/1.1 200"), received.count(b"x"))
+"""
+
+
+@pytest.mark.parametrize("size", [10, 5_000_000], ids=["short answers", "a long answer still being sent"])
+def test_a_pipelined_request_waiting_behind_a_slow_one_is_answered_not_cut_off(size):
+    """The request deadline runs only while the server reads: a second request sent at once on the same
+    connection, waiting while the first (slower than the deadline) is served and its answer sent, is answered
+    too, and the first answer arrives whole."""
+    done = subprocess.run([sys.executable, "-c", PIPELINED, str(size)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["2", str(2 * size)]
+
+
 def raw_request(server: AppServer, head: bytes, body_chunks: int = 0, chunk: bytes = b"") -> bytes:
     """Send `head`, then up to `body_chunks` chunks while the server still reads; the status line it answered."""
     with socket.create_connection(("127.0.0.1", server.port)) as connection:
