@@ -10,6 +10,7 @@ from bot.errors import ErrorCode, UserInputError
 
 KEYED = re.compile(r"([^=:]*)[=:](.*)")  # `key=value` or `key:value`
 _GROUP_OF_THREE = re.compile(r"\d{3}(?:[.,]\d+)?[kKMG]?%?")
+_PLAIN_GROUP = re.compile(r"\d{3}[kKMG]?%?")  # no mark of its own: nothing says it is a number apart
 _TAKES_GROUP = re.compile(r"(?:[^=:\s]+[=:])?\d{1,3}")
 _LEADING_ZERO = re.compile(r"0\d")
 MAX_GROUP_CHOICES = 10
@@ -20,10 +21,10 @@ def join_space_groups(words: list[str], positional: int) -> list[str]:
     numbers without a key.
 
     A word of exactly three digits may continue the number before it. Of all ways to join such words, the one
-    that gives as many numbers as the command needs wins. If several do, the one in which named values take the
-    most of the groups that follow them (`64 500 a=28 800`: `800` is the actual throughput's, not a number of its
-    own right after it); if that still leaves two, the user is asked to write the numbers without inner spaces
-    rather than being guessed at.
+    that gives as many numbers as the command needs wins. The user is asked to write the numbers without inner
+    spaces rather than being guessed at where two ways do, or where the one way leaves a plain group of three
+    right after a named value as a number of its own (`a=28 800 64`: an actual throughput of 28 with 800
+    devices, or 28 800 with a number missing?).
     """
     joinable = [
         i for i in range(1, len(words)) if _GROUP_OF_THREE.fullmatch(words[i]) and _TAKES_GROUP.fullmatch(words[i - 1])
@@ -42,24 +43,13 @@ def join_space_groups(words: list[str], positional: int) -> list[str]:
     if not fitting:
         return greedy
     if len(fitting) > 1:
-        most = max(_taken_by_names(words, chosen) for chosen in fitting)
-        fitting = [chosen for chosen in fitting if _taken_by_names(words, chosen) == most]
-    if len(fitting) > 1:
         differing = sorted(set().union(*fitting) - fitting[0].intersection(*fitting[1:]))
         raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=" ".join(words[differing[0] - 1 : differing[-1] + 1]))
+    cut = [i for i in joinable
+           if i not in fitting[0] and KEYED.match(words[i - 1]) and _PLAIN_GROUP.fullmatch(words[i])]
+    if cut:
+        raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=f"{words[cut[0] - 1]} {words[cut[0]]}")
     return _segment(words, fitting[0])
-
-
-def _taken_by_names(words: list[str], joins: set[int]) -> int:
-    """How many groups the named values take: each join that continues a `key=` word, directly or through the
-    groups it has already taken."""
-    taken, named = 0, False
-    for index, word in enumerate(words):
-        if index in joins:
-            taken += named
-        else:
-            named = bool(KEYED.match(word))
-    return taken
 
 
 def _segment(words: list[str], joins: set[int]) -> list[str]:
