@@ -1,5 +1,6 @@
 """Which words of a command are one number: spaces group digits in many locales (`2 000`, and ISO 80000-1's
-`115 200`, which dpscale writes for channels), and no locale reads a space as a decimal mark."""
+`115 200`, which dpscale writes for channels), and no locale reads a space as a decimal mark; a percent sign
+standing alone belongs to a number beside it."""
 
 from __future__ import annotations
 
@@ -65,3 +66,31 @@ def _segment(words: list[str], joins: set[int]) -> list[str]:
 def _fits(segmented: list[str], needed: int) -> bool:
     positional = [word for word in segmented if not KEYED.match(word)]
     return len(positional) == needed and not any(_LEADING_ZERO.match(KEYED.sub(r"\2", w)) for w in segmented)
+
+
+def join_percent_signs(words: list[str], percent_first: bool) -> list[str]:
+    """The words with each `%` standing alone joined to its number: the one after it where the locale writes the
+    sign first (Turkish `% 90`), else the one before it (`90 %`)."""
+    joined: list[str] = []
+    for index, word in enumerate(words):
+        after = percent_first and index + 1 < len(words) and words[index + 1][:1].isdigit()
+        if after and word == "%" and joined and joined[-1][-1:].isdigit():
+            after = _percent_goes_after(joined[-1], words[index + 1])
+        if joined and joined[-1] == "%" and word[:1].isdigit() and percent_first:
+            joined[-1] += word
+        elif word == "%" and joined and not after:
+            joined[-1] += "%"
+        else:
+            joined.append(word)
+    return joined
+
+
+def _percent_goes_after(before: str, after: str) -> bool:
+    """Where the locale writes the sign first, whether a `%` between two numbers is the one after it's (`2000 % 90`)
+    rather than the one before it's (`90 % 2000`: 2000 cannot be a percentage); asked where either could be."""
+    def could_be(word: str) -> bool | None:  # None: not a plain whole number, so not known
+        return int(word) <= 100 if word.isdigit() else None
+
+    if could_be(before) and could_be(after):
+        raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=f"{before} % {after}")
+    return not (could_be(after) is False and could_be(before))

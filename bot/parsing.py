@@ -22,7 +22,7 @@ from babel import Locale
 
 from bot.calculator import Quantity
 from bot.errors import ErrorCode, UserInputError
-from bot.grouping import KEYED, join_space_groups
+from bot.grouping import KEYED, join_percent_signs, join_space_groups
 from bot.keywords import help_words, keywords
 from bot.numbers import NARROW_SPACE, SPACES, number_style, reader_modifier, resolve_locale, with_modifier
 from bot.reading import Reader, Reading, confirm_house_forms, folded, read_number, reader_for
@@ -94,14 +94,14 @@ def parse_words(words: list[str], locale: Locale, reader: Reader | None = None) 
     reader = reader or reader_for(locale)
     readings: dict[Quantity, tuple[Reading, Bare | None]] = {}
     keyed = [(word, *_split_key(word)) for word in join_space_groups(words, len(POSITIONAL_ORDER))]
-    order = _unnamed_order(keyed)
-    free = list(order)
+    free = list(_unnamed_order(keyed))
+    named = any(quantity is not None for _, quantity, _ in keyed)
     for word, quantity, raw in keyed:
         if quantity is None:
             if not free:
                 raise UserInputError(ErrorCode.TOO_MANY_NUMBERS, token=word)
             # beside a named value, a percentage is the efficiency wherever it stands: `v=2000 90% 64`
-            percent = order is not POSITIONAL_ORDER and "%" in raw and Quantity.EFFICIENCY in free
+            percent = named and "%" in raw and Quantity.EFFICIENCY in free
             quantity = Quantity.EFFICIENCY if percent else free[0]
             free.remove(quantity)
         if quantity in readings:
@@ -137,17 +137,7 @@ def _split_words(text: str, locale: Locale | None = None) -> list[str]:
         words = [word.replace(_HELD, NARROW_SPACE) for word in words]
     if locale is None or "%" not in words:
         return words
-    percent_first = bool(number_style(locale).percent_prefix)
-    joined: list[str] = []
-    for index, word in enumerate(words):
-        after = percent_first and index + 1 < len(words) and words[index + 1][:1].isdigit()
-        if joined and joined[-1] == "%" and word[:1].isdigit() and percent_first:
-            joined[-1] += word
-        elif word == "%" and joined and not after:
-            joined[-1] += "%"
-        else:
-            joined.append(word)
-    return joined
+    return join_percent_signs(words, percent_first=bool(number_style(locale).percent_prefix))
 
 
 def _keyed(word: str) -> tuple[str, str] | None:

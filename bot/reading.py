@@ -243,13 +243,8 @@ def _beside_own(
     house: bool,
 ) -> Reading:
     """The reader's own one reading of a token, beside the `others` (value: whether a Slack locale's) that fit."""
-    if not others:  # alone, or breaking a rule with nothing else meant: the rule then says what is wrong
+    if not others or not fits:  # alone, or breaking a rule (`1.024` devices in English): the rule says what is wrong
         return Reading(token, own * scale)
-    if not fits:  # `1.024` devices from an English user: only the other reading can be meant
-        if len(others) == 1:
-            other = next(iter(others))
-            return Reading(token, other * scale, ReadingKind.OTHER_CONVENTION, marks=marks[other])
-        raise _ask(token, set(others), scale, AskReason.OTHER_LOCALES)
     if house:
         set_aside = tuple((value * scale, marks[value]) for value, is_slack in others.items() if is_slack)
         return Reading(token, own * scale, set_aside=set_aside)

@@ -103,6 +103,9 @@ def test_a_number_two_formats_read_differently_is_asked_about_with_both_readings
         ("de-DE", "64 2000 actual=200000", "Die Effizienz läge über 100\u00a0%."),
         ("en-US", "64 2000 90% lang=xx", "xx is not a language I know; use a tag like de-DE."),
         ("en-US", "x" * 600, "at most 500 characters"),
+        # the user's own reading breaks a rule: the rule says so, and no other reading is offered in its place
+        ("en-US", "1.024 2000 90%", "1.024 — Devices must be a whole number, such as 64."),
+        ("en-US", "64 2000 12,500", "12,500 — The scaling efficiency must be from 0.01% to 100%."),
         # a missing value's example is a value of that quantity, as the reader writes it
         ("de-DE", "64 2000 e=", "Nach e= fehlt der Wert; schreiben Sie etwa e=90\u00a0%."),
         ("en-US", "64 2000 actual=", "write it like actual=115,200"),

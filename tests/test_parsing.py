@@ -241,9 +241,8 @@ def test_lang_numbers_read_differently_by_the_users_and_the_chosen_format_are_as
         ("fr-FR", "v=2000 64 90 %", SEED, set()),
         ("en-US", "2000 d=64 0.9", SEED, set()),
         ("en-US", "v=2000 90% 64", SEED, set()),  # beside a named value, a percentage is the efficiency
-        # the user's own reading breaks a rule and only one other can be meant: that one, with a note
-        ("en-US", "1.024 2000 90%", {DEV: D(1024), THR: D(2000), EFF: D("0.9")}, {DEV}),
-        ("en-US", "64 2000 12,500", {DEV: D(64), THR: D(2000), EFF: D("0.125")}, {EFF}),
+        ("en-US", "a=28800 90% 64", {ACT: D(28800), EFF: D("0.9"), DEV: D(64)}, set()),  # `a=` is named too
+        ("tr-TR", "d=64 90 % 2000", SEED, set()),  # 2000 % cannot be: the sign is 90's
         ("en-US", "target=1M v=2000 e=90%", {ACT: D(1000000), THR: D(2000), EFF: D("0.9")}, set()),
     ],
 )
@@ -294,6 +293,7 @@ def test_a_language_override_chooses_the_reply_locale(text, language, territory)
         ("en-US", "d=64 500 90%", ErrorCode.AMBIGUOUS_GROUPING, "d=64 500"),
         ("fr-FR", "64 500 a=28 800", ErrorCode.AMBIGUOUS_GROUPING, "64 500 a=28 800"),
         ("en-US", "1 200 e=90 300", ErrorCode.AMBIGUOUS_GROUPING, "1 200 e=90 300"),
+        ("tr-TR", "v=2000 90 % 64", ErrorCode.AMBIGUOUS_GROUPING, "90 % 64"),  # `90 %` or `% 64`: both could be
         ("en-US", "64% 2000 90%", ErrorCode.PERCENT_NOT_ALLOWED, "64%"),
         ("en-US", "64 2000 90% devices=8", ErrorCode.DUPLICATE_QUANTITY, "devices=8"),
         ("en-US", "64 2000 speed=5", ErrorCode.UNKNOWN_WORD, "speed=5"),
