@@ -32,7 +32,8 @@ class Call:
 
 @dataclass
 class FakeSlack:
-    """Behaviour per method: 'ok', 'error' (HTTP 500), 'ratelimit' (HTTP 429), 'hang', or a delay in seconds."""
+    """Behaviour per method: 'ok', 'error' (HTTP 500), 'ratelimit' (HTTP 429), 'hang', 'portal' (an HTML page with
+    HTTP 200, as a proxy between the app and Slack might answer), or a delay in seconds."""
 
     locales: dict[str, str | None] = field(default_factory=dict)
     behaviour: dict[str, str | float] = field(default_factory=dict)
@@ -131,6 +132,14 @@ class FakeSlack:
             return _send(handler, 500, {"ok": False, "error": "internal_error"})
         if behaviour == "ratelimit":
             return _send(handler, 429, {"ok": False, "error": "ratelimited"}, {"Retry-After": self.retry_after})
+        if behaviour == "portal":  # a proxy's or captive portal's page in place of Slack's answer
+            page = b"<html><body>Sign in to continue: token=xoxb-portal-page</body></html>"
+            handler.send_response(200)
+            handler.send_header("Content-Type", "text/html")
+            handler.send_header("Content-Length", str(len(page)))
+            handler.end_headers()
+            handler.wfile.write(page)
+            return None
         token = (handler.headers.get("Authorization") or "").removeprefix("Bearer ")
         call.answer = self._answer(method, params, token)
         return _send(handler, 200, call.answer)

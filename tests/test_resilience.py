@@ -635,6 +635,7 @@ STARTUP_FAILURES = {
     "Slack down": ({"behaviour": {"auth.test": "error"}}, "failed at start-up with HTTP 500 (internal_error)"),
     "rate-limited": ({"behaviour": {"auth.test": "ratelimit"}}, "failed at start-up with HTTP 429 (ratelimited)"),
     "token revoked": ({"revoked": {BOT_TOKEN}}, "Slack refused SLACK_BOT_TOKEN at start-up (auth.test: invalid_auth)"),
+    "a proxy's page": ({"behaviour": {"auth.test": "portal"}}, "an answer that is not Slack's at start-up (HTTP 200)"),
 }
 
 
@@ -662,4 +663,5 @@ def test_a_failed_token_check_at_start_up_exits_1_with_one_line_saying_why(case,
     errors = [line for line in log.splitlines() if line.startswith("ERROR bot.server")]
     assert len(errors) == 1 and errors[0].startswith("ERROR bot.server not serving: ")
     assert expected in errors[0]
+    assert "portal-page" not in log  # nothing of what came back is written
     assert log_problems(log) == []  # no traceback, no token, every line one event

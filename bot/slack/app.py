@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 
 from slack_bolt import App
 from slack_bolt.error import BoltError
@@ -19,6 +20,9 @@ from bot.store import Store, upgrade
 
 API_TIMEOUT = 10
 FEATURES = (failures, commands, events, actions, forms, home, preferences, installs)  # each registers its own
+
+
+_SLACK_ERROR_CODE = re.compile(r"[a-z_]{1,64}")  # `invalid_auth`, `ratelimited`: what Slack's answers say
 
 
 class TokenCheckFailed(Exception):
@@ -80,6 +84,7 @@ def create_app(settings: Settings, store: Store | None = None, services: Service
     default = resolve_locale(settings.dpscale_default_locale)
     client = WebClient(token=token, base_url=settings.slack_api_url, timeout=API_TIMEOUT)
     secret = settings.slack_signing_secret
+    oauth = workspaces.oauth_options(settings, services.store, default) if settings.multi_workspace else {}
     try:
         app = App(
             client=client,
@@ -88,7 +93,7 @@ def create_app(settings: Settings, store: Store | None = None, services: Service
             logger=logging.getLogger("bot.bolt"),
             before_authorize=ProvideServices(services, notice=events.note_rate_limit),
             listener_executor=services.lazy,
-            **(workspaces.oauth_options(settings, services.store, default) if settings.multi_workspace else {}),
+            **oauth,
         )
     except (BoltError, OSError) as error:  # OSError: Slack's API timed out or could not be connected to
         raise token_check_failure(error) from None
@@ -105,7 +110,10 @@ def token_check_failure(error: BaseException) -> TokenCheckFailed | BaseExceptio
     BoltError (not the token check's) is returned as it is."""
     cause = error.__context__ if isinstance(error, BoltError) else error
     if isinstance(cause, SlackApiError):
-        status, code = cause.response.status_code, cause.response.get("error")
+        status, code = cause.response.status_code, str(cause.response.get("error") or "")
+        if not _SLACK_ERROR_CODE.fullmatch(code):  # not Slack's answer (a proxy's page, a wrong SLACK_API_URL)
+            return TokenCheckFailed(f"Slack's auth.test got an answer that is not Slack's at start-up (HTTP {status}):"
+                                    " the token was not checked; check SLACK_API_URL and any proxy")
         if status == 200:
             return TokenCheckFailed(f"Slack refused SLACK_BOT_TOKEN at start-up (auth.test: {code})")
         return TokenCheckFailed(f"Slack's auth.test failed at start-up with HTTP {status} ({code}): the token "
