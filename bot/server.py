@@ -47,6 +47,7 @@ from waitress.parser import HTTPRequestParser
 from waitress.server import BaseWSGIServer
 from waitress.task import WSGITask
 
+from bot.engine import warm_up
 from bot.http import ARRIVED, EVENTS_PATH, HEALTH_PATH, MAX_BODY, BoltHandler, WSGIApp, guarded
 from bot.logs import restart_writer_in_child, stop_writer
 from bot.processes import default_process_count, freeze_startup_heap, prepare_database
@@ -154,6 +155,7 @@ def serve(settings: Settings, app: WSGIApp | None = None) -> None:
     _limit_malloc_arenas()
     if app is None:
         prepare_database(settings)
+    warm_up()  # before the fork: every process then shares the pages of the locales' data
     children: list[int] = []
     if count > 1:
         listener = socket.create_server(("0.0.0.0", settings.port), backlog=1024)

@@ -430,7 +430,7 @@ def test_json_nested_about_as_deep_as_the_stack_allows_gets_an_answer_and_no_tra
             body = '{"a":' + "[" * depth + "]" * depth + "}"
             statuses.add(post(server.url + "/slack/events", body, signed_headers(body, "application/json")).status)
         log = server.output()
-    assert statuses == {400, 404}  # not JSON Bolt can read, or a well-formed event no listener wants
+    assert statuses and statuses <= {400, 404}  # not JSON Bolt can read, or a well-formed event no listener wants
     assert "Traceback" not in log
 
 

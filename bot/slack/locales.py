@@ -112,6 +112,8 @@ class LocaleDirectory:
             lookup = self._in_flight.get(key)
             if lookup is None:
                 if len(self._in_flight) >= MAX_LOOKUPS:
+                    logger.info("%d users.info lookups already running; reading this user's numbers in the unknown "
+                                "format", MAX_LOOKUPS)
                     return self.unknown
                 lookup = self._in_flight[key] = _Lookup()
                 threading.Thread(target=self._run, args=(key, lookup, token), daemon=True).start()
