@@ -11,7 +11,7 @@ from bot.errors import ErrorCode, UserInputError
 
 KEYED = re.compile(r"([^=:]*)[=:](.*)")  # `key=value` or `key:value`
 _GROUP_OF_THREE = re.compile(r"\d{3}(?:[.,]\d+)?[kKMG]?%?")
-_PLAIN_GROUP = re.compile(r"\d{3}[kKMG]?%?")  # no mark of its own: nothing says it is a number apart
+_OWN_GROUP_MARK = re.compile(r"\d[.,]\d{3}(?!\d)")  # `100,000`: grouped in itself, so a number apart
 _TAKES_GROUP = re.compile(r"(?:[^=:\s]+[=:])?\d{1,3}")
 _LEADING_ZERO = re.compile(r"0\d")
 MAX_GROUP_CHOICES = 10
@@ -23,9 +23,10 @@ def join_space_groups(words: list[str], positional: int) -> list[str]:
 
     A word of exactly three digits may continue the number before it. Of all ways to join such words, the one
     that gives as many numbers as the command needs wins. The user is asked to write the numbers without inner
-    spaces rather than being guessed at where two ways do, or where the one way leaves a plain group of three
-    right after a named value as a number of its own (`a=28 800 64`: an actual throughput of 28 with 800
-    devices, or 28 800 with a number missing?).
+    spaces rather than being guessed at where two ways do (where a value is named, a way that gives one number
+    too many, all four values, counts too: `64 500 90% a=28,800`), or where the one way leaves a group of three
+    with no group mark of its own right after a named value's digits as a number of its own (`a=28 800 64`: an
+    actual throughput of 28 with 800 devices, or 28 800 with a number missing?).
     """
     joinable = [
         i for i in range(1, len(words)) if _GROUP_OF_THREE.fullmatch(words[i]) and _TAKES_GROUP.fullmatch(words[i - 1])
@@ -39,18 +40,36 @@ def join_space_groups(words: list[str], positional: int) -> list[str]:
     fitting: list[set[int]] = []
     for choice in itertools.product((True, False), repeat=len(joinable)):
         chosen = {i for i, join in zip(joinable, choice, strict=True) if join}
-        if _fits(_segment(words, chosen), needed):
+        segmented = _segment(words, chosen)
+        if _fits(segmented, needed) or (
+            needed < positional and _fits(segmented, needed + 1) and not _cut_from_names(words, joinable, chosen)
+        ):
             fitting.append(chosen)
     if not fitting:
         return greedy
     if len(fitting) > 1:
         differing = sorted(set().union(*fitting) - fitting[0].intersection(*fitting[1:]))
         raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=" ".join(words[differing[0] - 1 : differing[-1] + 1]))
-    cut = [i for i in joinable
-           if i not in fitting[0] and KEYED.match(words[i - 1]) and _PLAIN_GROUP.fullmatch(words[i])]
+    cut = [i for i in _cut_from_names(words, joinable, fitting[0]) if not _OWN_GROUP_MARK.search(words[i])]
     if cut:
-        raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=f"{words[cut[0] - 1]} {words[cut[0]]}")
+        start = cut[0] - 1
+        while start in fitting[0]:  # back to the named value's own word
+            start -= 1
+        raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=" ".join(words[start : cut[0] + 1]))
     return _segment(words, fitting[0])
+
+
+def _cut_from_names(words: list[str], joinable: list[int], joins: set[int]) -> list[int]:
+    """The groups of three that `joins` leaves apart although they follow a named value's digits (`a=28`, or
+    `a=1 000` with its group)."""
+    cut, named = [], False
+    for index, word in enumerate(words):
+        if index in joins:
+            continue
+        if index in joinable and named:
+            cut.append(index)
+        named = bool(KEYED.match(word))
+    return cut
 
 
 def _segment(words: list[str], joins: set[int]) -> list[str]:

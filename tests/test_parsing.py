@@ -228,7 +228,6 @@ def test_lang_numbers_read_differently_by_the_users_and_the_chosen_format_are_as
         ("fr-FR", f"a=28{NNBSP}800 64", {ACT: D(28800), DEV: D(64)}, set()),  # one number short: the engine says so
         ("de-DE", "64 2\u00a0000 90 %", SEED, set()),
         # groups after a named value are its own only where the count of numbers leaves a choice
-        ("fr-FR", "a=50 000 128 500", {ACT: D(50000), DEV: D(128), THR: D(500)}, set()),
         ("en-US", "d=64 100,000 a=5,760,000", {DEV: D(64), THR: D(100000), ACT: D(5760000)}, set()),
         # another format with the user's own decimal mark casts no doubt: India's reads 2,000 as English does
         ("en-US", "64 2,000 a=1,15,200", {DEV: D(64), THR: D(2000), ACT: D(115200)}, {ACT}),
@@ -293,6 +292,10 @@ def test_a_language_override_chooses_the_reply_locale(text, language, territory)
         ("en-US", "d=64 500 90%", ErrorCode.AMBIGUOUS_GROUPING, "d=64 500"),
         ("fr-FR", "64 500 a=28 800", ErrorCode.AMBIGUOUS_GROUPING, "64 500 a=28 800"),
         ("en-US", "1 200 e=90 300", ErrorCode.AMBIGUOUS_GROUPING, "1 200 e=90 300"),
+        ("fr-FR", "d=64 a=71 107,2", ErrorCode.AMBIGUOUS_GROUPING, "a=71 107,2"),  # a decimal part is no mark
+        ("fr-FR", "d=64 a=1 000 200", ErrorCode.AMBIGUOUS_GROUPING, "a=1 000 200"),  # after the value's own group
+        ("fr-FR", "a=50 000 128 500", ErrorCode.AMBIGUOUS_GROUPING, "a=50 000 128"),
+        ("en-US", "64 500 90% a=28,800", ErrorCode.AMBIGUOUS_GROUPING, "64 500"),  # or all four values, one too many
         ("tr-TR", "v=2000 90 % 64", ErrorCode.AMBIGUOUS_GROUPING, "90 % 64"),  # `90 %` or `% 64`: both could be
         ("en-US", "64% 2000 90%", ErrorCode.PERCENT_NOT_ALLOWED, "64%"),
         ("en-US", "64 2000 90% devices=8", ErrorCode.DUPLICATE_QUANTITY, "devices=8"),
