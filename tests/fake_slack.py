@@ -176,6 +176,7 @@ class FakeSlack:
 
 
 class _QuietServer(ThreadingHTTPServer):
+    request_queue_size = 256  # Slack takes a burst of connections at once; the standard library's backlog is 5
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A client that gave up on a slow answer is what a slow-API test expects, not an error to print."""
 
