@@ -24,7 +24,7 @@ from urllib.parse import parse_qsl
 from slack_bolt.adapter.wsgi import SlackRequestHandler
 from slack_bolt.adapter.wsgi.http_request import WsgiHttpRequest
 from slack_bolt.request import BoltRequest
-from slack_bolt.request.internals import build_context
+from slack_bolt.request.internals import build_context, extract_content_type
 from slack_bolt.response import BoltResponse
 
 EVENTS_PATH = "/slack/events"
@@ -109,7 +109,7 @@ def checked_body(environ: Environ) -> bytes:
         text = body.decode()
     except UnicodeDecodeError:
         raise Rejected("400 Bad Request", "body is not UTF-8") from None
-    content_type = bolt_content_type(environ.get("CONTENT_TYPE"))
+    content_type = extract_content_type({"content-type": [environ.get("CONTENT_TYPE") or ""]})  # as Bolt reads it
     if content_type == "application/json" or text.startswith("{") or "payload" in text:
         try:  # the reading that can fail or give something other than an object
             parsed = slack_body(text, content_type)
@@ -118,12 +118,6 @@ def checked_body(environ: Environ) -> bytes:
         if not isinstance(parsed, dict):
             raise Rejected("400 Bad Request", "body or payload is not a JSON object")
     return body
-
-
-def bolt_content_type(header: str | None) -> str | None:
-    """The content type as Bolt compares it (`slack_bolt.request.internals.extract_content_type`): the header up
-    to any `;`, so `application/json; charset=utf-8` is JSON."""
-    return header.split(";")[0] if header else None
 
 
 def slack_body(text: str, content_type: str | None) -> Any:
