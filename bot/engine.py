@@ -5,7 +5,7 @@ The Slack layer and the command-line tool both call `answer`; neither knows how 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from functools import cache
 
 from babel import Locale
 
@@ -48,7 +48,8 @@ def answer_form(fields: dict[Quantity, str | None], locale: Locale) -> Reply:
 WARM_UP_TEXTS = ("64 2000 90%", "64 2000", "help")  # a result, an error, the help
 
 
-def warm_up(tags: Iterable[str] = NUMBER_FORMATS) -> None:
+@cache  # once per process, and inherited by a forked one: the web process warms before it forks, then freezes
+def warm_up(tags: tuple[str, ...] = NUMBER_FORMATS) -> None:
     """Answer a result, an error and the help in the locale of each of `tags` (by default every locale and
     number format dpscale offers), so that what a reply in it reads is loaded now: Babel's CLDR data for the
     locale, its compiled catalog, its number style and explanations. A server does this before it freezes its
