@@ -69,9 +69,12 @@ def split_words(text: str, locale: Locale) -> tuple[list[str], Locale]:
     for the same readers: an unknown reader or a channel stays so)."""
     if len(text) > MAX_INPUT_LENGTH:
         raise UserInputError(ErrorCode.TOO_LONG, high=str(MAX_INPUT_LENGTH))
-    words = _split_words(text, locale)
+    words = _split_words(text)
     keyed = "=" in text or ":" in text or not text.isascii()  # `＝` is folded to `=` with the words
     chosen = _take_locale_override(words, locale) if keyed else locale
+    if "%" in words:  # a `%` standing alone goes after the number where either format writes the sign first
+        first = number_style(locale).percent_prefix or number_style(chosen).percent_prefix
+        words = join_percent_signs(words, percent_first=bool(first))
     return words, chosen if chosen is locale else with_modifier(chosen, reader_modifier(locale))
 
 
@@ -119,9 +122,9 @@ def _unnamed_order(keyed: list[tuple[str, Quantity | None, str]]) -> tuple[Quant
     return tuple(quantity for quantity in POSITIONAL_ORDER if quantity not in named)
 
 
-def _split_words(text: str, locale: Locale | None = None) -> list[str]:
-    """The words, a percent sign standing alone joined to its number: the one after it where `locale` writes the
-    sign first (Turkish `% 90`), else the one before it (`90 %`); with no locale, left alone (`normalized_command`)."""
+def _split_words(text: str) -> list[str]:
+    """The words, with a percent sign standing alone still a word of its own (`split_words` joins it to its
+    number, once it knows the formats the numbers are read in)."""
     if "&" in text:  # each step only where it has something to do: most commands are a few plain numbers
         text = text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
     text = _LEADING_MENTION.sub(" ", text)
@@ -135,9 +138,7 @@ def _split_words(text: str, locale: Locale | None = None) -> list[str]:
     words = text.split()
     if _HELD in text:
         words = [word.replace(_HELD, NARROW_SPACE) for word in words]
-    if locale is None or "%" not in words:
-        return words
-    return join_percent_signs(words, percent_first=bool(number_style(locale).percent_prefix))
+    return words
 
 
 def _keyed(word: str) -> tuple[str, str] | None:
