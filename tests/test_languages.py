@@ -140,6 +140,14 @@ def test_a_language_without_a_catalog_gets_english_and_the_reply_says_so_once(ta
         assert text.count(f"dpscale does not speak {name} yet") == 1
 
 
+def test_the_note_names_the_format_a_lang_word_chose_not_the_users_own():
+    """A German user asking for Turkish gets English words and Turkish numbers, and the note says which."""
+    reply = answer("64 2000 %90 lang=tr", resolve_locale("de-DE"))
+    assert "64 devices × 2.000 samples/s at %90 efficiency" in reply.text
+    assert "numbers are still read and written in Türkçe format" in str(reply.blocks)
+    assert "own format" not in str(reply.blocks)
+
+
 @pytest.mark.parametrize("tag", SLACK_LOCALES)
 def test_a_language_with_a_catalog_gets_no_such_note(tag):
     assert "does not speak" not in str(answer(_seed(tag), resolve_locale(tag)).blocks)

@@ -34,14 +34,15 @@ class Wording:
         self.keys = shown_keys(catalog_name(locale))
 
     def language_note(self) -> list[str]:
-        """One line saying the reply is in English because the reader's language has no catalog; else nothing."""
+        """One line saying the reply is in English because the reader's language has no catalog; else nothing.
+        The numbers are in that language's format whether it is the user's own or one a `lang=` word chose."""
         language = base_locale(self.locale).language
         if catalog_name(self.locale).split("_")[0] == language:
             return []
         name = base_locale(self.locale).get_language_name(base_locale(self.locale)) or language
         return [self.gettext(
-            ":information_source: dpscale does not speak {language} yet, so it answers in English; your numbers "
-            "are still read and written in your own format."
+            ":information_source: dpscale does not speak {language} yet, so it answers in English; numbers are "
+            "still read and written in {language} format."
         ).format(language=name)]
 
     def key(self, quantity: Quantity | None) -> str:
