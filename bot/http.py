@@ -65,10 +65,11 @@ def guarded(slack: WSGIApp, browser_paths: frozenset[str] = frozenset()) -> WSGI
         if path in browser_paths and method == "GET":
             environ["wsgi.input"] = BytesIO(b"")
             return slack(environ, start_response)
-        if path != EVENTS_PATH:
+        if path not in browser_paths and path != EVENTS_PATH:
             return _plain(start_response, "404 Not Found", b"not found", head)
-        if method != "POST":
-            return _plain(start_response, "405 Method Not Allowed", b"method not allowed", head)
+        if method != "POST" or path in browser_paths:  # an install page is never run for HEAD: it makes a state
+            allow = ("Allow", "GET" if path in browser_paths else "POST")
+            return _plain(start_response, "405 Method Not Allowed", b"method not allowed", head, allow)
         try:
             environ["wsgi.input"] = BytesIO(checked_body(environ))
         except Rejected as rejected:
@@ -168,8 +169,12 @@ class BoltHandler(SlackRequestHandler):
         )
 
 
-def _plain(start_response: StartResponse, status: str, body: bytes, head: bool = False) -> list[bytes]:
+def _plain(
+    start_response: StartResponse, status: str, body: bytes, head: bool = False, *headers: tuple[str, str]
+) -> list[bytes]:
     """A short text answer; to HEAD, its headers alone (waitress leaves that to the app, and a body after them
     would be read, on a kept-alive connection, as the start of the next response)."""
-    start_response(status, [("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", str(len(body)))])
+    start_response(
+        status, [("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", str(len(body))), *headers]
+    )
     return [b""] if head else [body]

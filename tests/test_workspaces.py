@@ -126,6 +126,24 @@ def test_a_replayed_forged_or_expired_state_is_refused_with_a_clear_page(multi):
     assert fake.installs == 1  # no refused state ever reached oauth.v2.access
 
 
+def test_the_install_pages_answer_only_get_and_other_methods_make_no_state(multi):
+    """HEAD or POST on the install and redirect pages: 405 naming GET, no body to HEAD, and no OAuth state made
+    (a monitor probing the page must not fill the state table); GET still opens the flow."""
+    fake, server, store = multi
+    for path in ("/slack/install", "/slack/oauth_redirect"):
+        for method, data in (("HEAD", None), ("POST", b"code=x")):
+            request = urllib.request.Request(server.url + path, data=data, method=method)
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(request, timeout=5)
+            assert (refused.value.code, refused.value.headers["Allow"]) == (405, "GET")
+            assert refused.value.read() == (b"" if method == "HEAD" else b"method not allowed")
+    with store.database.engine.connect() as connection:
+        assert connection.execute(select(oauth_states)).all() == []
+    state = begin_install(server)
+    with store.database.engine.connect() as connection:
+        assert [row.state for row in connection.execute(select(oauth_states))] == [state]
+
+
 def test_a_workspace_that_never_installed_gets_a_clear_refusal(multi):
     fake, server, _ = multi
     response = command(server, "64 2000 90%", "T9", response_url=fake.response_url("refused"))
