@@ -144,8 +144,18 @@ def test_the_note_names_the_format_a_lang_word_chose_not_the_users_own():
     """A German user asking for Turkish gets English words and Turkish numbers, and the note says which."""
     reply = answer("64 2000 %90 lang=tr", resolve_locale("de-DE"))
     assert "64 devices × 2.000 samples/s at %90 efficiency" in reply.text
-    assert "numbers are still read and written in Türkçe format" in str(reply.blocks)
+    assert "numbers are still read and written in the Türkçe format" in str(reply.blocks)
     assert "own format" not in str(reply.blocks)
+
+
+def test_a_copy_for_the_whole_channel_carries_no_note_about_the_sharers_format():
+    """A Turkish user's result shared in a channel is written in the channel's format, so the note saying the
+    numbers are in Turkish format, addressed to the sharer, is left out of it."""
+    from bot.numbers import for_channel
+
+    reply = answer("64 2.000 %90", for_channel(resolve_locale("tr-TR")))
+    assert "115\u202f200 samples/s actual" in reply.text
+    assert "does not speak" not in str(reply.blocks)
 
 
 @pytest.mark.parametrize("tag", SLACK_LOCALES)

@@ -126,3 +126,21 @@ def test_the_menu_and_its_listener_share_one_action_id():
     from bot.slack.ids import NUMBER_FORMAT_ACTION
 
     assert SELECT_ACTION == NUMBER_FORMAT_ACTION
+
+
+def test_every_sentence_about_the_users_format_names_the_chosen_one():
+    """Help, the form and an ask, for an English user who chose Swiss German numbers: each names that format
+    (and writes its numbers), never English (United States)."""
+    from bot.replies import build_help_reply
+    from bot.slack.state import FormMetadata
+    from bot.slack.views import form_view
+
+    locale = with_number_format(resolve_locale("en-US"), resolve_locale("de-CH"))
+    help_text = str(build_help_reply(locale).blocks)
+    assert "Numbers are read in the number format you chose (German (Switzerland)): two thousand is written " \
+        "`2'000`" in help_text
+    form = json.dumps(form_view(locale, FormMetadata.of(locale, None)), ensure_ascii=False)
+    assert "Numbers are read in your format (German (Switzerland))" in form
+    ask = answer("64 2,000 90%", locale)
+    assert ask.kind == "error" and "(German (Switzerland))" in ask.text
+    assert "United States" not in help_text + form + ask.text

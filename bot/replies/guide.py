@@ -74,11 +74,16 @@ def _examples(words: Wording) -> str:
 def _reading_rules(words: Wording) -> str:
     if is_unknown(words.locale):
         return unknown_format_rule(words)
-    return words.gettext(
+    rules = words.gettext(
+        "Numbers are read in the number format you chose ({name}): two thousand is written {thousands}, "
+        "nine tenths {fraction}. Efficiency is a percentage ({percent}) or a fraction; k, M and G stand for "
+        "thousand, million and billion. Add {lang} to pick another language and number format."
+    ) if words.chosen_format else words.gettext(
         "Numbers are read in your Slack language's format ({name}): two thousand is written {thousands}, "
         "nine tenths {fraction}. Efficiency is a percentage ({percent}) or a fraction; k, M and G stand for "
         "thousand, million and billion. Add {lang} to pick another language and number format."
-    ).format(
+    )
+    return rules.format(
         name=escape(words.locale_name),
         thousands=code(words.number(Decimal(2000))),
         fraction=code(words.number(Decimal("0.9"))),

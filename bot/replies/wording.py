@@ -10,7 +10,7 @@ from babel import Locale
 from bot.calculator import Quantity
 from bot.i18n import catalog_name, translations_for
 from bot.keywords import shown_keys
-from bot.numbers import base_locale, number_style, write_number, write_percent
+from bot.numbers import CHANNEL, base_locale, number_style, numbers_of, reader_modifier, write_number, write_percent
 
 EXAMPLE = (Decimal(64), Decimal(2000), Decimal("0.9"))  # the source document's example: devices, samples/s, E
 
@@ -34,16 +34,16 @@ class Wording:
         self.keys = shown_keys(catalog_name(locale))
 
     def language_note(self) -> list[str]:
-        """One line saying the reply is in English because the reader's language has no catalog; else nothing.
-        The numbers are in that language's format whether it is the user's own or one a `lang=` word chose."""
+        """One line saying the reply is in English because the reader's language has no catalog; else nothing,
+        and nothing under a reply written for a whole channel (its numbers are the channel's, not the reader's)."""
         language = base_locale(self.locale).language
-        if catalog_name(self.locale).split("_")[0] == language:
+        if catalog_name(self.locale).split("_")[0] == language or reader_modifier(self.locale) == CHANNEL:
             return []
         name = base_locale(self.locale).get_language_name(base_locale(self.locale)) or language
         return [self.gettext(
             ":information_source: dpscale does not speak {language} yet, so it answers in English; numbers are "
-            "still read and written in {language} format."
-        ).format(language=name)]
+            "still read and written in the {format} format."
+        ).format(language=name, format=self.locale_name)]
 
     def key(self, quantity: Quantity | None) -> str:
         """The language's own word for a named value, with its `=`: `durchsatz=`, `効率=`; None is `lang=`."""
@@ -93,5 +93,12 @@ class Wording:
 
     @cached_property
     def locale_name(self) -> str:
-        base = base_locale(self.locale)
-        return base.get_display_name(base) or str(base)
+        """The name of the format numbers are read and written in, in the reply's language: a chosen format's
+        (`Deutsch (Schweiz)` for German numbers chosen beside Slack's German), else the language locale's."""
+        words, numbers = base_locale(self.locale), base_locale(numbers_of(self.locale))
+        return numbers.get_display_name(words) or str(numbers)
+
+    @property
+    def chosen_format(self) -> bool:
+        """Whether the numbers are in a format the user chose, not their Slack language's own."""
+        return numbers_of(self.locale) is not self.locale
