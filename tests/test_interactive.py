@@ -238,6 +238,26 @@ def test_the_messages_tab_publishes_nothing(server, fake):
     assert len(fake.calls_to("views.publish")) == before
 
 
+def test_a_lang_result_is_shared_and_edited_in_its_own_language_and_format(server, fake):
+    """A German user's `lang=en` result: the shared copy says who shared it in English, as the rest of it is;
+    Edit pre-fills the values as English writes them (the form reads that format only), so that submitting them
+    unchanged gives the same result with no note about how a number was read."""
+    found = buttons(send_command(server, "64 2000 0,9 lang=en", user="UDE").json())
+    click(server, "UDE", found["dpscale_share"], fake.response_url("share-lang"))
+    shared = json.dumps(fake.wait_for("/response/share-lang", 2)[0].params["blocks"], ensure_ascii=False)
+    assert "Shared by <@UDE>" in shared and "Geteilt" not in shared
+    before = len(fake.calls_to("views.open"))
+    click(server, "UDE", found["dpscale_edit"], fake.response_url("edit-lang-en"))
+    view = opened_view(fake, before)
+    initial = {b["block_id"]: b["element"].get("initial_value") for b in view["blocks"] if b["type"] == "input"}
+    assert initial == {"field_devices": "64", "field_throughput": "2000", "field_efficiency": "90%",
+                       "field_actual": None}
+    submit(server, "UDE", view, {key.removeprefix("field_"): value for key, value in initial.items() if value})
+    delivered = fake.wait_for("/response/edit-lang-en", 1)[0].params
+    assert "115,200 samples/s actual" in delivered["text"]
+    assert ":mag:" not in json.dumps(delivered["blocks"])
+
+
 def test_buttons_and_the_edit_form_follow_the_language_a_lang_word_chose(server, fake):
     found = buttons(send_command(server, "64 2000 90% lang=de", user="UEN").json())
     assert found["dpscale_share"]["text"]["text"] == "Im Channel teilen"

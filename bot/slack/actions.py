@@ -33,7 +33,7 @@ from bot.slack.plumbing import (
     services_of,
 )
 from bot.slack.state import BadState, FormMetadata, ResultState
-from bot.slack.views import form_initial_values, outdated_reply, share_failed_reply, shared_reply
+from bot.slack.views import form_initial_values, outdated_reply, share_failed_reply, shared_reply, written_in
 from bot.store import SHARE
 
 
@@ -62,7 +62,7 @@ def share(body: dict[str, Any], action: dict[str, Any], client: WebClient, conte
     context["locale"] = str(locale)
     response_url = body.get("response_url")
     if reply is not None and reply.kind is ReplyKind.RESULT:
-        copy = shared_reply(reply, user_id=user_id, locale=locale)
+        copy = shared_reply(reply, user_id=user_id, locale=written_in(reply, locale))
         if post_to_response_url(response_url, **copy.payload(response_type="in_channel", replace_original=False)):
             post_to_response_url(response_url, delete_original=True)
             return "ok"
@@ -80,8 +80,11 @@ def edit(ack: Ack, body: dict[str, Any], action: dict[str, Any], client: WebClie
         locale = state.locale
         fields = state.form_fields()
         command = parse_fields(fields, locale) if fields is not None else parse_command(state.text or "", locale)
-        locale = command.locale  # the form speaks, and reads, the language the result was written in (`lang=`)
-        initial: dict[Quantity, str] | None = form_initial_values(command.tokens, command.values, locale)
+        # the form speaks, and reads, the language the result was written in (`lang=`); it reads that one format
+        # only, so a `lang=` result's values are pre-filled as that format writes them, not as typed beside it
+        tokens = command.tokens if command.locale == locale else {}
+        locale = command.locale
+        initial: dict[Quantity, str] | None = form_initial_values(tokens, command.values, locale)
         outcome = "ok"
     except (BadState, UserInputError, FieldErrors):
         locale, initial, outcome = locale_of(context), None, "empty_form"

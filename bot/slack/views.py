@@ -35,8 +35,12 @@ def with_buttons(reply: Reply, state: ResultState) -> Reply:
     except ValueError:
         return reply
     # the buttons speak the body's language, which a `lang=` word may have chosen
-    locale = parse_reader_locale(reply.locale) if reply.locale else state.locale
-    return reply.with_blocks([*reply.blocks, result_actions(locale=locale, value=value)])
+    return reply.with_blocks([*reply.blocks, result_actions(locale=written_in(reply, state.locale), value=value)])
+
+
+def written_in(reply: Reply, default: Locale) -> Locale:
+    """The locale `reply`'s body is written in (a `lang=` word's), for what goes with it; else `default`."""
+    return parse_reader_locale(reply.locale) if reply.locale else default
 
 
 def result_actions(*, locale: Locale, value: str) -> Block:
