@@ -8,6 +8,7 @@ import itertools
 import re
 
 from bot.errors import ErrorCode, UserInputError
+from bot.reading import SUFFIXES
 
 KEYED = re.compile(r"([^=:]*)[=:](.*)")  # `key=value` or `key:value`
 _GROUP_OF_THREE = re.compile(r"\d{3}(?:[.,]\d+)?[kKMG]?%?")
@@ -85,6 +86,17 @@ def _segment(words: list[str], joins: set[int]) -> list[str]:
 def _fits(segmented: list[str], needed: int) -> bool:
     positional = [word for word in segmented if not KEYED.match(word)]
     return len(positional) == needed and not any(_LEADING_ZERO.match(KEYED.sub(r"\2", w)) for w in segmented)
+
+
+def join_suffixes(words: list[str]) -> list[str]:
+    """The words with a k, M or G standing alone joined to the number before it: `2 k` is `2k`."""
+    joined: list[str] = []
+    for word in words:
+        if word in SUFFIXES and joined and joined[-1][-1:].isdigit():
+            joined[-1] += word
+        else:
+            joined.append(word)
+    return joined
 
 
 def join_percent_signs(words: list[str], percent_first: bool) -> list[str]:

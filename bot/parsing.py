@@ -22,10 +22,10 @@ from babel import Locale
 
 from bot.calculator import Quantity
 from bot.errors import ErrorCode, UserInputError
-from bot.grouping import KEYED, join_percent_signs, join_space_groups
+from bot.grouping import KEYED, join_percent_signs, join_space_groups, join_suffixes
 from bot.keywords import help_words, keywords
 from bot.numbers import NARROW_SPACE, SPACES, number_style, reader_modifier, resolve_locale, with_modifier
-from bot.reading import Reader, Reading, confirm_house_forms, folded, read_number, reader_for
+from bot.reading import SUFFIXES, Reader, Reading, confirm_house_forms, folded, read_number, reader_for
 
 MAX_INPUT_LENGTH = 500
 HELP_WORDS = help_words()
@@ -72,6 +72,8 @@ def split_words(text: str, locale: Locale) -> tuple[list[str], Locale]:
     words = _split_words(text)
     keyed = "=" in text or ":" in text or not text.isascii()  # `＝` is folded to `=` with the words
     chosen = _take_locale_override(words, locale) if keyed else locale
+    if not SUFFIXES.keys().isdisjoint(words):
+        words = join_suffixes(words)
     if "%" in words:  # a `%` standing alone goes after the number where either format writes the sign first
         first = number_style(locale).percent_prefix or number_style(chosen).percent_prefix
         words = join_percent_signs(words, percent_first=bool(first))

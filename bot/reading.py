@@ -287,9 +287,10 @@ def _ask(token: str, values: set[Decimal], scale: Decimal, reason: AskReason) ->
 
 
 def _split_suffix(text: str, token: str) -> tuple[str, Decimal]:
-    if len(text) > 1 and text[-1] in SUFFIXES and text[-2].isdigit():
-        return text[:-1], SUFFIXES[text[-1]]
-    if text[-1:].isalpha() and any(map(str.isdigit, text)):
-        raise UserInputError(ErrorCode.UNKNOWN_SUFFIX, token=token)
+    body = text[:-1].rstrip(SPACES)
+    if text[-1:] in SUFFIXES and body[-1:].isdigit():  # `2k`, and `2 k` in a form's field
+        return body, SUFFIXES[text[-1]]
+    if text[-1:].isalpha() and any(map(str.isdigit, text)):  # `2T`: a suffix; `2000 samples/s`: no number
+        raise UserInputError(ErrorCode.UNKNOWN_SUFFIX if text[-2:-1].isdigit() else ErrorCode.NOT_A_NUMBER, token=token)
     return text, Decimal(1)
 

@@ -233,6 +233,33 @@ def test_in_the_form_a_solved_value_that_breaks_a_rule_is_shown_under_the_input_
     assert set(raised.value.errors) == {Quantity.ACTUAL}
 
 
+@pytest.mark.parametrize(
+    ("locale", "throughput", "expected"),
+    [
+        ("en-US", "2 k", "115,200 samples/s actual"),  # a suffix after a space, in a field of its own
+        ("fr-FR", "1 500 k", "86\u202f400\u202f000 échantillons/s"),
+        ("en-US", "2000 samples/s", "`2000 samples/s` is not a number I can read. Write numbers like `2,000`"),
+        ("ja-JP", "2000サンプル/秒", "`2000サンプル/秒` は数値として読み取れません"),
+        ("en-US", "2T", "`2T` has a suffix I don't know; use k (thousand), M (million) or G (billion)."),
+    ],
+)
+def test_a_form_field_reads_a_spaced_suffix_and_says_a_unit_is_no_number(locale, throughput, expected):
+    """`2 k` is 2000, as `2k` is; a unit typed after the number is not called an unknown suffix."""
+    from bot.calculator import Quantity
+    from bot.engine import answer_form
+    from bot.parsing import FieldErrors
+    from bot.replies import describe_error
+
+    fields = {Quantity.DEVICES: "64", Quantity.THROUGHPUT: throughput, Quantity.EFFICIENCY: "90 %",
+              Quantity.ACTUAL: None}
+    try:
+        shown = answer_form(fields, resolve_locale(locale)).text
+    except FieldErrors as raised:
+        assert set(raised.errors) == {Quantity.THROUGHPUT}
+        shown = describe_error(raised.errors[Quantity.THROUGHPUT], resolve_locale(locale))
+    assert expected in shown
+
+
 @pytest.mark.parametrize(("efficiency", "filled"), [("1%", 1), ("0.01%", 1), ("2%", 1), ("50%", 10), ("100%", 20)])
 def test_the_bar_shows_at_least_one_block_for_any_working_cluster(efficiency, filled):
     output = reply_text(f"64 2000 {efficiency}", "en-US")

@@ -242,6 +242,9 @@ def test_lang_numbers_read_differently_by_the_users_and_the_chosen_format_are_as
         ("en-US", "v=2000 90% 64", SEED, set()),  # beside a named value, a percentage is the efficiency
         ("en-US", "a=28800 90% 64", {ACT: D(28800), EFF: D("0.9"), DEV: D(64)}, set()),  # `a=` is named too
         ("tr-TR", "d=64 90 % 2000", SEED, set()),  # 2000 % cannot be: the sign is 90's
+        # a k, M or G standing alone is the number's before it
+        ("en-US", "64 2 k 90%", SEED, set()),
+        ("fr-FR", "64 1 500 k 90 %", {DEV: D(64), THR: D(1500000), EFF: D("0.9")}, set()),
         # where either format read writes the sign first, a `%` standing alone may go with the number after it
         ("en-US", "lang=tr 64 2000 % 90", SEED, set()),
         ("tr-TR", "lang=en 64 2000 % 90", SEED, set()),
