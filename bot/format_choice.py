@@ -10,7 +10,7 @@ from typing import Any
 
 from babel import Locale
 
-from bot.errors import UserInputError
+from bot.errors import ErrorCode, UserInputError
 from bot.formats import NUMBER_FORMATS, example_number
 from bot.i18n import translations_for
 from bot.numbers import resolve_locale
@@ -31,11 +31,16 @@ class FormatChoice:
 
 
 def take_format_choice(text: str) -> tuple[FormatChoice | None, str]:
-    """The `format=…` word in a command, if any, and the rest of the text; UserInputError names an unknown format."""
+    """The `format=…` word in a command, if any, and the rest of the text. UnknownFormat names an unknown format;
+    UserInputError says that the word has no value, or is given twice (as for `lang=`)."""
     words, choice = [], None
     for word in text.split():
         key, sep, value = word.partition("=")
         if sep and key.lower() in FORMAT_KEYS:
+            if not value:
+                raise UserInputError(ErrorCode.MISSING_VALUE, token=word)
+            if choice is not None:
+                raise UserInputError(ErrorCode.DUPLICATE_QUANTITY, token=word)
             choice = FormatChoice(normalise_tag(value))
         else:
             words.append(word)

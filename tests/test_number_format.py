@@ -38,11 +38,26 @@ def test_the_format_word_is_read_and_taken_out_of_the_command(text, choice, rest
     assert take_format_choice(text) == (choice, rest)
 
 
-@pytest.mark.parametrize("text", ["format=klingon", "format=", "format=12"])
+@pytest.mark.parametrize("text", ["format=klingon", "format=12"])
 def test_an_unknown_format_is_named(text):
     with pytest.raises(UnknownFormat) as caught:
         take_format_choice(text)
     assert caught.value.token == text.partition("=")[2]
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("format=", "`format=` has no value after it; write it like `format=de-DE`."),
+        ("numbers= 64 2000", "`numbers=` has no value after it; write it like `numbers=de-DE`."),
+        ("format=fr-FR format=en-US", "The value is given twice (`format=en-US`). Give each value once."),
+    ],
+)
+def test_a_format_word_without_a_value_or_given_twice_is_said_so_and_saves_nothing(server, text, said):
+    """As for `lang=`: an empty `format=` or a second one gets its own message, and no choice is saved (the next
+    command is still read in the Slack language's format)."""
+    assert send_command(server, text, user="UEN").json()["text"] == said
+    assert "2,000 samples/s" in send_command(server, "64 2,000 90%", user="UEN").json()["text"]
 
 
 @pytest.mark.parametrize(

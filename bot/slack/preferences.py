@@ -19,7 +19,8 @@ from bot.format_choice import (
     normalise_tag,
     take_format_choice,
 )
-from bot.replies import Reply
+from bot.errors import UserInputError
+from bot.replies import Reply, build_error_reply
 from bot.slack.home import home_with_format_menu
 from bot.slack.ids import NUMBER_FORMAT_ACTION
 from bot.slack.plumbing import acknowledge, logged, services_of
@@ -34,6 +35,8 @@ def choose_format_by_command(context: BoltContext, user_id: str | None, text: st
         choice, rest = take_format_choice(text or "")
     except UnknownFormat as unknown:
         return "", build_unknown_format_reply(unknown.token, services.locales.locale_for(context, user_id))
+    except UserInputError as error:  # no value, or given twice
+        return "", build_error_reply(error, services.locales.locale_for(context, user_id))
     if choice is None or not user_id:
         return text or "", None
     services.store.preferences.set_number_format(workspace_of(context), user_id, choice.tag)
