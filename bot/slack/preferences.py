@@ -11,6 +11,7 @@ from typing import Any
 from slack_bolt import App, BoltContext
 from slack_sdk import WebClient
 
+from bot.errors import UserInputError
 from bot.format_choice import (
     FOLLOW_SLACK,
     UnknownFormat,
@@ -19,7 +20,6 @@ from bot.format_choice import (
     normalise_tag,
     take_format_choice,
 )
-from bot.errors import UserInputError
 from bot.replies import Reply, build_error_reply
 from bot.slack.home import home_with_format_menu
 from bot.slack.ids import NUMBER_FORMAT_ACTION
