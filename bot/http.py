@@ -118,7 +118,23 @@ def checked_body(environ: Environ) -> bytes:
             raise Rejected("400 Bad Request", "body or payload is not JSON") from None
         if not isinstance(parsed, dict):
             raise Rejected("400 Bad Request", "body or payload is not a JSON object")
+        if not _bolt_can_match(parsed):
+            raise Rejected("400 Bad Request", "payload lacks what its type must carry")
     return body
+
+
+def _bolt_can_match(payload: dict[str, Any]) -> bool:
+    """Whether Bolt's listener matchers can read what a payload of this type must carry: block actions their first
+    action's id, a view submission or closing its view's callback id (Bolt indexes them without checking)."""
+    kind = payload.get("type")
+    if kind == "block_actions":
+        actions = payload.get("actions")
+        return isinstance(actions, list) and bool(actions) and isinstance(actions[0], dict) \
+            and isinstance(actions[0].get("action_id"), str)
+    if kind in ("view_submission", "view_closed"):
+        view = payload.get("view")
+        return isinstance(view, dict) and isinstance(view.get("callback_id"), str)
+    return True
 
 
 def slack_body(text: str, content_type: str | None) -> Any:

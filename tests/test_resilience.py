@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import os
 import queue
 import socket
@@ -16,6 +17,7 @@ import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -33,6 +35,7 @@ from slack_client import (
     post,
     running_app,
     send_command,
+    send_interaction,
     signed_headers,
     slash_command_body,
     worker_memory_kib,
@@ -377,6 +380,10 @@ def signed_bytes(body: bytes, content_type: str) -> dict[str, str]:
 
 FORM = "application/x-www-form-urlencoded"
 JSON_UTF8 = "application/json; charset=utf-8"
+def _payload(text: str) -> bytes:
+    return b"payload=" + quote(text).encode()
+
+
 MALFORMED = {
     # name: (body, content type, signed, header overrides, expected status)
     "non-UTF-8 body, signed": (b"text=\xff\xfe&command=%2Fdpscale", FORM, True, {}, 400),
@@ -401,6 +408,11 @@ MALFORMED = {
     "JSON nested 100,000 deep, wrong signature": (b"[" * 100_000 + b"]" * 100_000, "application/json", True,
                                                   {"X-Slack-Signature": "v0=deadbeef"}, 400),
     "payload= nested 50,000 deep, signed": (b"payload=" + b"%5B" * 50_000 + b"%5D" * 50_000, FORM, True, {}, 400),
+    # shapes Bolt's listener matchers index without checking
+    "block_actions without actions, signed": (_payload('{"type":"block_actions","actions":[]}'), FORM, True, {}, 400),
+    "block_actions, an action without an id, signed": (
+        _payload('{"type":"block_actions","actions":[{"value":"x"}]}'), FORM, True, {}, 400),
+    "view_submission without a view, signed": (_payload('{"type":"view_submission"}'), FORM, True, {}, 400),
 }
 
 
@@ -418,6 +430,29 @@ def test_malformed_or_unsigned_requests_get_400_or_401_and_no_traceback(server, 
     assert status == expected
     assert b"Traceback" not in answer
     assert send_command(server, "64 2000 90%").status == 200  # a later request, so the log has caught up
+    assert "Traceback" not in server.log_so_far()
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        {"field_devices": {"value": {"type": "plain_text_input", "value": 64}}},  # a number, not text
+        {"field_devices": "64"},  # a block that is no object
+        [],
+    ],
+    ids=["a number", "a block as text", "values a list"],
+)
+def test_a_submitted_form_whose_state_is_not_a_forms_is_replaced_by_a_note_without_a_traceback(server, values):
+    """Slack never sends these, but a signed one must not reach a listener's `.isascii` or `.get`: the form is
+    replaced with the note for a form this version does not know, and the log holds no traceback."""
+    view = {"id": "V1", "type": "modal", "callback_id": "dpscale_form", "private_metadata": '{"l":"de_DE"}',
+            "state": {"values": values}}
+    response = send_interaction(server, {"type": "view_submission", "user": {"id": "U1", "team_id": "T0TEAM"},
+                                         "team": {"id": "T0TEAM"}, "api_app_id": "A1", "view": view})
+    assert response.status == 200
+    assert response.json()["response_action"] == "update"
+    assert "älteren Version" in json.dumps(response.json()["view"], ensure_ascii=False)
+    assert server.wait_for_log("kind=form_result locale=de_DE outcome=outdated") >= 1
     assert "Traceback" not in server.log_so_far()
 
 

@@ -102,6 +102,9 @@ def validate_form(ack: Ack, view: dict[str, Any], context: BoltContext) -> str:
     except FieldErrors as errors:
         ack(response_action="errors", errors=form_errors(errors.errors, locale))
         return "invalid"
+    except BadState:  # not a state this form's inputs send: as a form this version does not know
+        ack(response_action="update", view=outdated_view(locale))
+        return "outdated"
     ack()
     return "ok"
 
@@ -111,11 +114,13 @@ def deliver_form_result(body: dict[str, Any], view: dict[str, Any], client: WebC
     metadata = submitted_metadata(view, context)
     locale = metadata.locale
     context["locale"] = str(locale)
-    fields = submitted_fields(view)
     try:
+        fields = submitted_fields(view)
         reply = with_buttons(answer_form(fields, locale), ResultState.of_fields(locale, fields))
     except FieldErrors:  # the acknowledgement already showed these under their fields; the form is still open
         return "invalid"
+    except BadState:  # the acknowledgement replaced the form with a note
+        return "outdated"
     if post_to_response_url(metadata.response_url, **reply.payload(response_type="ephemeral", replace_original=True)):
         return "ok"
     user_id = body["user"]["id"]

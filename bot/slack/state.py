@@ -7,7 +7,7 @@ place it travels in and raises before Slack would reject the payload.
 
 from __future__ import annotations
 
-from typing import ClassVar, Self
+from typing import Any, ClassVar, Self
 
 from babel import Locale
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -110,3 +110,20 @@ class FormMetadata(_Carried):
     def of(cls, locale: Locale, response_url: str | None) -> FormMetadata:
         return cls(locale_tag=str(locale), response_url=response_url or None)
 
+
+class _Input(BaseModel):
+    value: str | None = None
+
+
+class _FormState(BaseModel):
+    values: dict[str, dict[str, _Input]] = {}
+
+
+def submitted_values(view: dict[str, Any]) -> dict[str, dict[str, str | None]]:
+    """A submitted form's inputs (block id → action id → text), read as outside data: BadState where they are not
+    shaped as Slack sends a form's state."""
+    try:
+        state = _FormState.model_validate(view.get("state") or {})
+    except ValidationError:
+        raise BadState("form state") from None
+    return {block: {action: given.value for action, given in inputs.items()} for block, inputs in state.values.items()}

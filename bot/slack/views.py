@@ -20,7 +20,7 @@ from bot.replies.blocks import Block, code, context, escape, section, warning
 from bot.replies.guide import help_blocks, unknown_format_rule
 from bot.replies.wording import EXAMPLE, wording_for
 from bot.slack.ids import EDIT_ACTION, FORM_ACTION_ID, FORM_BLOCK_IDS, FORM_CALLBACK, SHARE_ACTION
-from bot.slack.state import FIELD_LIMIT, FormMetadata, ResultState
+from bot.slack.state import FIELD_LIMIT, FormMetadata, ResultState, submitted_values
 
 TITLE_LIMIT = 24  # Slack: a modal's title, submit and close texts
 FORM_ERROR_LIMIT = 2000
@@ -152,9 +152,9 @@ def _form_input(quantity: Quantity, label: str, placeholder: str, initial: dict[
 
 
 def submitted_fields(view: dict[str, Any]) -> dict[Quantity, str | None]:
-    """The text of each field of a submitted form (None where empty)."""
-    values = (view.get("state") or {}).get("values") or {}
-    return {q: (values.get(FORM_BLOCK_IDS[q]) or {}).get(FORM_ACTION_ID, {}).get("value") for q in Quantity}
+    """The text of each field of a submitted form (None where empty); BadState where its state is not a form's."""
+    values = submitted_values(view)
+    return {q: values.get(FORM_BLOCK_IDS[q], {}).get(FORM_ACTION_ID) for q in Quantity}
 
 
 def form_errors(errors: dict[Quantity, UserInputError], locale: Locale) -> dict[str, str]:
