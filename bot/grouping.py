@@ -6,9 +6,13 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Callable
+from decimal import Decimal
 
+from bot.calculator import Quantity
 from bot.errors import ErrorCode, UserInputError
-from bot.reading import SUFFIXES
+from bot.keywords import keywords
+from bot.reading import SUFFIXES, Reader, read_number
 
 KEYED = re.compile(r"([^=:]*)[=:](.*)")  # `key=value` or `key:value`
 _GROUP_OF_THREE = re.compile(r"\d{3}(?:[.,]\d+)?[kKMG]?%?")
@@ -16,6 +20,7 @@ _OWN_GROUP_MARK = re.compile(r"\d[.,]\d{3}(?!\d)")  # `100,000`: grouped in itse
 _TAKES_GROUP = re.compile(r"(?:[^=:\s]+[=:])?\d{1,3}")
 _LEADING_ZERO = re.compile(r"0\d")
 MAX_GROUP_CHOICES = 10
+KEYWORDS = keywords()
 
 
 def join_space_groups(words: list[str], positional: int) -> list[str]:
@@ -99,14 +104,15 @@ def join_suffixes(words: list[str]) -> list[str]:
     return joined
 
 
-def join_percent_signs(words: list[str], percent_first: bool) -> list[str]:
-    """The words with each `%` standing alone joined to its number: the one after it where the locale writes the
-    sign first (Turkish `% 90`), else the one before it (`90 %`)."""
+def join_percent_signs(words: list[str], percent_first: bool, reader: Reader) -> list[str]:
+    """The words with each `%` standing alone joined to its number: the one after it where a format of `reader`'s
+    writes the sign first (Turkish `% 90`), else the one before it (`90 %`)."""
+    could_be = _could_be_percentage(reader)
     joined: list[str] = []
     for index, word in enumerate(words):
         after = percent_first and index + 1 < len(words) and words[index + 1][:1].isdigit()
         if after and word == "%" and joined and joined[-1][-1:].isdigit():
-            after = _percent_goes_after(joined[-1], words[index + 1])
+            after = _percent_goes_after(joined[-1], words[index + 1], could_be)
         if joined and joined[-1] == "%" and word[:1].isdigit() and percent_first:
             joined[-1] += word
         elif word == "%" and joined and not after:
@@ -116,12 +122,26 @@ def join_percent_signs(words: list[str], percent_first: bool) -> list[str]:
     return joined
 
 
-def _percent_goes_after(before: str, after: str) -> bool:
-    """Where the locale writes the sign first, whether a `%` between two numbers is the one after it's (`2000 % 90`)
-    rather than the one before it's (`90 % 2000`: 2000 cannot be a percentage); asked where either could be."""
-    def could_be(word: str) -> bool | None:  # None: not a plain whole number, so not known
-        return int(word) <= 100 if word.isdigit() else None
+def _percent_goes_after(before: str, after: str, could_be: Callable[[str], bool | None]) -> bool:
+    """Where the sign may come first, whether a `%` between two numbers is the one after it's (`2000 % 90`) rather
+    than the one before it's (`90 % 2000`: 2000 cannot be a percentage); asked where either could be."""
+    before_could, after_could = could_be(before), could_be(after)
+    if before_could and after_could:
+        raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=f"{before} % {after}", quantity="efficiency")
+    return not (after_could is False and before_could)
 
-    if could_be(before) and could_be(after):
-        raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=f"{before} % {after}")
-    return not (could_be(after) is False and could_be(before))
+
+def _could_be_percentage(reader: Reader) -> Callable[[str], bool | None]:
+    """Whether a word next to a `%` could be a percentage: a number any reading of which is at most 100 (`92,5`,
+    `1,024` where it may be 1.024), a named efficiency; not another named value. None where it is no number."""
+    def could_be(word: str) -> bool | None:
+        if keyed := KEYED.fullmatch(word):
+            key = keyed.group(1).casefold()
+            return KEYWORDS[key] is Quantity.EFFICIENCY if key in KEYWORDS else None
+        try:
+            readings: tuple[Decimal, ...] = (read_number(word, reader).value,)
+        except UserInputError as error:
+            readings = error.readings
+        return any(0 < reading <= 100 for reading in readings) if readings else None
+
+    return could_be

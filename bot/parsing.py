@@ -74,10 +74,11 @@ def split_words(text: str, locale: Locale) -> tuple[list[str], Locale]:
     chosen = _take_locale_override(words, locale) if keyed else locale
     if not SUFFIXES.keys().isdisjoint(words):
         words = join_suffixes(words)
-    if "%" in words:  # a `%` standing alone goes after the number where either format writes the sign first
+    reply_locale = chosen if chosen is locale else with_modifier(chosen, reader_modifier(locale))
+    if "%" in words:  # a `%` standing alone may go after the number where either format writes the sign first
         first = number_style(locale).percent_prefix or number_style(chosen).percent_prefix
-        words = join_percent_signs(words, percent_first=bool(first))
-    return words, chosen if chosen is locale else with_modifier(chosen, reader_modifier(locale))
+        words = join_percent_signs(words, bool(first), reader_of(reply_locale, locale))
+    return words, reply_locale
 
 
 def normalized_command(text: str) -> str:

@@ -297,3 +297,17 @@ def test_a_reply_orjson_refuses_is_written_as_json_all_the_same():
 
     reply = Reply(text="lone \ud800 surrogate", blocks=[section("lone \ud800 surrogate")])
     assert json.loads(reply.json()) == reply.payload()
+
+
+@pytest.mark.parametrize(
+    ("locale", "text", "shown"),
+    [
+        ("tr-TR", "d=64 92,5 % 80", "In 92,5 % 80 I can't tell where one number ends and the next begins. Write "
+                                    "numbers without spaces inside them, like 2000, %90."),
+        ("de-DE", "geräte=64 92,5 % 80 lang=tr", "Schreiben Sie Zahlen ohne Leerzeichen darin, etwa 2000, 90%."),
+    ],
+)
+def test_asked_which_number_a_percent_sign_belongs_to_the_example_is_a_percentage_without_a_space(
+    locale, text, shown
+):
+    assert shown in reply_text(text, locale)

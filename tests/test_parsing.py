@@ -242,6 +242,8 @@ def test_lang_numbers_read_differently_by_the_users_and_the_chosen_format_are_as
         ("en-US", "v=2000 90% 64", SEED, set()),  # beside a named value, a percentage is the efficiency
         ("en-US", "a=28800 90% 64", {ACT: D(28800), EFF: D("0.9"), DEV: D(64)}, set()),  # `a=` is named too
         ("tr-TR", "d=64 90 % 2000", SEED, set()),  # 2000 % cannot be: the sign is 90's
+        ("tr-TR", "d=64 90 % 2.000", SEED, set()),  # nor can 2.000, read as Turkish writes it
+        ("tr-TR", "d=64 e=90 % 2000", SEED, set()),
         # a k, M or G standing alone is the number's before it
         ("en-US", "64 2 k 90%", SEED, set()),
         ("fr-FR", "64 1 500 k 90 %", {DEV: D(64), THR: D(1500000), EFF: D("0.9")}, set()),
@@ -304,6 +306,15 @@ def test_a_language_override_chooses_the_reply_locale(text, language, territory)
         ("fr-FR", "a=50 000 128 500", ErrorCode.AMBIGUOUS_GROUPING, "a=50 000 128"),
         ("en-US", "64 500 90% a=28,800", ErrorCode.AMBIGUOUS_GROUPING, "64 500"),  # or all four values, one too many
         ("tr-TR", "v=2000 90 % 64", ErrorCode.AMBIGUOUS_GROUPING, "90 % 64"),  # `90 %` or `% 64`: both could be
+        # either neighbour of a `%` that may come first could be a percentage, whatever its form: asked
+        ("tr-TR", "d=64 92,5 % 80", ErrorCode.AMBIGUOUS_GROUPING, "92,5 % 80"),
+        ("en-US", "a=1,500,000 75 % 1,024 lang=tr", ErrorCode.AMBIGUOUS_GROUPING, "75 % 1,024"),  # 1,024 or 1.024
+        ("de-DE", "geräte=64 92,5 % 80 lang=tr", ErrorCode.AMBIGUOUS_GROUPING, "92,5 % 80"),
+        ("tr-TR", "e=90 % 64 2000", ErrorCode.AMBIGUOUS_GROUPING, "e=90 % 64"),  # a named efficiency could be too
+        # digits that only look like digits, beside such a `%`: said so, not a crash
+        ("tr-TR", "64 10³ % 90", ErrorCode.NOT_PLAIN_DIGITS, "10³"),
+        ("en-US", "64 10³ % 90 lang=tr", ErrorCode.NOT_PLAIN_DIGITS, "10³"),
+        ("tr-TR", "① % 90 2000", ErrorCode.NOT_PLAIN_DIGITS, "①"),
         ("en-US", "64% 2000 90%", ErrorCode.PERCENT_NOT_ALLOWED, "64%"),
         ("en-US", "64 2000 90% devices=8", ErrorCode.DUPLICATE_QUANTITY, "devices=8"),
         ("en-US", "64 2000 speed=5", ErrorCode.UNKNOWN_WORD, "speed=5"),

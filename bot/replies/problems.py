@@ -172,11 +172,17 @@ def _example(error: UserInputError, words: Wording) -> str:
     if error.code is ErrorCode.DEVICES_NOT_WHOLE:
         return code(words.number(EXAMPLE[0], 0))
     if error.code is ErrorCode.AMBIGUOUS_GROUPING:  # the advice is "no spaces inside": so is the example
+        if error.quantity == Quantity.EFFICIENCY.value:  # which number a `%` between two belongs to
+            return code(words.plain(Decimal("2000"))) + ", " + code(_unspaced(words.percent(EXAMPLE[2])))
         return code(words.plain(Decimal("2000"))) + ", " + code(words.plain(Decimal("0.9")))
     if error.code is ErrorCode.MISSING_VALUE:
         key = (error.token or "").rstrip("=:")
         return code(f"{key}={_example_value(error.quantity, words) if error.quantity else 'de-DE'}")  # or `lang=`
     return code(words.number(Decimal("2000"))) + ", " + code(words.number(Decimal("0.9")))
+
+
+def _unspaced(text: str) -> str:
+    return "".join(text.split())
 
 
 def _example_value(quantity: str, words: Wording) -> str:
