@@ -14,6 +14,7 @@ from bot.errors import UserInputError
 from bot.formats import NUMBER_FORMATS
 from bot.numbers import resolve_locale
 from bot.parsing import Command, FieldErrors, parse_fields, parse_words, reader_of, split_words
+from bot.reading import Reader
 from bot.replies import Reply, build_error_reply, build_help_reply, build_result_reply
 
 
@@ -34,9 +35,10 @@ def answer(text: str, locale: Locale) -> Reply:
         return build_error_reply(error, locale)
 
 
-def answer_form(fields: dict[Quantity, str | None], locale: Locale) -> Reply:
-    """The reply to a submitted form; raises FieldErrors with one localized message per field that is wrong."""
-    command = parse_fields(fields, locale)
+def answer_form(fields: dict[Quantity, str | None], locale: Locale, reader: Reader | None = None) -> Reply:
+    """The reply to a submitted form, its fields read by `reader` (by default `locale`'s); raises FieldErrors with
+    one localized message per field that is wrong."""
+    command = parse_fields(fields, locale, reader)
     try:
         result = _calculate(command)
     except UserInputError as error:

@@ -259,14 +259,15 @@ class FieldErrors(Exception):
         self.errors = errors
 
 
-def parse_fields(fields: dict[Quantity, str | None], locale: Locale) -> Command:
-    """Read a form's fields, each holding one value read by `locale`'s reader; empty fields are the ones to solve.
+def parse_fields(fields: dict[Quantity, str | None], locale: Locale, reader: Reader | None = None) -> Command:
+    """Read a form's fields, each holding one value read by `reader` (by default `locale`'s own: a form opened for a
+    `lang=` result reads as its command did); empty fields are the ones to solve.
 
     Raises FieldErrors naming every field that cannot be read.
     """
     readings: dict[Quantity, tuple[Reading, Bare | None]] = {}
     errors: dict[Quantity, UserInputError] = {}
-    reader = reader_for(locale)
+    reader = reader or reader_for(locale)
     for quantity, raw in fields.items():
         text = folded(raw or "").strip()
         if not text:

@@ -240,8 +240,8 @@ def test_the_messages_tab_publishes_nothing(server, fake):
 
 def test_a_lang_result_is_shared_and_edited_in_its_own_language_and_format(server, fake):
     """A German user's `lang=en` result: the shared copy says who shared it in English, as the rest of it is;
-    Edit pre-fills the values as English writes them (the form reads that format only), so that submitting them
-    unchanged gives the same result with no note about how a number was read."""
+    Edit pre-fills the values as typed and reads them as the command did, in both formats: submitted unchanged,
+    the same result with no note about how a number was read; a number the two formats read differently, asked."""
     found = buttons(send_command(server, "64 2000 0,9 lang=en", user="UDE").json())
     click(server, "UDE", found["dpscale_share"], fake.response_url("share-lang"))
     shared = json.dumps(fake.wait_for("/response/share-lang", 2)[0].params["blocks"], ensure_ascii=False)
@@ -250,12 +250,20 @@ def test_a_lang_result_is_shared_and_edited_in_its_own_language_and_format(serve
     click(server, "UDE", found["dpscale_edit"], fake.response_url("edit-lang-en"))
     view = opened_view(fake, before)
     initial = {b["block_id"]: b["element"].get("initial_value") for b in view["blocks"] if b["type"] == "input"}
-    assert initial == {"field_devices": "64", "field_throughput": "2000", "field_efficiency": "90%",
+    assert initial == {"field_devices": "64", "field_throughput": "2000", "field_efficiency": "0,9",
                        "field_actual": None}
+    asked = submit(server, "UDE", view, {"devices": "64", "throughput": "12,345", "efficiency": "0,9"}).json()
+    assert asked["response_action"] == "errors" and "12,345" in asked["errors"]["field_throughput"]
     submit(server, "UDE", view, {key.removeprefix("field_"): value for key, value in initial.items() if value})
     delivered = fake.wait_for("/response/edit-lang-en", 1)[0].params
     assert "115,200 samples/s actual" in delivered["text"]
     assert ":mag:" not in json.dumps(delivered["blocks"])
+    again = buttons(delivered)["dpscale_edit"]  # the form's result: its Edit still reads both formats
+    before = len(fake.calls_to("views.open"))
+    click(server, "UDE", again, fake.response_url("edit-lang-en-2"))
+    asked = submit(server, "UDE", opened_view(fake, before), {"devices": "64", "throughput": "12,345",
+                                                               "efficiency": "0,9"}).json()
+    assert asked["response_action"] == "errors" and "12,345" in asked["errors"]["field_throughput"]
 
 
 def test_buttons_and_the_edit_form_follow_the_language_a_lang_word_chose(server, fake):

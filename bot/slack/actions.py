@@ -42,7 +42,7 @@ def rebuild(state: ResultState, locale: Locale | None = None) -> Reply:
     locale = locale or state.locale
     fields = state.form_fields()
     if fields is not None:
-        return answer_form(fields, locale)
+        return answer_form(fields, locale, state.reader)
     return answer(state.text or "", locale)
 
 
@@ -77,19 +77,19 @@ def share(body: dict[str, Any], action: dict[str, Any], client: WebClient, conte
 def edit(ack: Ack, body: dict[str, Any], action: dict[str, Any], client: WebClient, context: BoltContext) -> str:
     try:
         state = ResultState.decode(action.get("value"))
-        locale = state.locale
         fields = state.form_fields()
-        command = parse_fields(fields, locale) if fields is not None else parse_command(state.text or "", locale)
-        # the form speaks, and reads, the language the result was written in (`lang=`); it reads that one format
-        # only, so a `lang=` result's values are pre-filled as that format writes them, not as typed beside it
-        tokens = command.tokens if command.locale == locale else {}
+        if fields is not None:
+            command, own = parse_fields(fields, state.locale, state.reader), state.own
+        else:
+            command, own = parse_command(state.text or "", state.locale), state.locale
+        # the form speaks the language the result was written in (`lang=`), and reads as its command did
         locale = command.locale
-        initial: dict[Quantity, str] | None = form_initial_values(tokens, command.values, locale)
+        initial: dict[Quantity, str] | None = form_initial_values(command.tokens, command.values, locale)
         outcome = "ok"
     except (BadState, UserInputError, FieldErrors):
-        locale, initial, outcome = locale_of(context), None, "empty_form"
+        locale, own, initial, outcome = locale_of(context), None, None, "empty_form"
     context["locale"] = str(locale)
-    metadata = FormMetadata.of(locale, body.get("response_url"))
+    metadata = FormMetadata.of(locale, body.get("response_url"), own)
     services_of(context).background.submit(
         open_form_or_help, client, body.get("trigger_id") or "", locale, metadata, initial,
         deadline=deadline_of(context),

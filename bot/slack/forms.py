@@ -95,10 +95,11 @@ def submitted_metadata(view: dict[str, Any], context: BoltContext) -> FormMetada
 
 @logged("form")
 def validate_form(ack: Ack, view: dict[str, Any], context: BoltContext) -> str:
-    locale = submitted_metadata(view, context).locale
+    metadata = submitted_metadata(view, context)
+    locale = metadata.locale
     context["locale"] = str(locale)
     try:
-        answer_form(submitted_fields(view), locale)
+        answer_form(submitted_fields(view), locale, metadata.reader)
     except FieldErrors as errors:
         ack(response_action="errors", errors=form_errors(errors.errors, locale))
         return "invalid"
@@ -116,7 +117,8 @@ def deliver_form_result(body: dict[str, Any], view: dict[str, Any], client: WebC
     context["locale"] = str(locale)
     try:
         fields = submitted_fields(view)
-        reply = with_buttons(answer_form(fields, locale), ResultState.of_fields(locale, fields))
+        reply = answer_form(fields, locale, metadata.reader)
+        reply = with_buttons(reply, ResultState.of_fields(locale, fields, metadata.own))
     except FieldErrors:  # the acknowledgement already showed these under their fields; the form is still open
         return "invalid"
     except BadState:  # the acknowledgement replaced the form with a note

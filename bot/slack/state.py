@@ -15,7 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from bot.calculator import Quantity
 from bot.errors import UserInputError
 from bot.formats import parse_reader_locale
-from bot.parsing import MAX_INPUT_LENGTH
+from bot.parsing import MAX_INPUT_LENGTH, reader_of
+from bot.reading import Reader
 
 BUTTON_VALUE_LIMIT = 2000  # Slack: a button's value
 METADATA_LIMIT = 3000  # Slack: a view's private_metadata
@@ -32,12 +33,14 @@ class _Carried(BaseModel):
 
     limit: ClassVar[int]  # Slack's size limit where this travels
     locale_tag: str = Field(alias="l", max_length=LOCALE_TAG_LIMIT)
+    # the user's own locale, where a `lang=` word chose `locale_tag`: numbers are read in both, as the command was
+    own_tag: str | None = Field(default=None, alias="o", max_length=LOCALE_TAG_LIMIT)
 
-    @field_validator("locale_tag")
+    @field_validator("locale_tag", "own_tag")
     @classmethod
-    def _known(cls, tag: str) -> str:
+    def _known(cls, tag: str | None) -> str | None:
         try:
-            parse_reader_locale(tag)
+            tag is None or parse_reader_locale(tag)
         except UserInputError:
             raise ValueError("unknown locale") from None
         return tag
@@ -45,6 +48,16 @@ class _Carried(BaseModel):
     @property
     def locale(self) -> Locale:
         return parse_reader_locale(self.locale_tag)
+
+    @property
+    def own(self) -> Locale:
+        """The user's own locale: `locale`, unless a `lang=` word chose that one."""
+        return parse_reader_locale(self.own_tag) if self.own_tag else self.locale
+
+    @property
+    def reader(self) -> Reader:
+        """Whose numbers the fields hold: `locale`'s format, and the user's own beside it."""
+        return reader_of(self.locale, self.own)
 
     def encode(self) -> str:
         """As JSON for the place it travels in; ValueError if Slack would not take that much there."""
@@ -89,8 +102,8 @@ class ResultState(_Carried):
         return cls(locale_tag=str(locale), text=text)
 
     @classmethod
-    def of_fields(cls, locale: Locale, fields: dict[Quantity, str | None]) -> ResultState:
-        return cls(locale_tag=str(locale), fields={q: v for q, v in fields.items() if v})
+    def of_fields(cls, locale: Locale, fields: dict[Quantity, str | None], own: Locale | None = None) -> ResultState:
+        return cls(locale_tag=str(locale), own_tag=_other(own, locale), fields={q: v for q, v in fields.items() if v})
 
     def form_fields(self) -> dict[Quantity, str | None] | None:
         if self.fields is None:
@@ -107,8 +120,13 @@ class FormMetadata(_Carried):
     response_url: str | None = Field(default=None, alias="r", max_length=1000, pattern=r"^https?://")
 
     @classmethod
-    def of(cls, locale: Locale, response_url: str | None) -> FormMetadata:
-        return cls(locale_tag=str(locale), response_url=response_url or None)
+    def of(cls, locale: Locale, response_url: str | None, own: Locale | None = None) -> FormMetadata:
+        return cls(locale_tag=str(locale), own_tag=_other(own, locale), response_url=response_url or None)
+
+
+def _other(own: Locale | None, locale: Locale) -> str | None:
+    """`own`'s tag where it is not `locale`: what a state carries beside its locale."""
+    return str(own) if own is not None and str(own) != str(locale) else None
 
 
 class _Input(BaseModel):
