@@ -156,6 +156,8 @@ def test_a_copy_for_the_whole_channel_carries_no_note_about_the_sharers_format()
     reply = answer("64 2.000 %90", for_channel(resolve_locale("tr-TR")))
     assert "115\u202f200 samples/s actual" in reply.text
     assert "does not speak" not in str(reply.blocks)
+    unknown = answer("64 2000 %90", resolve_locale("tr-TR@unknown"))  # nor under one read in the unknown format
+    assert unknown.kind == "result" and "does not speak" not in str(unknown.blocks)
 
 
 @pytest.mark.parametrize("tag", SLACK_LOCALES)

@@ -10,7 +10,7 @@ from babel import Locale
 from bot.calculator import Quantity
 from bot.i18n import catalog_name, translations_for
 from bot.keywords import shown_keys
-from bot.numbers import CHANNEL, base_locale, number_style, numbers_of, reader_modifier, write_number, write_percent
+from bot.numbers import base_locale, number_style, numbers_of, reader_modifier, write_number, write_percent
 
 EXAMPLE = (Decimal(64), Decimal(2000), Decimal("0.9"))  # the source document's example: devices, samples/s, E
 
@@ -35,9 +35,10 @@ class Wording:
 
     def language_note(self) -> list[str]:
         """One line saying the reply is in English because the reader's language has no catalog; else nothing,
-        and nothing under a reply written for a whole channel (its numbers are the channel's, not the reader's)."""
+        and nothing under a reply written for a whole channel or an unknown reader (its numbers are in neither
+        the language's format nor the reader's)."""
         language = base_locale(self.locale).language
-        if catalog_name(self.locale).split("_")[0] == language or reader_modifier(self.locale) == CHANNEL:
+        if catalog_name(self.locale).split("_")[0] == language or reader_modifier(self.locale):
             return []
         name = base_locale(self.locale).get_language_name(base_locale(self.locale)) or language
         return [self.gettext(
