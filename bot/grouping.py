@@ -21,6 +21,7 @@ _TAKES_GROUP = re.compile(r"(?:[^=:\s]+[=:])?\d{1,3}")
 _LEADING_ZERO = re.compile(r"0\d")
 MAX_GROUP_CHOICES = 10
 KEYWORDS = keywords()
+_EFFICIENCY_PLACE = 2  # where no value is named: devices, throughput, efficiency
 
 
 def join_space_groups(words: list[str], positional: int) -> list[str]:
@@ -107,12 +108,12 @@ def join_suffixes(words: list[str]) -> list[str]:
 def join_percent_signs(words: list[str], percent_first: bool, reader: Reader) -> list[str]:
     """The words with each `%` standing alone joined to its number: the one after it where a format of `reader`'s
     writes the sign first (Turkish `% 90`), else the one before it (`90 %`)."""
-    could_be = _could_be_percentage(reader)
+    could_be = _could_be_percentage(reader, words)
     joined: list[str] = []
     for index, word in enumerate(words):
         after = percent_first and index + 1 < len(words) and words[index + 1][:1].isdigit()
         if after and word == "%" and joined and joined[-1][-1:].isdigit():
-            after = _percent_goes_after(joined[-1], words[index + 1], could_be)
+            after = _percent_goes_after((joined[-1], index - 1), (words[index + 1], index + 1), could_be)
         if joined and joined[-1] == "%" and word[:1].isdigit() and percent_first:
             joined[-1] += word
         elif word == "%" and joined and not after:
@@ -122,19 +123,30 @@ def join_percent_signs(words: list[str], percent_first: bool, reader: Reader) ->
     return joined
 
 
-def _percent_goes_after(before: str, after: str, could_be: Callable[[str], bool | None]) -> bool:
-    """Where the sign may come first, whether a `%` between two numbers is the one after it's (`2000 % 90`) rather
-    than the one before it's (`90 % 2000`: 2000 cannot be a percentage); asked where either could be."""
-    before_could, after_could = could_be(before), could_be(after)
+def _percent_goes_after(
+    before: tuple[str, int], after: tuple[str, int], could_be: Callable[[str, int], bool | None]
+) -> bool:
+    """Where the sign may come first, whether a `%` between two numbers (each with its place among the words) is
+    the one after it's (`2000 % 90`) rather than the one before it's (`90 % 2000`: 2000 cannot be a percentage);
+    asked where either could be."""
+    before_could, after_could = could_be(*before), could_be(*after)
     if before_could and after_could:
-        raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=f"{before} % {after}", quantity="efficiency")
+        raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=f"{before[0]} % {after[0]}", quantity="efficiency")
     return not (after_could is False and before_could)
 
 
-def _could_be_percentage(reader: Reader) -> Callable[[str], bool | None]:
-    """Whether a word next to a `%` could be a percentage: a number any reading of which is at most 100 (`92,5`,
-    `1,024` where it may be 1.024), a named efficiency; not another named value. None where it is no number."""
-    def could_be(word: str) -> bool | None:
+def _could_be_percentage(reader: Reader, words: list[str]) -> Callable[[str, int], bool | None]:
+    """Whether a word of `words` next to a `%` could be a percentage: a number any reading of which is at most 100
+    (`92,5`, `1,024` where it may be 1.024), in the efficiency's place where no value is named (the third number:
+    in `64 12,5 % 90`, 12,5 is the throughput); a named efficiency; not another named value. None where it is no
+    number."""
+    numbers = [index for index, word in enumerate(words) if word[:1].isdigit()]
+    named = any(KEYED.fullmatch(word) for word in words)
+
+    def could_be(word: str, index: int) -> bool | None:
+        """`word`, at `index` among the words."""
+        if not named and index in numbers and numbers.index(index) != _EFFICIENCY_PLACE:
+            return False
         if keyed := KEYED.fullmatch(word):
             key = keyed.group(1).casefold()
             return KEYWORDS[key] is Quantity.EFFICIENCY if key in KEYWORDS else None

@@ -123,17 +123,34 @@ def checked_body(environ: Environ) -> bytes:
     return body
 
 
+# What Bolt's matchers and context index without checking, by payload type: each path must lead to a string.
+_MUST_CARRY: dict[str, tuple[tuple[str | int, ...], ...]] = {
+    "block_actions": (("actions", 0, "action_id"),),
+    "interactive_message": (("callback_id",), ("actions", 0, "type")),
+    "block_suggestion": (("action_id",),),
+    "view_submission": (("view", "callback_id"), ("view", "type")),
+    "view_closed": (("view", "callback_id"), ("view", "type")),
+    "dialog_submission": (("callback_id",),),
+    "dialog_cancellation": (("callback_id",),),
+    "dialog_suggestion": (("callback_id",),),
+    "shortcut": (("callback_id",),),
+    "message_action": (("callback_id",),),
+    "event_callback": (("event", "type"),),
+}
+
+
 def _bolt_can_match(payload: dict[str, Any]) -> bool:
-    """Whether Bolt's listener matchers can read what a payload of this type must carry: block actions their first
-    action's id, a view submission or closing its view's callback id (Bolt indexes them without checking)."""
-    kind = payload.get("type")
-    if kind == "block_actions":
-        actions = payload.get("actions")
-        return isinstance(actions, list) and bool(actions) and isinstance(actions[0], dict) \
-            and isinstance(actions[0].get("action_id"), str)
-    if kind in ("view_submission", "view_closed"):
-        view = payload.get("view")
-        return isinstance(view, dict) and isinstance(view.get("callback_id"), str)
+    """Whether Bolt's listener matchers can read what a payload of its type must carry (`_MUST_CARRY`): block
+    actions their first action's id, a view submission its view's callback id and type, an event its type."""
+    for path in _MUST_CARRY.get(str(payload.get("type")), ()):
+        found: Any = payload
+        for step in path:
+            if isinstance(step, int):
+                found = found[step] if isinstance(found, list) and len(found) > step else None
+            else:
+                found = found.get(step) if isinstance(found, dict) else None
+        if not isinstance(found, str):
+            return False
     return True
 
 

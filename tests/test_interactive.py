@@ -252,6 +252,8 @@ def test_a_lang_result_is_shared_and_edited_in_its_own_language_and_format(serve
     initial = {b["block_id"]: b["element"].get("initial_value") for b in view["blocks"] if b["type"] == "input"}
     assert initial == {"field_devices": "64", "field_throughput": "2000", "field_efficiency": "0,9",
                        "field_actual": None}
+    shown = json.dumps(view["blocks"], ensure_ascii=False)  # its examples read alike in both formats: ungrouped
+    assert "e.g. 2000" in shown and "for example `2000 · 0.9`" in shown and "2,000" not in shown
     asked = submit(server, "UDE", view, {"devices": "64", "throughput": "12,345", "efficiency": "0,9"}).json()
     assert asked["response_action"] == "errors" and "12,345" in asked["errors"]["field_throughput"]
     submit(server, "UDE", view, {key.removeprefix("field_"): value for key, value in initial.items() if value})
@@ -274,4 +276,4 @@ def test_buttons_and_the_edit_form_follow_the_language_a_lang_word_chose(server,
     click(server, "UEN", found["dpscale_edit"], fake.response_url("edit-lang"))
     view = opened_view(fake, before)
     assert view["submit"]["text"] == "Berechnen"
-    assert "2.000" in json.dumps(view["blocks"], ensure_ascii=False)
+    assert "2000 · 0,9" in json.dumps(view["blocks"], ensure_ascii=False)  # read in two formats: ungrouped

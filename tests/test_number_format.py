@@ -143,6 +143,13 @@ def test_the_menu_and_its_listener_share_one_action_id():
     assert SELECT_ACTION == NUMBER_FORMAT_ACTION
 
 
+def test_an_english_reply_names_the_chosen_format_in_english():
+    """A Turkish user (no catalog: English replies) who chose US numbers: the note names the format in English."""
+    locale = with_number_format(resolve_locale("tr-TR"), resolve_locale("en-US"))
+    text = str(answer("64 2,000 90%", locale).blocks)
+    assert "numbers are still read and written in the English (United States) format" in text
+
+
 def test_every_sentence_about_the_users_format_names_the_chosen_one():
     """Help, the form and an ask, for an English user who chose Swiss German numbers: each names that format
     (and writes its numbers), never English (United States)."""

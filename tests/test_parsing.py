@@ -244,6 +244,9 @@ def test_lang_numbers_read_differently_by_the_users_and_the_chosen_format_are_as
         ("tr-TR", "d=64 90 % 2000", SEED, set()),  # 2000 % cannot be: the sign is 90's
         ("tr-TR", "d=64 90 % 2.000", SEED, set()),  # nor can 2.000, read as Turkish writes it
         ("tr-TR", "d=64 e=90 % 2000", SEED, set()),
+        # nothing named: the second number is the throughput, so the sign is the third's, whatever the second
+        ("tr-TR", "64 12,5 % 90", {DEV: D(64), THR: D("12.5"), EFF: D("0.9")}, set()),
+        ("tr-TR", "64 50 % 90", {DEV: D(64), THR: D(50), EFF: D("0.9")}, set()),
         # a k, M or G standing alone is the number's before it
         ("en-US", "64 2 k 90%", SEED, set()),
         ("fr-FR", "64 1 500 k 90 %", {DEV: D(64), THR: D(1500000), EFF: D("0.9")}, set()),

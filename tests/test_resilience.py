@@ -413,6 +413,16 @@ MALFORMED = {
     "block_actions, an action without an id, signed": (
         _payload('{"type":"block_actions","actions":[{"value":"x"}]}'), FORM, True, {}, 400),
     "view_submission without a view, signed": (_payload('{"type":"view_submission"}'), FORM, True, {}, 400),
+    "view_submission, a view without a type, signed": (
+        _payload('{"type":"view_submission","view":{"callback_id":"dpscale_form"}}'), FORM, True, {}, 400),
+    "interactive_message without actions, signed": (
+        _payload('{"type":"interactive_message","callback_id":"x"}'), FORM, True, {}, 400),
+    "dialog_submission, a number for its callback id, signed": (
+        _payload('{"type":"dialog_submission","callback_id":5}'), FORM, True, {}, 400),
+    "block_suggestion, a number for its action id, signed": (
+        _payload('{"type":"block_suggestion","action_id":5}'), FORM, True, {}, 400),
+    "event_callback, the event a string, signed": (b'{"type":"event_callback","event":"type"}', "application/json",
+                                                   True, {}, 400),
 }
 
 
@@ -453,6 +463,23 @@ def test_a_submitted_form_whose_state_is_not_a_forms_is_replaced_by_a_note_witho
     assert response.json()["response_action"] == "update"
     assert "älteren Version" in json.dumps(response.json()["view"], ensure_ascii=False)
     assert server.wait_for_log("kind=form_result locale=de_DE outcome=outdated") >= 1
+    assert "Traceback" not in server.log_so_far()
+
+
+@pytest.mark.parametrize("value", [{"l": "de_DE"}, 5, ["t"]], ids=["an object", "a number", "a list"])
+def test_a_button_whose_value_is_not_text_opens_an_empty_form_without_a_traceback(server, fake, value):
+    """A signed Edit click whose value is JSON other than a string: read as a button this app did not write (the
+    empty form opens), not a TypeError."""
+    before, logged = len(fake.calls_to("views.open")), server.log_so_far().count("outcome=empty_form")
+    response = send_interaction(server, {
+        "type": "block_actions", "user": {"id": "U1", "team_id": "T0TEAM"}, "team": {"id": "T0TEAM"},
+        "api_app_id": "A1", "trigger_id": "t", "channel": {"id": "C1"}, "response_url": fake.response_url("odd"),
+        "container": {"type": "message", "is_ephemeral": True},
+        "actions": [{"action_id": "dpscale_edit", "block_id": "b", "action_ts": "1", "value": value}],
+    })
+    assert response.status == 200
+    assert server.wait_for_log("outcome=empty_form", logged + 1) == logged + 1
+    fake.wait_for("views.open", before + 1)
     assert "Traceback" not in server.log_so_far()
 
 

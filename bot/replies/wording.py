@@ -94,10 +94,11 @@ class Wording:
 
     @cached_property
     def locale_name(self) -> str:
-        """The name of the format numbers are read and written in, in the reply's language: a chosen format's
+        """The name of the format numbers are read and written in, in the reply's language (its catalog's: English
+        for a language without one): a chosen format's
         (`Deutsch (Schweiz)` for German numbers chosen beside Slack's German), else the language locale's."""
-        words, numbers = base_locale(self.locale), base_locale(numbers_of(self.locale))
-        return numbers.get_display_name(words) or str(numbers)
+        numbers = base_locale(numbers_of(self.locale))
+        return numbers.get_display_name(Locale.parse(catalog_name(self.locale))) or str(numbers)
 
     @property
     def chosen_format(self) -> bool:

@@ -67,8 +67,10 @@ class _Carried(BaseModel):
         return value
 
     @classmethod
-    def decode(cls, value: str | None) -> Self:
-        """What `encode` wrote; BadState for anything else."""
+    def decode(cls, value: Any) -> Self:
+        """What `encode` wrote; BadState for anything else (a client's JSON may hold anything where it belongs)."""
+        if not isinstance(value, str | None):
+            raise BadState(type(value).__name__)
         try:
             return cls.model_validate_json(value or "")
         except ValidationError:

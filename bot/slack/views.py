@@ -97,11 +97,13 @@ def form_view(locale: Locale, metadata: FormMetadata, initial: dict[Quantity, st
     words = wording_for(locale)
     _ = words.gettext
     d, v, e = EXAMPLE
+    # read in two formats (after `lang=`), the examples are ungrouped: `2.000` would be asked about
+    number = words.plain if metadata.own_tag else words.number
     hints = {
-        Quantity.DEVICES: (_("Devices"), words.number(d, 0)),
-        Quantity.THROUGHPUT: (_("Per-device throughput (samples/s)"), words.number(v)),
-        Quantity.EFFICIENCY: (_("Scaling efficiency"), words.percent(e) + " · " + words.number(e)),
-        Quantity.ACTUAL: (_("Actual cluster throughput (samples/s)"), words.number(d * v * e)),
+        Quantity.DEVICES: (_("Devices"), number(d, 0)),
+        Quantity.THROUGHPUT: (_("Per-device throughput (samples/s)"), number(v, 2)),
+        Quantity.EFFICIENCY: (_("Scaling efficiency"), words.percent(e) + " · " + number(e, 2)),
+        Quantity.ACTUAL: (_("Actual cluster throughput (samples/s)"), number(d * v * e, 2)),
     }
     blocks: list[Block] = [section(_(
         "Fill in any three fields; dpscale solves the fourth. Leave *actual cluster throughput* empty to see what "
@@ -113,7 +115,7 @@ def form_view(locale: Locale, metadata: FormMetadata, initial: dict[Quantity, st
         "Numbers are read in your format ({name}): for example {example}."
     ).format(
         name=escape(words.locale_name),
-        example=code(words.number(Decimal(2000)) + " · " + words.number(Decimal("0.9"))),
+        example=code(number(Decimal(2000), 2) + " · " + number(Decimal("0.9"), 2)),
     )
     blocks.append(context([rule]))
     return {
