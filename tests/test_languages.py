@@ -144,7 +144,7 @@ def test_the_note_names_the_format_a_lang_word_chose_not_the_users_own():
     """A German user asking for Turkish gets English words and Turkish numbers, and the note says which."""
     reply = answer("64 2000 %90 lang=tr", resolve_locale("de-DE"))
     assert "64 devices × 2.000 samples/s at %90 efficiency" in reply.text
-    assert "numbers are still read and written in the Türkçe format" in str(reply.blocks)
+    assert "numbers are still read and written in the Turkish format" in str(reply.blocks)
     assert "own format" not in str(reply.blocks)
 
 
