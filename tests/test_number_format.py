@@ -166,3 +166,27 @@ def test_every_sentence_about_the_users_format_names_the_chosen_one():
     ask = answer("64 2,000 90%", locale)
     assert ask.kind == "error" and "(German (Switzerland))" in ask.text
     assert "United States" not in help_text + form + ask.text
+
+
+def test_a_home_tab_slack_will_not_publish_is_one_log_line_and_the_choice_is_still_saved(server, fake):
+    """`views.publish` failing (Slack's 500) when Home opens and after a choice: one line each naming the failure,
+    no traceback, and the choice still reads the user's next command."""
+    fake.behaviour["views.publish"] = "error"
+    try:
+        logged = server.log_so_far().count("views.publish failed: HTTP 500 internal_error")
+        send_event(server, {"type": "app_home_opened", "user": "UMENU", "channel": "D1", "tab": "home"}, "EvMenuX")
+        choose = {"type": "block_actions", "team": {"id": "T0TEAM"}, "user": {"id": "UMENU"}, "api_app_id": "A1",
+                  "trigger_id": "1.3", "view": {"id": "V1", "type": "home"},
+                  "actions": [{"action_id": SELECT_ACTION, "block_id": "dpscale_number_format_block",
+                               "type": "static_select", "action_ts": "2",
+                               "selected_option": {"value": "fr-FR", "text": {"type": "plain_text", "text": "x"}}}]}
+        body = interaction_body(choose)
+        assert post(server.url + "/slack/events", body, signed_headers(body, "application/x-www-form-urlencoded")) \
+            .status == 200
+        assert server.wait_for_log("views.publish failed: HTTP 500 internal_error", logged + 2) == logged + 2
+        assert server.wait_for_log("kind=number_format locale=en_US@numbers=fr_FR outcome=publish_failed") >= 1
+    finally:
+        fake.behaviour["views.publish"] = "ok"
+    assert "Traceback" not in server.log_so_far()
+    assert "2\u202f000 samples/s" in send_command(server, "64 2 000 90 %", user="UMENU").json()["text"]
+    send_command(server, "format=slack", user="UMENU")

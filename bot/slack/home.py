@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from slack_bolt import App, BoltContext
 from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError, SlackClientError
 
 from bot.format_choice import build_format_blocks
 from bot.slack.ids import HOME_EVENT
@@ -13,12 +15,27 @@ from bot.slack.plumbing import acknowledge, locale_of, logged, read_user_locale,
 from bot.slack.views import home_view
 from bot.slack.workspaces import workspace_of
 
+log = logging.getLogger(__name__)
+
 
 @logged("home")
 def publish_home(event: dict[str, Any], context: BoltContext, client: WebClient) -> str:
     if event.get("tab", "home") != "home":
         return "other_tab"
-    client.views_publish(user_id=event["user"], view=home_with_format_menu(context, event["user"]))
+    return publish(client, event["user"], home_with_format_menu(context, event["user"]))
+
+
+def publish(client: WebClient, user_id: str, view: dict[str, Any]) -> str:
+    """`views.publish`, and the outcome: "ok", or "publish_failed" with one line saying why (Slack's error code, or
+    the kind of network failure). The Home tab is no conversation, so there is no one to tell but the log."""
+    try:
+        client.views_publish(user_id=user_id, view=view)
+    except SlackApiError as error:
+        log.warning("views.publish failed: HTTP %s %s", error.response.status_code, error.response.get("error"))
+        return "publish_failed"
+    except (SlackClientError, OSError) as error:
+        log.warning("views.publish failed: %s", type(error).__name__)
+        return "publish_failed"
     return "ok"
 
 

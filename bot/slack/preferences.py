@@ -21,7 +21,7 @@ from bot.format_choice import (
     take_format_choice,
 )
 from bot.replies import Reply, build_error_reply
-from bot.slack.home import home_with_format_menu
+from bot.slack.home import home_with_format_menu, publish
 from bot.slack.ids import NUMBER_FORMAT_ACTION
 from bot.slack.plumbing import acknowledge, logged, services_of
 from bot.slack.workspaces import workspace_of
@@ -56,8 +56,7 @@ def save_choice(body: dict[str, Any], action: dict[str, Any], context: BoltConte
         return "unknown_format"
     services.store.preferences.set_number_format(workspace_of(context), user_id, tag)
     context["locale"] = str(services.locales.locale_for(context, user_id))
-    client.views_publish(user_id=user_id, view=home_with_format_menu(context, user_id))  # show the new choice
-    return "ok"
+    return publish(client, user_id, home_with_format_menu(context, user_id))  # show the new choice
 
 
 def register(app: App) -> None:
