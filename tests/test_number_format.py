@@ -143,6 +143,12 @@ def test_the_menu_and_its_listener_share_one_action_id():
     assert SELECT_ACTION == NUMBER_FORMAT_ACTION
 
 
+def test_a_chosen_regions_format_is_named_as_chosen_when_its_countries_disagree():
+    locale = with_number_format(resolve_locale("en-US"), resolve_locale("es-LA"))
+    assert "The number format you chose (Spanish (Latin America)) is used in countries that read this number " \
+        "differently." in answer("64 2.000 90%", locale).text
+
+
 def test_an_english_reply_names_the_chosen_format_in_english():
     """A Turkish user (no catalog: English replies) who chose US numbers: the note names the format in English."""
     locale = with_number_format(resolve_locale("tr-TR"), resolve_locale("en-US"))

@@ -89,7 +89,9 @@ def _ask_reasons(words: Wording) -> dict[AskReason, str]:
         AskReason.UNKNOWN_FORMAT: _(
             "Slack did not tell me your number format in time, and Slack's languages read this number differently."
         ),
-        AskReason.REGION: _("Your Slack language ({name}) is used in countries that read this number differently."),
+        AskReason.REGION: _("The number format you chose ({name}) is used in countries that read this number "
+                            "differently.") if words.chosen_format else
+        _("Your Slack language ({name}) is used in countries that read this number differently."),
         AskReason.LANG: _("Your own number format and the one {lang} chooses read this number differently."),
         AskReason.OTHER_LOCALES: _(
             "Other Slack languages read it differently, so I ask rather than show a result that may be a "
