@@ -22,6 +22,9 @@ from typing import TextIO
 LIBRARY_LOGGERS = ("bot.bolt", "slack_bolt", "slack_sdk", "slack")
 WRITE_INTERVAL = 0.05  # seconds a line may wait for the writer
 _DETAIL = re.compile(r":|\(|\{|\[|\n|\r| - ")
+# the Web API client logs every failed call at ERROR before raising it to its caller, which handles it and logs
+# the outcome in its own words (a users.info timeout is read in the unknown format): a warning, not an error
+_WEB_CLIENT = "slack_sdk.web.base_client"
 
 
 class LibraryDetailFilter(logging.Filter):
@@ -32,6 +35,8 @@ class LibraryDetailFilter(logging.Filter):
     messages may quote a payload."""
 
     def filter(self, record: logging.LogRecord) -> bool:
+        if record.name == _WEB_CLIENT and record.levelno == logging.ERROR:  # its caller handles it, and says so
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
         if record.name.startswith(LIBRARY_LOGGERS):
             message = record.msg if isinstance(record.msg, str) else type(record.msg).__name__
             record.msg = _DETAIL.split(message, 1)[0].strip() or "(message withheld)"

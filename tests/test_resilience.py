@@ -585,6 +585,7 @@ try:
 except ValueError:
     logging.getLogger("bot.slack.failures").exception("listener failed")
 logging.getLogger("bot.bolt").info("Invalid request signature detected (body: token=t&text=secret)")
+logging.getLogger("slack_sdk.web.base_client").error("Failed to send a request to Slack API server: timed out")
 """
 
 
@@ -594,6 +595,8 @@ def test_each_log_record_is_one_line_whatever_its_values_hold():
         "INFO bot.requests kind=command outcome=forged\\nINFO bot.requests kind=admin\\r",
         done.stderr.splitlines()[1],
         "INFO bot.bolt Invalid request signature detected",
+        # a failed Web API call, which its caller handles and logs in its own words: a warning
+        "WARNING slack_sdk.web.base_client Failed to send a request to Slack API server",
     ]
     assert done.stderr.splitlines()[1].startswith("ERROR bot.slack.failures listener failed\\nTraceback")
     assert "ValueError: several\\nlines" in done.stderr
