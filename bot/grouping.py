@@ -24,6 +24,12 @@ KEYWORDS = keywords()
 _EFFICIENCY_PLACE = 2  # where no value is named: devices, throughput, efficiency
 
 
+def split_keyed(word: str) -> tuple[str, str] | None:
+    """`key=value` or `key:value` → (casefolded key, value); None for a bare word."""
+    match = KEYED.match(word)
+    return (match.group(1).casefold(), match.group(2)) if match else None
+
+
 def join_space_groups(words: list[str], positional: int) -> list[str]:
     """The words with each number's space-separated groups joined again, for a command that needs `positional`
     numbers without a key.
@@ -131,7 +137,8 @@ def _percent_goes_after(
     asked where either could be."""
     before_could, after_could = could_be(*before), could_be(*after)
     if before_could and after_could:
-        raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=f"{before[0]} % {after[0]}", quantity="efficiency")
+        raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=f"{before[0]} % {after[0]}",
+                             quantity=Quantity.EFFICIENCY.value)
     return not (after_could is False and before_could)
 
 
@@ -147,9 +154,8 @@ def _could_be_percentage(reader: Reader, words: list[str]) -> Callable[[str, int
         """`word`, at `index` among the words."""
         if not named and index in numbers and numbers.index(index) != _EFFICIENCY_PLACE:
             return False
-        if keyed := KEYED.fullmatch(word):
-            key = keyed.group(1).casefold()
-            return KEYWORDS[key] is Quantity.EFFICIENCY if key in KEYWORDS else None
+        if keyed := split_keyed(word):
+            return KEYWORDS[keyed[0]] is Quantity.EFFICIENCY if keyed[0] in KEYWORDS else None
         try:
             readings: tuple[Decimal, ...] = (read_number(word, reader).value,)
         except UserInputError as error:

@@ -22,7 +22,7 @@ from babel import Locale
 
 from bot.calculator import Quantity
 from bot.errors import ErrorCode, UserInputError
-from bot.grouping import KEYED, join_percent_signs, join_space_groups, join_suffixes
+from bot.grouping import join_percent_signs, join_space_groups, join_suffixes, split_keyed
 from bot.keywords import help_words, keywords
 from bot.numbers import NARROW_SPACE, SPACES, number_style, reader_modifier, resolve_locale, with_modifier
 from bot.reading import SUFFIXES, Reader, Reading, confirm_house_forms, folded, read_number, reader_for
@@ -144,16 +144,10 @@ def _split_words(text: str) -> list[str]:
     return words
 
 
-def _keyed(word: str) -> tuple[str, str] | None:
-    """`key=value` or `key:value` → (casefolded key, value); None for a bare word."""
-    match = KEYED.match(word)
-    return (match.group(1).casefold(), match.group(2)) if match else None
-
-
 def _take_locale_override(words: list[str], locale: Locale) -> Locale:
     """The locale a `lang=` word names (taken out of the words), else `locale`."""
     chosen = [(index, keyed[1]) for index, word in enumerate(words)
-              if (keyed := _keyed(word)) and keyed[0] in KEYWORDS and KEYWORDS[keyed[0]] is None]
+              if (keyed := split_keyed(word)) and keyed[0] in KEYWORDS and KEYWORDS[keyed[0]] is None]
     if not chosen:
         return locale
     if len(chosen) > 1:
@@ -167,7 +161,7 @@ def _take_locale_override(words: list[str], locale: Locale) -> Locale:
 
 def _split_key(word: str) -> tuple[Quantity | None, str]:
     """`key=value` or `key:value` → (quantity, value); a bare word → (None, word)."""
-    keyed = _keyed(word)
+    keyed = split_keyed(word)
     if keyed is None:
         if not any(map(str.isnumeric, word)):
             raise UserInputError(ErrorCode.UNKNOWN_WORD, token=word)
