@@ -17,7 +17,7 @@ from bot.format_choice import (
 )
 from bot.formats import SLACK_LOCALES, example_number, parse_reader_locale, with_number_format
 from bot.numbers import resolve_locale
-from slack_client import interaction_body, post, send_command, send_event, signed_headers
+from slack_client import send_command, send_event, send_interaction
 
 USER_LOCALES = {"UEN": "en-US", "UDE": "de-DE", "UMENU": "en-US"}
 
@@ -105,6 +105,17 @@ def menu(view: dict) -> dict:
     return next(b for b in view["blocks"] if b.get("accessory", {}).get("action_id") == SELECT_ACTION)["accessory"]
 
 
+def choose_in_home(server, value: str, action_ts: str):
+    """UMENU picks `value` in App Home's number-format menu (a signed block action, as Slack sends it)."""
+    return send_interaction(server, {
+        "type": "block_actions", "team": {"id": "T0TEAM"}, "user": {"id": "UMENU"}, "api_app_id": "A1",
+        "trigger_id": "1." + action_ts, "view": {"id": "V1", "type": "home"},
+        "actions": [{"action_id": SELECT_ACTION, "block_id": "dpscale_number_format_block", "type": "static_select",
+                     "action_ts": action_ts,
+                     "selected_option": {"value": value, "text": {"type": "plain_text", "text": "x"}}}],
+    })
+
+
 def test_choosing_in_app_home_saves_the_format_and_commands_use_it(server, fake):
     before = len(fake.calls_to("views.publish"))
     send_event(server, {"type": "app_home_opened", "user": "UMENU", "channel": "D1", "tab": "home"}, "EvMenu1")
@@ -114,14 +125,7 @@ def test_choosing_in_app_home_saves_the_format_and_commands_use_it(server, fake)
     assert "Your number format" in json.dumps(view)
 
     before = len(fake.calls_to("views.publish"))
-    choose = {"type": "block_actions", "team": {"id": "T0TEAM"}, "user": {"id": "UMENU"}, "api_app_id": "A1",
-              "trigger_id": "1.2", "view": {"id": "V1", "type": "home"},
-              "actions": [{"action_id": SELECT_ACTION, "block_id": "dpscale_number_format_block",
-                           "type": "static_select", "action_ts": "1",
-                           "selected_option": {"value": "de-DE", "text": {"type": "plain_text", "text": "x"}}}]}
-    body = interaction_body(choose)
-    headers = signed_headers(body, "application/x-www-form-urlencoded")
-    assert post(server.url + "/slack/events", body, headers).status == 200
+    assert choose_in_home(server, "de-DE", "1").status == 200
     assert menu(published_view(fake, before))["initial_option"]["value"] == "de-DE"
     assert send_command(server, "64 2.000 90 %", user="UMENU").json()["text"].startswith(
         "64 devices × 2.000 samples/s at 90\u00a0% efficiency: 115.200 samples/s actual")
@@ -181,14 +185,7 @@ def test_a_home_tab_slack_will_not_publish_is_one_log_line_and_the_choice_is_sti
     try:
         logged = server.log_so_far().count("views.publish failed: HTTP 500 internal_error")
         send_event(server, {"type": "app_home_opened", "user": "UMENU", "channel": "D1", "tab": "home"}, "EvMenuX")
-        choose = {"type": "block_actions", "team": {"id": "T0TEAM"}, "user": {"id": "UMENU"}, "api_app_id": "A1",
-                  "trigger_id": "1.3", "view": {"id": "V1", "type": "home"},
-                  "actions": [{"action_id": SELECT_ACTION, "block_id": "dpscale_number_format_block",
-                               "type": "static_select", "action_ts": "2",
-                               "selected_option": {"value": "fr-FR", "text": {"type": "plain_text", "text": "x"}}}]}
-        body = interaction_body(choose)
-        assert post(server.url + "/slack/events", body, signed_headers(body, "application/x-www-form-urlencoded")) \
-            .status == 200
+        assert choose_in_home(server, "fr-FR", "2").status == 200
         assert server.wait_for_log("views.publish failed: HTTP 500 internal_error", logged + 2) == logged + 2
         assert server.wait_for_log("kind=number_format locale=en_US@numbers=fr_FR outcome=publish_failed") >= 1
     finally:
