@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from babel import Locale
 
@@ -44,7 +44,14 @@ from bot.numbers import (
 
 SUFFIXES = {"k": Decimal(10) ** 3, "K": Decimal(10) ** 3, "M": Decimal(10) ** 6, "G": Decimal(10) ** 9}
 _SEPARATORS = ".,'\u2019" + SPACES
-_NUMBER_SHAPE = re.compile(rf"[+{MINUS_SIGNS}]?[\d{_SEPARATORS}]*\d[\d{_SEPARATORS}]*")
+
+
+def _shape(separators: str) -> re.Pattern[str]:
+    marks = re.escape(separators)
+    return re.compile(rf"[+{MINUS_SIGNS}]?[\d{marks}]*\d[\d{marks}]*")
+
+
+_NUMBER_SHAPE = _shape(_SEPARATORS)
 _FOLDS = {
     **{code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)},
     0x3000: " ",
@@ -101,6 +108,15 @@ class Reader:
     writers: tuple[NumberStyle, ...]  # dpscale's own forms for this reader, and the natives' CLDR forms
     foreign: tuple[tuple[NumberStyle, bool], ...]  # (style, is a Slack locale's)
     reason: AskReason  # what to say when the natives disagree
+
+    @cached_property
+    def shape(self) -> re.Pattern[str]:
+        """What a number's body may be made of: digits and the marks of every format read, with the marks of the
+        reader's own formats that no common one writes (Kashmiri's `،`, Adlam's `⹁`: a `lang=` word can choose
+        any CLDR locale, and every figure its reply writes must read back)."""
+        rare = "".join(sorted({c for style in self.natives for c in style.decimal + style.group_marks}
+                              - set(_SEPARATORS)))
+        return _shape(_SEPARATORS + rare) if rare else _NUMBER_SHAPE
 
     def values(self, body: str) -> set[Decimal]:
         return {value for style in self.natives if (value := style.read(body)) is not None}
@@ -199,7 +215,7 @@ def read_number(
         body = body[1:]
     if body.isdigit():  # no separator: every convention reads it alike
         return Reading(token, sign * Decimal(body) * multiplier)
-    if not _NUMBER_SHAPE.fullmatch(body):
+    if not reader.shape.fullmatch(body):
         raise UserInputError(ErrorCode.NOT_A_NUMBER, token=token)
     return _decide(token, body, reader, sign * multiplier, possible, suffixed=multiplier != 1)
 
