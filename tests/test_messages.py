@@ -311,3 +311,21 @@ def test_asked_which_number_a_percent_sign_belongs_to_the_example_is_a_percentag
     locale, text, shown
 ):
     assert shown in reply_text(text, locale)
+
+
+@pytest.mark.parametrize(
+    ("locale", "text", "expected"),
+    [
+        ("en-US", "64 2x000 90%", "Write numbers like `2,000`, `0.9`."),
+        ("de-DE", "64 2x000 90 %", "Schreiben Sie Zahlen wie `2.000`, `0,9`."),
+        ("ja-JP", "64 2x000 90%", "例えば `2,000`、`0.9` のように"),
+        ("zh-CN", "64 2x000 90%", "`2,000`、`0.9`"),
+        ("zh-TW", "64 2x000 90%", "`2,000`、`0.9`"),
+        ("ja-JP", "1 200 300 90%", "`2000`、`0.9`"),  # spaces that may group or separate: the unspaced example
+    ],
+)
+def test_a_list_of_examples_is_separated_as_the_replys_language_separates_a_list(locale, text, expected):
+    """CLDR's list pattern: Japanese and Chinese list with `、`, not an ASCII comma."""
+    reply = answer(text, resolve_locale(locale))
+    assert reply.is_error
+    assert expected in reply.text, reply.text

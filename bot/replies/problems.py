@@ -159,7 +159,7 @@ def _options(error: UserInputError, words: Wording) -> str:
     if not written:
         return ""
     options = [code(text) for text in written]
-    return words.gettext("{first} or {second}").format(first=", ".join(options[:-1]), second=options[-1])
+    return words.gettext("{first} or {second}").format(first=words.comma.join(options[:-1]), second=options[-1])
 
 
 def _written(value: Decimal, quantity: str | None, words: Wording) -> str:
@@ -175,12 +175,12 @@ def _example(error: UserInputError, words: Wording) -> str:
         return code(words.number(EXAMPLE[0], 0))
     if error.code is ErrorCode.AMBIGUOUS_GROUPING:  # the advice is "no spaces inside": so is the example
         if error.quantity == Quantity.EFFICIENCY.value:  # which number a `%` between two belongs to
-            return code(words.plain(Decimal("2000"))) + ", " + code(_unspaced(words.percent(EXAMPLE[2])))
-        return code(words.plain(Decimal("2000"))) + ", " + code(words.plain(Decimal("0.9")))
+            return code(words.plain(Decimal("2000"))) + words.comma + code(_unspaced(words.percent(EXAMPLE[2])))
+        return code(words.plain(Decimal("2000"))) + words.comma + code(words.plain(Decimal("0.9")))
     if error.code is ErrorCode.MISSING_VALUE:
         key = (error.token or "").rstrip("=:")
         return code(f"{key}={_example_value(error.quantity, words) if error.quantity else 'de-DE'}")  # or `lang=`
-    return code(words.number(Decimal("2000"))) + ", " + code(words.number(Decimal("0.9")))
+    return code(words.number(Decimal("2000"))) + words.comma + code(words.number(Decimal("0.9")))
 
 
 def _unspaced(text: str) -> str:

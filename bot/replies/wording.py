@@ -100,6 +100,12 @@ class Wording:
         numbers = base_locale(numbers_of(self.locale))
         return numbers.get_display_name(Locale.parse(catalog_name(self.locale))) or str(numbers)
 
+    @cached_property
+    def comma(self) -> str:
+        """What the reply's language puts between the items of a list (CLDR's list pattern): `, `, or `、` in
+        Japanese and Chinese."""
+        return str(Locale.parse(catalog_name(self.locale)).list_patterns["standard"]["middle"].format("", ""))
+
     @property
     def chosen_format(self) -> bool:
         """Whether the numbers are in a format the user chose, not their Slack language's own."""
