@@ -64,11 +64,6 @@ def language_locale(locale: Locale) -> Locale:
     return Locale.parse(str(locale).partition("@")[0]) if isinstance(locale, _NumberFormatLocale) else locale
 
 
-def number_locale(locale: Locale) -> Locale:
-    """The locale whose numbers `locale` reads and writes (itself, unless it carries a number format)."""
-    return locale.numbers if isinstance(locale, _NumberFormatLocale) else locale
-
-
 def parse_reader_locale(tag: str) -> Locale:
     """The locale an identifier written by `str(locale)` stands for, number format included; raises
     UserInputError (as `resolve_locale` does) for a tag that names no locale."""
