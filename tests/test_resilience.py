@@ -371,6 +371,25 @@ def test_oversized_bodies_are_refused_with_413_without_growing_the_worker_or_the
     assert len(log) < 4096
 
 
+def test_an_endless_chunk_size_line_is_refused_at_the_body_limit():
+    """waitress keeps a chunk's size line until its end, copying it at every read, with no bound of its own: the
+    body limit counts those bytes too, so a line that never ends is answered 413 after 1 MiB, not held for the
+    request's whole 10 s."""
+    head = (b"POST /slack/events HTTP/1.1\r\nHost: dpscale\r\nContent-Type: application/json\r\n"
+            b"Transfer-Encoding: chunked\r\n\r\n")
+    with running_app() as (_, server):
+        assert server.process is not None
+        before = worker_memory_kib(server.process.pid, "VmHWM")
+        started = time.monotonic()
+        status = raw_request(server, head, 320, b"f" * 65536)  # 20 MiB of one hexadecimal size that never ends
+        elapsed = time.monotonic() - started
+        growth_mib = (worker_memory_kib(server.process.pid, "VmHWM") - before) / 1024
+        assert send_command(server, "64 2000 90%").status == 200
+    assert status == b"HTTP/1.1 413 Request Entity Too Large"
+    assert elapsed < 5  # answered as the limit passed, not closed at the request's deadline
+    assert growth_mib < 16
+
+
 def signed_bytes(body: bytes, content_type: str) -> dict[str, str]:
     timestamp = str(int(time.time()))
     base = b"v0:" + timestamp.encode() + b":" + body
