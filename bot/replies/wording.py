@@ -12,6 +12,7 @@ from bot.i18n import catalog_name, translations_for
 from bot.keywords import shown_keys
 from bot.numbers import base_locale, number_style, numbers_of, reader_modifier, write_number, write_percent
 
+MAX_PLAIN_DIGITS = 20
 EXAMPLE = (Decimal(64), Decimal(2000), Decimal("0.9"))  # the source document's example: devices, samples/s, E
 
 
@@ -89,7 +90,11 @@ class Wording:
         return self.gettext("{value}×")
 
     def plain(self, value: Decimal, digits: int = 6) -> str:
-        """A value without grouping, so that `2000` and `2` can never be mistaken for each other."""
+        """A value without grouping, so that `2000` and `2` can never be mistaken for each other, with at least
+        every decimal it has (up to `MAX_PLAIN_DIGITS`): a reading of `0.0000001` is never shown as 0."""
+        exponent = value.normalize().as_tuple().exponent
+        if isinstance(exponent, int) and -exponent > digits:
+            digits = min(-exponent, MAX_PLAIN_DIGITS)
         return write_number(value, self.style, digits, grouping=False)
 
     @cached_property
