@@ -23,7 +23,7 @@ def buttons(payload: dict) -> dict[str, dict]:
     return {e["action_id"]: e for e in actions[0]["elements"]} if actions else {}
 
 
-def click(server, user: str, button: dict, response_url: str, channel: str = "C1"):
+def click(server, user: str, button: dict, response_url: str, channel: str = "C1", ephemeral: bool = True):
     return send_interaction(server, {
         "type": "block_actions",
         "user": {"id": user, "team_id": "T0TEAM"},
@@ -31,7 +31,7 @@ def click(server, user: str, button: dict, response_url: str, channel: str = "C1
         "api_app_id": "A1",
         "trigger_id": "trigger-" + button["action_id"],
         "channel": {"id": channel},
-        "container": {"type": "message", "is_ephemeral": True},
+        "container": {"type": "message", "is_ephemeral": ephemeral},
         "response_url": response_url,
         "actions": [{**button, "block_id": "b", "action_ts": "1"}],
     })
@@ -197,6 +197,24 @@ def test_when_the_conversation_cannot_be_reached_the_result_comes_by_direct_mess
     assert message["channel"] == "UEN"
     assert "I could not post in the conversation" in json.dumps(message["blocks"])
     assert "115,200" in message["text"]
+    assert set(buttons(message)) == {"dpscale_edit"}  # Share would only share it into the direct message
+
+
+def test_edit_on_a_result_that_came_by_direct_message_keeps_it_a_direct_messages_copy(server, fake):
+    """The edited result replaces the direct message in place: still no Share, still the note saying why."""
+    fake.behaviour["/response/form-lost"] = "error"
+    before_open, before_dm = len(fake.calls_to("views.open")), len(fake.calls_to("chat.postMessage"))
+    send_command(server, "", user="UEN", response_url=fake.response_url("form-lost"))
+    submit(server, "UEN", opened_view(fake, before_open), {"devices": "64", "throughput": "2000", "efficiency": "0.9"})
+    message = fake.wait_for("chat.postMessage", before_dm + 1)[before_dm].params
+    before_edit = len(fake.calls_to("views.open"))
+    edit = buttons(message)["dpscale_edit"]
+    assert click(server, "UEN", edit, fake.response_url("dm-edit"), channel="D1", ephemeral=False).status == 200
+    submit(server, "UEN", opened_view(fake, before_edit), {"devices": "32", "throughput": "2000", "efficiency": "0.9"})
+    replaced = fake.wait_for("/response/dm-edit", 1)[0].params
+    assert replaced["replace_original"] is True and "57,600" in replaced["text"]
+    assert set(buttons(replaced)) == {"dpscale_edit"}
+    assert "I could not post in the conversation" in json.dumps(replaced["blocks"])
 
 
 @pytest.mark.parametrize(

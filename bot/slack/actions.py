@@ -89,7 +89,9 @@ def edit(ack: Ack, body: dict[str, Any], action: dict[str, Any], client: WebClie
     except (BadState, UserInputError, FieldErrors):
         locale, own, initial, outcome = locale_of(context), None, None, "empty_form"
     context["locale"] = str(locale)
-    metadata = FormMetadata.of(locale, body.get("response_url"), own)
+    # a private result is ephemeral; one with buttons that is not came by direct message (`forms`)
+    direct = (body.get("container") or {}).get("is_ephemeral") is False
+    metadata = FormMetadata.of(locale, body.get("response_url"), own, direct)
     services_of(context).background.submit(
         open_form_or_help, client, body.get("trigger_id") or "", locale, metadata, initial,
         deadline=deadline_of(context),

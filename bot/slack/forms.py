@@ -22,7 +22,6 @@ from bot.slack.plumbing import locale_of, logged, read_user_locale, time_left
 from bot.slack.state import BadState, FormMetadata, ResultState
 from bot.slack.views import (
     direct_message_copy,
-    direct_message_note,
     form_errors,
     form_view,
     outdated_view,
@@ -123,12 +122,14 @@ def deliver_form_result(body: dict[str, Any], view: dict[str, Any], client: WebC
         return "invalid"
     except BadState:  # the acknowledgement replaced the form with a note
         return "outdated"
+    copy = direct_message_copy(reply, locale)
+    if metadata.direct:  # edited from a result that came by direct message: it stays such a copy, in place
+        reply = copy
     if post_to_response_url(metadata.response_url, **reply.payload(response_type="ephemeral", replace_original=True)):
         return "ok"
     user_id = body["user"]["id"]
     with apologizing_on_failure(client, user_id, None, locale):
-        copy = direct_message_copy(reply)
-        client.chat_postMessage(channel=user_id, text=copy.text, blocks=[direct_message_note(locale), *copy.blocks])
+        client.chat_postMessage(channel=user_id, **copy.payload())
     return "direct_message"
 
 

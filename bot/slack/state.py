@@ -120,10 +120,14 @@ class FormMetadata(_Carried):
     limit: ClassVar[int] = METADATA_LIMIT
 
     response_url: str | None = Field(default=None, alias="r", max_length=1000, pattern=r"^https?://")
+    # opened by Edit on a result that came by direct message: its result replaces that message as such a copy
+    direct: bool | None = Field(default=None, alias="d")
 
     @classmethod
-    def of(cls, locale: Locale, response_url: str | None, own: Locale | None = None) -> FormMetadata:
-        return cls(locale_tag=str(locale), own_tag=_other(own, locale), response_url=response_url or None)
+    def of(cls, locale: Locale, response_url: str | None, own: Locale | None = None,
+           direct: bool = False) -> FormMetadata:
+        return cls(locale_tag=str(locale), own_tag=_other(own, locale), response_url=response_url or None,
+                   direct=direct or None)
 
 
 def _other(own: Locale | None, locale: Locale) -> str | None:

@@ -64,10 +64,10 @@ def shared_reply(reply: Reply, *, user_id: str, locale: Locale) -> Reply:
     return reply.with_blocks(blocks)
 
 
-def direct_message_copy(reply: Reply) -> Reply:
-    """A result delivered by direct message: Share would only share it into the DM itself, so it is not offered;
-    Edit works anywhere."""
-    blocks = []
+def direct_message_copy(reply: Reply, locale: Locale) -> Reply:
+    """A result delivered by direct message: a note saying why it is there, and no Share, which would only share
+    it into the DM itself; Edit works anywhere."""
+    blocks = [direct_message_note(locale)]
     for block in reply.blocks:
         if block["type"] == "actions":
             elements = [e for e in block["elements"] if e.get("action_id") != SHARE_ACTION]
