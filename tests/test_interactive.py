@@ -81,14 +81,21 @@ def test_share_posts_the_result_in_the_channel_attributed_and_retires_the_privat
     assert retire == {"delete_original": True}
 
 
-def test_share_that_slack_refuses_says_so_clearly(server, fake):
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("64 2000 90%", "This result could not be shared in the channel"),
+        ("64 2000 90% lang=fr", "Impossible de partager ce résultat dans le canal"),
+    ],
+)
+def test_share_that_slack_refuses_says_so_clearly(server, fake, text, expected):
     fake.behaviour["/response/share-expired"] = "error"
     before = len(fake.calls_to("chat.postMessage"))
-    button = buttons(send_command(server, "64 2000 90%", user="UEN").json())["dpscale_share"]
+    button = buttons(send_command(server, text, user="UEN").json())["dpscale_share"]
     click(server, "UEN", button, fake.response_url("share-expired"))
     message = fake.wait_for("chat.postMessage", before + 1)[before].params
     assert message["channel"] == "UEN"
-    assert message["text"].startswith("This result could not be shared in the channel")
+    assert message["text"].startswith(expected), message["text"]
 
 
 def test_a_forged_share_value_is_refused_not_posted(server, fake):

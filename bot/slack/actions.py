@@ -61,8 +61,10 @@ def share(body: dict[str, Any], action: dict[str, Any], client: WebClient, conte
         pass
     context["locale"] = str(locale)
     response_url = body.get("response_url")
+    if reply is not None:  # what goes with the result speaks its language, which a `lang=` word may have chosen
+        locale = written_in(reply, locale)
     if reply is not None and reply.kind is ReplyKind.RESULT:
-        copy = shared_reply(reply, user_id=user_id, locale=written_in(reply, locale))
+        copy = shared_reply(reply, user_id=user_id, locale=locale)
         if post_to_response_url(response_url, **copy.payload(response_type="in_channel", replace_original=False)):
             post_to_response_url(response_url, delete_original=True)
             return "ok"
