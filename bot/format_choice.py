@@ -59,7 +59,8 @@ def normalise_tag(value: str) -> str | None:
         locale = resolve_locale(value)
     except UserInputError:
         raise UnknownFormat(value) from None
-    return str(locale).replace("_", "-")
+    # another name of an offered format (`es-419` for es-LA, `zh-Hant-TW` for zh-TW) is stored as the menu names it
+    return next((tag for tag in NUMBER_FORMATS if resolve_locale(tag) == locale), str(locale).replace("_", "-"))
 
 
 class UnknownFormat(ValueError):
@@ -89,12 +90,13 @@ def build_unknown_format_reply(token: str, locale: Locale) -> Reply:
 
 
 def build_format_blocks(current: str | None, locale: Locale) -> list[dict[str, Any]]:
-    """App Home's "Your number format" menu: every supported format with an example, and "same as Slack"."""
+    """App Home's "Your number format" menu: every offered format with an example, "same as Slack", and the
+    user's current choice, which `format=` may have made from outside the offered ones (`format=tr-TR`)."""
     _ = translations_for(locale).gettext
     follow = _option(FOLLOW_SLACK, _("Same as my Slack language"))
-    options = [follow, *(_option(tag, f"{example_number(tag)} · {_format_name(tag, locale)}")
-                         for tag in NUMBER_FORMATS)]
-    chosen = next((o for o in options if o["value"] == (current or FOLLOW_SLACK)), follow)
+    offered = [_option(tag, f"{example_number(tag)} · {_format_name(tag, locale)}") for tag in NUMBER_FORMATS]
+    chosen = follow if current is None else _current_option(current, offered, locale)
+    options = [follow, *([chosen] if chosen is not follow and chosen not in offered else []), *offered]
     select = {"type": "static_select", "action_id": SELECT_ACTION, "options": options, "initial_option": chosen}
     explanation = _("How you write numbers, whatever language you read Slack in. Replies stay in your Slack "
                     "language; `format=de-DE` in a command chooses too, `format=slack` forgets.")
@@ -103,6 +105,13 @@ def build_format_blocks(current: str | None, locale: Locale) -> list[dict[str, A
          "text": {"type": "mrkdwn", "text": "*" + _("Your number format") + "*"}, "accessory": select},
         context([explanation]),
     ]
+
+
+def _current_option(current: str, offered: list[dict[str, Any]], locale: Locale) -> dict[str, Any]:
+    """The offered option for the format `current` names (by any of its names: `es-419` is es-LA), else its own."""
+    wanted = resolve_locale(current)
+    found = next((option for option in offered if resolve_locale(option["value"]) == wanted), None)
+    return found or _option(current, f"{example_number(current)} · {_format_name(current, locale)}")
 
 
 def _format_name(tag: str, locale: Locale) -> str:

@@ -19,7 +19,7 @@ from bot.formats import SLACK_LOCALES, example_number, parse_reader_locale, with
 from bot.numbers import resolve_locale
 from slack_client import send_command, send_event, send_interaction
 
-USER_LOCALES = {"UEN": "en-US", "UDE": "de-DE", "UMENU": "en-US"}
+USER_LOCALES = {"UEN": "en-US", "UDE": "de-DE", "UMENU": "en-US", "UTR": "en-US", "ULA": "en-US"}
 
 
 @pytest.mark.parametrize(
@@ -31,6 +31,9 @@ USER_LOCALES = {"UEN": "en-US", "UDE": "de-DE", "UMENU": "en-US"}
         ("format=slack", FormatChoice(None), ""),
         ("zahlenformat=Standard", FormatChoice(None), ""),
         ("format=de-AT", FormatChoice("de-AT"), ""),
+        ("format=es-419", FormatChoice("es-LA"), ""),  # another name of an offered format: as the menu names it
+        ("format=zh-Hant-TW", FormatChoice("zh-TW"), ""),
+        ("format=tr-tr", FormatChoice("tr-TR"), ""),  # not offered in the menu, but a format all the same
         ("64 2000 90%", None, "64 2000 90%"),
     ],
 )
@@ -131,6 +134,24 @@ def test_choosing_in_app_home_saves_the_format_and_commands_use_it(server, fake)
         "64 devices × 2.000 samples/s at 90\u00a0% efficiency: 115.200 samples/s actual")
     # another user's numbers are untouched
     assert "could mean `2` or `2000`" in send_command(server, "64 2.000 90 %", user="UEN").json()["text"]
+
+
+@pytest.mark.parametrize(
+    ("user", "word", "shown"),
+    [
+        ("UTR", "format=tr-TR", "1.234.567,89 · Turkish (Türkiye)"),  # a format the menu does not offer
+        ("ULA", "format=es-419", "1\u202f234\u202f567.89 · Spanish (Latin America)"),  # offered as es-LA
+    ],
+)
+def test_app_homes_menu_shows_the_format_a_command_chose(server, fake, user, word, shown):
+    """Before, the menu showed "Same as my Slack language" while commands used the chosen format."""
+    assert send_command(server, word, user=user).json()["text"].startswith("Done: your numbers are now read")
+    before = len(fake.calls_to("views.publish"))
+    send_event(server, {"type": "app_home_opened", "user": user, "channel": "D1", "tab": "home"}, "EvMenu" + user)
+    select = menu(published_view(fake, before))
+    assert select["initial_option"]["text"]["text"] == shown
+    assert select["initial_option"] in select["options"]  # Slack refuses an initial option that is not offered
+    assert len([o for o in select["options"] if o == select["initial_option"]]) == 1
 
 
 def test_the_format_word_answers_in_the_slack_language(server):
