@@ -19,7 +19,8 @@ from bot.formats import SLACK_LOCALES, example_number, parse_reader_locale, with
 from bot.numbers import resolve_locale
 from slack_client import send_command, send_event, send_interaction
 
-USER_LOCALES = {"UEN": "en-US", "UDE": "de-DE", "UMENU": "en-US", "UTR": "en-US", "ULA": "en-US"}
+USER_LOCALES = {"UEN": "en-US", "UDE": "de-DE", "UMENU": "en-US", "UTR": "en-US", "ULA": "en-US", "UFMT": "en-US",
+                "UFMT2": "ja-JP"}
 
 
 @pytest.mark.parametrize(
@@ -152,6 +153,21 @@ def test_app_homes_menu_shows_the_format_a_command_chose(server, fake, user, wor
     assert select["initial_option"]["text"]["text"] == shown
     assert select["initial_option"] in select["options"]  # Slack refuses an initial option that is not offered
     assert len([o for o in select["options"] if o == select["initial_option"]]) == 1
+
+
+@pytest.mark.parametrize(
+    ("user", "text", "answered"),
+    [
+        ("UFMT", "format=de-DE 64 2.000 90 %", "115.200 samples/s actual"),  # a result, read in the new format
+        ("UFMT2", "format=de-DE lang=en 64 2,000 90%", "could mean"),  # an ask: the choice is said all the same
+    ],
+)
+def test_a_format_word_beside_numbers_is_confirmed_above_the_answer(server, user, text, answered):
+    """Before, the choice was saved with no word about it: only the answer came back."""
+    payload = send_command(server, text, user=user).json()
+    assert answered in payload["text"]
+    first = json.dumps(payload["blocks"][0], ensure_ascii=False)
+    assert "Done: your numbers are now read and written as `1.234.567,89` (German (Germany))" in first
 
 
 def test_the_format_word_answers_in_the_slack_language(server):

@@ -29,7 +29,7 @@ def usage_line(locale: Locale) -> str:
 def build_help_reply(locale: Locale) -> Reply:
     """How to use the command, with every example written in the reader's own number format."""
     text, blocks = help_blocks(locale)
-    return Reply(text=text, blocks=list(blocks), kind=ReplyKind.HELP)
+    return Reply(text=text, blocks=list(blocks), kind=ReplyKind.HELP, locale=str(locale))
 
 
 @lru_cache(maxsize=64)

@@ -22,7 +22,7 @@ def build_error_reply(error: UserInputError, locale: Locale) -> Reply:
     """A localized message that names what was wrong and how to write it, with the usage line."""
     message = describe_error(error, locale)
     blocks = [section(":warning: " + message), context([usage_line(locale)])]
-    return Reply(text=message, blocks=blocks, kind=ReplyKind.ERROR)
+    return Reply(text=message, blocks=blocks, kind=ReplyKind.ERROR, locale=str(locale))
 
 
 def build_failure_reply(locale: Locale) -> Reply:

@@ -14,6 +14,7 @@ from slack_sdk import WebClient
 from bot.errors import UserInputError
 from bot.format_choice import (
     FOLLOW_SLACK,
+    FormatChoice,
     UnknownFormat,
     build_format_saved_reply,
     build_unknown_format_reply,
@@ -27,22 +28,25 @@ from bot.slack.plumbing import acknowledge, logged, services_of
 from bot.slack.workspaces import workspace_of
 
 
-def choose_format_by_command(context: BoltContext, user_id: str | None, text: str | None) -> tuple[str, Reply | None]:
-    """Save a `format=` word's choice, if the command has one; returns the rest of the text and the reply that
-    confirms the choice (or names an unknown format, saving nothing). The context's locale is brought up to date."""
+def choose_format_by_command(
+    context: BoltContext, user_id: str | None, text: str | None
+) -> tuple[str, Reply | None, FormatChoice | None]:
+    """Save a `format=` word's choice, if the command has one; returns the rest of the text, the reply that
+    confirms the choice (or names an unknown format, saving nothing), and the choice saved. The context's locale is
+    brought up to date."""
     services = services_of(context)
     try:
         choice, rest = take_format_choice(text or "")
     except UnknownFormat as unknown:
-        return "", build_unknown_format_reply(unknown.token, services.locales.locale_for(context, user_id))
+        return "", build_unknown_format_reply(unknown.token, services.locales.locale_for(context, user_id)), None
     except UserInputError as error:  # no value, or given twice
-        return "", build_error_reply(error, services.locales.locale_for(context, user_id))
+        return "", build_error_reply(error, services.locales.locale_for(context, user_id)), None
     if choice is None or not user_id:
-        return text or "", None
+        return text or "", None, None
     services.store.preferences.set_number_format(workspace_of(context), user_id, choice.tag)
     locale = services.locales.locale_for(context, user_id)
     context["locale"] = str(locale)
-    return rest, build_format_saved_reply(choice.tag, locale)
+    return rest, build_format_saved_reply(choice.tag, locale), choice
 
 
 @logged("number_format")
