@@ -5,6 +5,7 @@ Pure: the Slack layer reads and stores the choice; this module only reads words 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +22,7 @@ FOLLOW_SLACK = "slack"  # the menu's and the command's value for "same as my Sla
 FOLLOW_SLACK_WORDS = (FOLLOW_SLACK, "default", "auto", "standard")
 SELECT_ACTION = "dpscale_number_format"  # the same id as bot.slack.ids.NUMBER_FORMAT_ACTION (a test holds them)
 SELECT_BLOCK = "dpscale_number_format_block"
+_FORMAT_WORD = re.compile(rf"(?<!\S)(?:{'|'.join(FORMAT_KEYS)})=(\S*)", re.IGNORECASE)  # `format=de-DE`
 
 
 @dataclass(frozen=True)
@@ -31,20 +33,19 @@ class FormatChoice:
 
 
 def take_format_choice(text: str) -> tuple[FormatChoice | None, str]:
-    """The `format=…` word in a command, if any, and the rest of the text. UnknownFormat names an unknown format;
-    UserInputError says that the word has no value, or is given twice (as for `lang=`)."""
-    words, choice = [], None
-    for word in text.split():
-        key, sep, value = word.partition("=")
-        if sep and key.lower() in FORMAT_KEYS:
-            if not value:
-                raise UserInputError(ErrorCode.MISSING_VALUE, token=word)
-            if choice is not None:
-                raise UserInputError(ErrorCode.DUPLICATE_QUANTITY, token=word)
-            choice = FormatChoice(normalise_tag(value))
-        else:
-            words.append(word)
-    return choice, " ".join(words)
+    """The `format=…` word in a command, if any, and the rest of the text as it was typed (a no-break space that
+    groups digits still groups them). UnknownFormat names an unknown format; UserInputError says that the word has
+    no value, or is given twice (as for `lang=`)."""
+    found = list(_FORMAT_WORD.finditer(text))
+    if not found:
+        return None, text
+    first = found[0]
+    if not first.group(1):
+        raise UserInputError(ErrorCode.MISSING_VALUE, token=first.group(0))
+    if len(found) > 1:
+        raise UserInputError(ErrorCode.DUPLICATE_QUANTITY, token=found[1].group(0))
+    rest = (text[: first.start()].rstrip() + " " + text[first.end() :].lstrip()).strip()
+    return FormatChoice(normalise_tag(first.group(1))), rest
 
 
 def normalise_tag(value: str) -> str | None:

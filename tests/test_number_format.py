@@ -20,7 +20,7 @@ from bot.numbers import resolve_locale
 from slack_client import send_command, send_event, send_interaction
 
 USER_LOCALES = {"UEN": "en-US", "UDE": "de-DE", "UMENU": "en-US", "UTR": "en-US", "ULA": "en-US", "UFMT": "en-US",
-                "UFMT2": "ja-JP"}
+                "UFMT2": "ja-JP", "UFR": "fr-FR"}
 
 
 @pytest.mark.parametrize(
@@ -168,6 +168,15 @@ def test_a_format_word_beside_numbers_is_confirmed_above_the_answer(server, user
     assert answered in payload["text"]
     first = json.dumps(payload["blocks"][0], ensure_ascii=False)
     assert "Done: your numbers are now read and written as `1.234.567,89` (German (Germany))" in first
+
+
+def test_a_no_break_space_beside_a_format_word_still_only_groups_digits(server):
+    """`1 234,5` with a narrow no-break space is one number, as without `format=`: here a number is missing. The word
+    was taken out by splitting the text at every space, no-break ones too, and `1` device at 234,5 was computed."""
+    text = "format=fr-FR 1\u202f234,5 90\u00a0%"
+    payload = send_command(server, text, user="UFR").json()
+    assert "211,05" not in payload["text"] and "234,5 échantillons/s" not in payload["text"]
+    assert send_command(server, text.removeprefix("format=fr-FR "), user="UFR").json()["text"] == payload["text"]
 
 
 def test_the_format_word_answers_in_the_slack_language(server):
