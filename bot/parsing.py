@@ -22,10 +22,11 @@ from babel import Locale
 
 from bot.calculator import Quantity
 from bot.errors import ErrorCode, UserInputError
+from bot.glyphs import folded
 from bot.grouping import join_percent_signs, join_space_groups, join_suffixes, split_keyed
 from bot.keywords import help_words, keywords
 from bot.numbers import NARROW_SPACE, SPACES, number_style, reader_modifier, resolve_locale, with_modifier
-from bot.reading import SUFFIXES, Reader, Reading, confirm_house_forms, folded, read_number, reader_for
+from bot.reading import SUFFIXES, Reader, Reading, confirm_house_forms, read_number, reader_for
 
 MAX_INPUT_LENGTH = 500
 HELP_WORDS = help_words()

@@ -25,6 +25,7 @@ from functools import cached_property, lru_cache
 from babel import Locale
 
 from bot.errors import ErrorCode, UserInputError
+from bot.glyphs import plain_digits
 from bot.numbers import (
     APOSTROPHES,
     MINUS_SIGNS,
@@ -46,29 +47,11 @@ SUFFIXES = {"k": Decimal(10) ** 3, "K": Decimal(10) ** 3, "M": Decimal(10) ** 6,
 _SEPARATORS = ".,'\u2019" + SPACES
 
 
-def _shape(separators: str) -> re.Pattern[str]:
-    marks = re.escape(separators)
+@lru_cache(maxsize=64)
+def _shape(rare: str) -> re.Pattern[str]:
+    """What a number's body may be made of: digits, the marks of every format read, and `rare` ones."""
+    marks = re.escape(_SEPARATORS + rare)
     return re.compile(rf"[+{MINUS_SIGNS}]?[\d{marks}]*\d[\d{marks}]*")
-
-
-_NUMBER_SHAPE = _shape(_SEPARATORS)
-_FOLDS = {
-    **{code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)},
-    0x3000: " ",
-    0x066A: "%",
-    0x2212: "-",
-    **dict.fromkeys(map(ord, SPACES), " "),
-}
-
-
-def folded(text: str) -> str:
-    """Full-width forms (`＝`, `％`, digits) and the ideographic space folded to ASCII, the Arabic percent sign to
-    `%`, and every decimal digit (Unicode Nd) to ASCII; every space kind becomes a plain space. Nothing else is
-    folded: a superscript or a fraction stays what it is, so `10³` is never read as 103."""
-    if text.isascii():
-        return text
-    return plain_digits(unicodedata.normalize("NFC", text.translate(_FOLDS)))
-
 
 class ReadingKind(StrEnum):
     OTHER_CONVENTION = "other_convention"  # not valid in the reader's format; read in the only other that fits
@@ -111,12 +94,10 @@ class Reader:
 
     @cached_property
     def shape(self) -> re.Pattern[str]:
-        """What a number's body may be made of: digits and the marks of every format read, with the marks of the
-        reader's own formats that no common one writes (Kashmiri's `،`, Adlam's `⹁`: a `lang=` word can choose
-        any CLDR locale, and every figure its reply writes must read back)."""
-        rare = "".join(sorted({c for style in self.natives for c in style.decimal + style.group_marks}
-                              - set(_SEPARATORS)))
-        return _shape(_SEPARATORS + rare) if rare else _NUMBER_SHAPE
+        """Digits and marks, with those of the reader's own formats that no common one writes (Kashmiri's `،`,
+        Adlam's `⹁`): `lang=` may choose any CLDR locale, and every figure its reply writes must read back."""
+        natives = {mark for style in self.natives for mark in style.decimal + style.group_marks}
+        return _shape("".join(sorted(natives - set(_SEPARATORS))))
 
     def values(self, body: str) -> set[Decimal]:
         return {value for style in self.natives if (value := style.read(body)) is not None}
@@ -182,13 +163,6 @@ def reader_for(locale: Locale, also: Locale | None = None) -> Reader:
 
 def _threes(style: NumberStyle) -> NumberStyle:
     return NumberStyle(style.locale, style.decimal, style.group, (3, 3), style.percent_prefix, style.percent_suffix)
-
-
-def plain_digits(text: str) -> str:
-    """Decimal digits of any script (Unicode category Nd) as ASCII digits; other characters unchanged."""
-    if text.isascii():
-        return text
-    return "".join(str(unicodedata.digit(c)) if unicodedata.category(c) == "Nd" else c for c in text)
 
 
 def read_number(
