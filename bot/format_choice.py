@@ -36,7 +36,7 @@ def take_format_choice(text: str) -> tuple[FormatChoice | None, str]:
     """The `format=…` word in a command, if any, and the rest of the text as it was typed (a no-break space that
     groups digits still groups them). UnknownFormat names an unknown format; UserInputError says that the word has
     no value, or is given twice (as for `lang=`)."""
-    found = list(_FORMAT_WORD.finditer(text))
+    found = list(_FORMAT_WORD.finditer(text)) if "=" in text else []  # most commands name nothing
     if not found:
         return None, text
     first = found[0]
