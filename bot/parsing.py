@@ -21,6 +21,7 @@ from enum import StrEnum
 from babel import Locale
 
 from bot.calculator import Quantity
+from bot.clues import clue_marks
 from bot.errors import ErrorCode, UserInputError
 from bot.glyphs import folded
 from bot.grouping import join_percent_signs, join_space_groups, join_suffixes, split_keyed
@@ -114,7 +115,8 @@ def parse_words(words: list[str], locale: Locale, reader: Reader | None = None) 
         if quantity in readings:
             raise UserInputError(ErrorCode.DUPLICATE_QUANTITY, token=word, quantity=quantity.value)
         readings[quantity] = _read_value(quantity, raw, reader)
-    return _command_from(readings, locale)
+    clues = clue_marks([((split_keyed(word) or (None,))[0], raw) for word, _, raw in keyed])
+    return _command_from(readings, locale, clues)
 
 
 def _unnamed_order(keyed: list[tuple[str, Quantity | None, str]]) -> tuple[Quantity, ...]:
@@ -233,14 +235,14 @@ def _scaled(reading: Reading, factor: Decimal) -> Reading:
     return Reading(reading.token, reading.value * factor, reading.kind, alternative, reading.set_aside, reading.marks)
 
 
-def _command_from(readings: dict[Quantity, tuple[Reading, Bare | None]], locale: Locale) -> Command:
+def _command_from(readings: dict[Quantity, tuple[Reading, Bare | None]], locale: Locale, clues: str) -> Command:
     notes = tuple(
         Note(quantity, reading, bare is Bare.PERCENT, bare is Bare.ONE)
         for quantity, (reading, bare) in readings.items()
         if reading.kind is not None or bare is not None
     )
-    if notes:  # a number read in another format is noted: it may cast doubt on the others
-        confirm_house_forms([(quantity.value, reading) for quantity, (reading, _) in readings.items()])
+    if notes or clues:  # a number read in another format is noted: it, or a clue, may cast doubt on the others
+        confirm_house_forms([(quantity.value, reading) for quantity, (reading, _) in readings.items()], clues)
     values = {quantity: reading.value for quantity, (reading, _) in readings.items()}
     tokens = {quantity: reading.token for quantity, (reading, _) in readings.items()}
     return Command(locale=locale, values=values, tokens=tokens, notes=notes)
@@ -276,6 +278,6 @@ def parse_fields(fields: dict[Quantity, str | None], locale: Locale, reader: Rea
     if errors:
         raise FieldErrors(errors)
     try:
-        return _command_from(readings, locale)
+        return _command_from(readings, locale, clue_marks([(None, raw) for raw in fields.values() if raw]))
     except UserInputError as error:  # a number another field casts doubt on: asked about under its own field
         raise FieldErrors({Quantity(error.quantity or Quantity.THROUGHPUT): error}) from None

@@ -119,12 +119,12 @@ _PLAIN_MARKS = {**dict.fromkeys(map(ord, SPACES), " "), **dict.fromkeys(map(ord,
 @lru_cache(maxsize=1)
 def slack_styles() -> tuple[NumberStyle, ...]:
     """Every Slack locale's own reading styles (es-LA's as those of its member countries)."""
-    return _distinct(style for tag in SLACK_LOCALES for style in _own_styles(resolve_locale(tag)))
+    return _distinct(style for tag in SLACK_LOCALES for style in own_styles(resolve_locale(tag)))
 
 
 @lru_cache(maxsize=1)
 def neighbour_styles() -> tuple[NumberStyle, ...]:
-    return _distinct(style for tag in NEIGHBOUR_LOCALES for style in _own_styles(resolve_locale(tag)))
+    return _distinct(style for tag in NEIGHBOUR_LOCALES for style in own_styles(resolve_locale(tag)))
 
 
 def _distinct(styles: object) -> tuple[NumberStyle, ...]:
@@ -134,7 +134,7 @@ def _distinct(styles: object) -> tuple[NumberStyle, ...]:
     return tuple(found.values())
 
 
-def _own_styles(locale: Locale) -> tuple[NumberStyle, ...]:
+def own_styles(locale: Locale) -> tuple[NumberStyle, ...]:
     if is_unknown(locale):
         return slack_styles()
     members = REGION_MEMBERS.get(str(base_locale(numbers_of(locale))))
@@ -146,7 +146,7 @@ def _own_styles(locale: Locale) -> tuple[NumberStyle, ...]:
 @lru_cache(maxsize=256)
 def reader_for(locale: Locale, also: Locale | None = None) -> Reader:
     """The reader of `locale` (the reply's locale); `also` is the user's own locale when `lang=` chose another."""
-    natives = _distinct([*_own_styles(locale), *(_own_styles(also) if also is not None else ())])
+    natives = _distinct([*own_styles(locale), *(own_styles(also) if also is not None else ())])
     if is_unknown(locale) or (also is not None and is_unknown(also)):
         reason = AskReason.UNKNOWN_FORMAT
     elif also is not None:
@@ -243,13 +243,14 @@ def _beside_own(
     return Reading(token, own * scale, ReadingKind.AMBIGUOUS, min(others) * scale)
 
 
-def confirm_house_forms(readings: list[tuple[str, Reading]]) -> None:
+def confirm_house_forms(readings: list[tuple[str, Reading]], clues: str = "") -> None:
     """Ask after all about a number read silently because it is written as dpscale writes it (`1,234` from an
-    English user), when another number of the same command (`0,9`) was written in another format: its writer may
-    well write every number that way: asked where a format with the same decimal mark reads it otherwise
+    English user), when another number of the same command (`0,9`) was written in another format, or `clues` (the
+    decimal marks of formats that the command's other clues point to: `bot.clues`) say so: its writer may well
+    write every number that way: asked where a format with the same decimal mark reads it otherwise
     (`64 2,000 a=1,15,200` is not asked about: India's format reads `2,000` as the user's does). `readings` pairs
     each quantity's name with its reading."""
-    evidence = "".join(reading.marks for _, reading in readings if reading.kind is ReadingKind.OTHER_CONVENTION)
+    evidence = clues + "".join(r.marks for _, r in readings if r.kind is ReadingKind.OTHER_CONVENTION)
     if not evidence:
         return
     for quantity, reading in readings:

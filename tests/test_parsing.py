@@ -8,7 +8,7 @@ from babel import localedata
 from bot.calculator import Quantity
 from bot.errors import ErrorCode, UserInputError
 from bot.numbers import cldr_style, resolve_locale
-from bot.parsing import MAX_INPUT_LENGTH, parse_command
+from bot.parsing import MAX_INPUT_LENGTH, FieldErrors, parse_command, parse_fields
 from bot.reading import AskReason, Reading, ReadingKind, read_number
 from bot.replies.wording import Wording
 
@@ -282,6 +282,46 @@ def test_a_language_override_chooses_the_reply_locale(text, language, territory)
     command = parse_command(text, resolve_locale("en-US"))
     assert (command.locale.language, command.locale.territory) == (language, territory)
     assert command.values == SEED
+
+
+@pytest.mark.parametrize(
+    ("locale", "text", "asked", "readings"),
+    [
+        # a Turkish `%90`, French or Russian space groups, German key words: a writer who may mean 1.024
+        ("en-US", "64 1,024 %90", "1,024", (D("1.024"), D(1024))),
+        ("en-GB", "64 1,125 %85", "1,125", (D("1.125"), D(1125))),
+        ("en-US", "1 024 2,048 90 %", "2,048", (D("2.048"), D(2048))),
+        ("en-US", "geräte=64 durchsatz=1,024 effizienz=90 %", "1,024", (D("1.024"), D(1024))),
+        ("de-DE", "台数=64 スループット=2.000 効率=90%", "2.000", (D(2), D(2000))),
+        # the user's own clues, English words, a language whose countries disagree, `90 %`: read as before
+        ("tr-TR", "64 2.000 %90", None, SEED),
+        ("de-DE", "geräte=64 durchsatz=2.000 effizienz=90 %", None, SEED),
+        ("ja-JP", "台数=64 スループット=2,000 効率=90%", None, SEED),
+        ("en-US", "gpu=64 v=2,000 e=90%", None, SEED),
+        ("es-ES", "dispositivos=64 throughput=2.000 eficiencia=90 %", None, SEED),
+        ("en-US", "64 2,000 90 %", None, SEED),
+        ("fr-FR", "64 2 000 0,9", None, SEED),
+    ],
+)
+def test_a_clue_to_another_format_casts_doubt_on_a_number_written_as_dpscale_writes_it(locale, text, asked, readings):
+    """As a `0,9` beside it does: `1,024` is how dpscale writes 1024 for an English user, but `%90` is Turkish."""
+    if asked is None:
+        assert parse_command(text, resolve_locale(locale)).values == readings
+        return
+    with pytest.raises(UserInputError) as raised:
+        parse_command(text, resolve_locale(locale))
+    assert (raised.value.code, raised.value.token, raised.value.readings) == (
+        ErrorCode.AMBIGUOUS_NUMBER, asked, readings)
+
+
+def test_a_forms_fields_give_clues_too():
+    """A form has no key words, but a `%90` in one field casts doubt on the `1,024` in another, under its field."""
+    fields = {DEV: "64", THR: "1,024", EFF: "%90", ACT: None}
+    with pytest.raises(FieldErrors) as raised:
+        parse_fields(fields, resolve_locale("en-US"))
+    assert list(raised.value.errors) == [THR]
+    assert raised.value.errors[THR].readings == (D("1.024"), D(1024))
+    assert parse_fields({**fields, EFF: "90%"}, resolve_locale("en-US")).values == {DEV: 64, THR: 1024, EFF: D("0.9")}
 
 
 def _one_locale_per_number_format() -> list[str]:
