@@ -17,10 +17,12 @@ from bot.format_choice import (
 )
 from bot.formats import SLACK_LOCALES, example_number, parse_reader_locale, with_number_format
 from bot.numbers import resolve_locale
-from slack_client import send_command, send_event, send_interaction
+from fake_slack import BOT_USER_ID
+from slack_client import send_command, send_event, send_interaction, send_mention
 
 USER_LOCALES = {"UEN": "en-US", "UDE": "de-DE", "UMENU": "en-US", "UTR": "en-US", "ULA": "en-US", "UFMT": "en-US",
-                "UFMT2": "ja-JP", "UFR": "fr-FR"}
+                "UFMT2": "ja-JP", "UFR": "fr-FR", "UMEN": "en-US",
+                "UMEN2": "en-US"}
 
 
 @pytest.mark.parametrize(
@@ -177,6 +179,27 @@ def test_a_no_break_space_beside_a_format_word_still_only_groups_digits(server):
     payload = send_command(server, text, user="UFR").json()
     assert "211,05" not in payload["text"] and "234,5 échantillons/s" not in payload["text"]
     assert send_command(server, text.removeprefix("format=fr-FR "), user="UFR").json()["text"] == payload["text"]
+
+
+@pytest.mark.parametrize(
+    ("user", "text", "answered"),
+    [
+        ("UMEN", "format=de-DE 64 2.000 90 %", "115\u202f200 samples/s actual"),  # the channel's copy: no misreading
+        ("UMEN2", "format=de-DE", None),  # the choice alone: said, and nothing else
+    ],
+)
+def test_a_mention_saves_a_format_word_as_a_command_does(server, fake, user, text, answered):
+    """Before, a mention answered "I don't know `format=de-DE`"."""
+    before = len(fake.calls_to("chat.postMessage"))
+    response = send_mention(server, f"<@{BOT_USER_ID}> {text}", user, "EvFmt" + user, "1700000001.00" + user[-1])
+    assert response.status == 200
+    posted = fake.wait_for("chat.postMessage", before + 1)[before].params
+    blocks = json.dumps(posted["blocks"], ensure_ascii=False)
+    assert "Done: your numbers are now read and written as `1.234.567,89` (German (Germany))" in blocks
+    if answered is not None:
+        assert answered in posted["text"]
+    # saved: the user's next command reads 2.000 as two thousand
+    assert "115.200 samples/s actual" in send_command(server, "64 2.000 90 %", user=user).json()["text"]
 
 
 def test_the_format_word_answers_in_the_slack_language(server):

@@ -12,16 +12,15 @@ from slack_bolt import Ack, App, BoltContext
 from slack_sdk import WebClient
 
 from bot.engine import answer
-from bot.format_choice import build_format_saved_reply
 from bot.parsing import normalized_command
 from bot.replies import ReplyKind
 from bot.slack.forms import open_form_or_help
 from bot.slack.ids import COMMAND
 from bot.slack.mentions import readable_mentions, strip_own_mention
 from bot.slack.plumbing import deadline_of, locale_of, logged, read_user_locale, services_of
-from bot.slack.preferences import choose_format_by_command
+from bot.slack.preferences import choose_format_by_command, confirmed_above
 from bot.slack.state import FormMetadata, ResultState
-from bot.slack.views import with_buttons, written_in
+from bot.slack.views import with_buttons
 
 
 @logged("command")
@@ -41,9 +40,7 @@ def handle_command(ack: Ack, command: dict[str, Any], client: WebClient, context
         ack()
         return "form"
     reply = answer(text, locale)
-    if saved is not None:  # saved too: said above the answer (read in the new format), in its language
-        said = build_format_saved_reply(saved.tag, written_in(reply, locale))
-        reply = reply.with_blocks([*said.blocks, *reply.blocks])
+    reply = confirmed_above(reply, saved, locale)
     if reply.kind is ReplyKind.RESULT:  # only a result carries state; a text too long to carry is an error reply
         carried = text if text.isprintable() else normalized_command(text)  # control characters would not fit
         reply = with_buttons(reply, ResultState.of_text(locale, carried))

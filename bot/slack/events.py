@@ -47,6 +47,7 @@ from bot.slack.plumbing import (
     read_user_locale,
     services_of,
 )
+from bot.slack.preferences import choose_format_by_command, confirmed_above
 from bot.slack.workspaces import workspace_of
 from bot.store import EVENT, PostedAnswer, Store, Workspace
 
@@ -76,8 +77,7 @@ def reply_in_thread(body: dict[str, Any], event: dict[str, Any], context: BoltCo
     thread_ts = event.get("thread_ts") or ts
     message = Message(workspace_of(context), str(channel), str(ts))
     with apologizing_on_failure(client, channel, thread_ts, locale):
-        # the whole channel reads the answer: written so no locale can misread a figure
-        reply = answer(mention_text(event.get("text") or "", context.bot_user_id), for_channel(locale))
+        reply = mention_reply(event, context)
         # an edit finds the answer to update, or waits for the one being posted, before it takes the message's
         # lock: the process posting that answer, this one included, may need the lock to post it
         earlier = _earlier_answer(services.store, message) if edited else None
@@ -86,6 +86,17 @@ def reply_in_thread(body: dict[str, Any], event: dict[str, Any], context: BoltCo
                 return _update(client, services.store, message, earlier, reply)
             _post(client, services.store, message, thread_ts, reply)
     return "error" if reply.is_error else "ok"
+
+
+def mention_reply(event: dict[str, Any], context: BoltContext) -> Reply:
+    """The answer to a mention's text, for the whole channel to read: written so no locale can misread a figure.
+    A `format=` word is saved and said, as in a command."""
+    text = mention_text(event.get("text") or "", context.bot_user_id)
+    text, chosen, saved = choose_format_by_command(context, event.get("user"), text)
+    if chosen is not None and (chosen.is_error or not text.strip()):
+        return chosen
+    locale = locale_of(context)  # brought up to date by a choice
+    return confirmed_above(answer(text, for_channel(locale)), saved, locale)
 
 
 @dataclass(frozen=True)

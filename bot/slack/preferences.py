@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from babel import Locale
 from slack_bolt import App, BoltContext
 from slack_sdk import WebClient
 
@@ -25,6 +26,7 @@ from bot.replies import Reply, build_error_reply
 from bot.slack.home import home_with_format_menu, publish
 from bot.slack.ids import NUMBER_FORMAT_ACTION
 from bot.slack.plumbing import acknowledge, logged, services_of
+from bot.slack.views import written_in
 from bot.slack.workspaces import workspace_of
 
 
@@ -47,6 +49,15 @@ def choose_format_by_command(
     locale = services.locales.locale_for(context, user_id)
     context["locale"] = str(locale)
     return rest, build_format_saved_reply(choice.tag, locale), choice
+
+
+def confirmed_above(reply: Reply, saved: FormatChoice | None, default: Locale) -> Reply:
+    """`reply` with the format choice its command saved (if any) confirmed above it, in the reply's language (a
+    `lang=` word's, else `default`'s): the answer itself already reads in the new format."""
+    if saved is None:
+        return reply
+    said = build_format_saved_reply(saved.tag, written_in(reply, default))
+    return reply.with_blocks([*said.blocks, *reply.blocks])
 
 
 @logged("number_format")
