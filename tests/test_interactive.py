@@ -278,7 +278,10 @@ def test_a_lang_result_is_shared_and_edited_in_its_own_language_and_format(serve
     assert initial == {"field_devices": "64", "field_throughput": "2000", "field_efficiency": "0,9",
                        "field_actual": None}
     shown = json.dumps(view["blocks"], ensure_ascii=False)  # its examples read alike in both formats: ungrouped
-    assert "e.g. 2000" in shown and "for example `2000 · 0.9`" in shown and "2,000" not in shown
+    assert "e.g. 2000" in shown and "For example `2000 · 0.9`" in shown and "2,000" not in shown
+    # both formats named: not "your format (English)", which would leave the German one unsaid
+    assert ("Numbers are read in the English format and in your own (German (Germany)); a number "
+            "the two read differently is asked about.") in shown
     asked = submit(server, "UDE", view, {"devices": "64", "throughput": "12,345", "efficiency": "0,9"}).json()
     assert asked["response_action"] == "errors" and "12,345" in asked["errors"]["field_throughput"]
     submit(server, "UDE", view, {key.removeprefix("field_"): value for key, value in initial.items() if value})

@@ -102,7 +102,11 @@ class Wording:
         """The name of the format numbers are read and written in, in the reply's language (its catalog's: English
         for a language without one): a chosen format's
         (`Deutsch (Schweiz)` for German numbers chosen beside Slack's German), else the language locale's."""
-        numbers = base_locale(numbers_of(self.locale))
+        return self.format_name(self.locale)
+
+    def format_name(self, other: Locale) -> str:
+        """The name of the format `other` reads and writes numbers in, in the reply's language."""
+        numbers = base_locale(numbers_of(other))
         return numbers.get_display_name(Locale.parse(catalog_name(self.locale))) or str(numbers)
 
     @cached_property

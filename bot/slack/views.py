@@ -18,7 +18,7 @@ from bot.numbers import is_unknown
 from bot.replies import Reply, ReplyKind, describe_error, explanation_blocks
 from bot.replies.blocks import Block, code, context, escape, section, warning
 from bot.replies.guide import help_blocks, unknown_format_rule
-from bot.replies.wording import EXAMPLE, wording_for
+from bot.replies.wording import EXAMPLE, Wording, wording_for
 from bot.slack.ids import EDIT_ACTION, FORM_ACTION_ID, FORM_BLOCK_IDS, FORM_CALLBACK, SHARE_ACTION
 from bot.slack.state import FIELD_LIMIT, FormMetadata, ResultState, submitted_values
 
@@ -111,13 +111,7 @@ def form_view(locale: Locale, metadata: FormMetadata, initial: dict[Quantity, st
     ))]
     for quantity, (label, example) in hints.items():
         blocks.append(_form_input(quantity, label, _("e.g. {example}").format(example=example), initial))
-    rule = unknown_format_rule(words) if is_unknown(locale) else _(
-        "Numbers are read in your format ({name}): for example {example}."
-    ).format(
-        name=escape(words.locale_name),
-        example=code(number(Decimal(2000), 2) + " · " + number(Decimal("0.9"), 2)),
-    )
-    blocks.append(context([rule]))
+    blocks.append(context([_form_rule(words, metadata)]))
     return {
         "type": "modal",
         "callback_id": FORM_CALLBACK,
@@ -127,6 +121,23 @@ def form_view(locale: Locale, metadata: FormMetadata, initial: dict[Quantity, st
         "close": _plain_title(_("Cancel")),
         "blocks": blocks,
     }
+
+
+def _form_rule(words: Wording, metadata: FormMetadata) -> str:
+    """How the form reads numbers: in the unknown format, in two (after `lang=`: its format and the user's own), or
+    in the user's."""
+    _ = words.gettext
+    if is_unknown(words.locale) or is_unknown(metadata.own):
+        return unknown_format_rule(words)
+    if metadata.own_tag:
+        example = code(words.plain(Decimal(2000)) + " · " + words.plain(Decimal("0.9")))
+        return _(
+            "Numbers are read in the {name} format and in your own ({own}); a number the two read differently is "
+            "asked about. For example {example}."
+        ).format(name=escape(words.locale_name), own=escape(words.format_name(metadata.own)), example=example)
+    example = code(words.number(Decimal(2000), 2) + " · " + words.number(Decimal("0.9"), 2))
+    return _("Numbers are read in your format ({name}): for example {example}.").format(
+        name=escape(words.locale_name), example=example)
 
 
 def _plain_title(text: str) -> dict[str, str]:
