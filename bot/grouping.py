@@ -15,7 +15,7 @@ from bot.keywords import keywords
 from bot.reading import SUFFIXES, Reader, read_number
 
 KEYED = re.compile(r"([^=:]*)[=:](.*)")  # `key=value` or `key:value`
-_GROUP_OF_THREE = re.compile(r"\d{3}(?:[.,]\d+)?[kKMG]?%?")
+_GROUP_OF_THREE = re.compile(r"\d{3}(?:\u202f\d{3})*(?:[.,]\d+)?[kKMG]?%?")  # with its own no-break groups
 _OWN_GROUP_MARK = re.compile(r"\d[.,]\d{3}(?!\d)")  # `100,000`: grouped in itself, so a number apart
 _TAKES_GROUP = re.compile(r"(?:[^=:\s]+[=:])?\d{1,3}")
 _LEADING_ZERO = re.compile(r"0\d")

@@ -371,6 +371,8 @@ def test_numbers_written_as_a_reply_after_lang_writes_them_read_back(tag):
         ("fr-FR", "d=64 a=1 000 200", ErrorCode.AMBIGUOUS_GROUPING, "a=1 000 200"),  # after the value's own group
         ("fr-FR", "a=50 000 128 500", ErrorCode.AMBIGUOUS_GROUPING, "a=50 000 128"),
         ("en-US", "64 500 90% a=28,800", ErrorCode.AMBIGUOUS_GROUPING, "64 500"),  # or all four values, one too many
+        # a figure held together by a no-break space may continue the group before it, as a plain-spaced one does
+        ("ru-RU", f"64 993 330{NNBSP}925 90%", ErrorCode.AMBIGUOUS_GROUPING, f"64 993 330{NNBSP}925"),
         ("tr-TR", "v=2000 90 % 64", ErrorCode.AMBIGUOUS_GROUPING, "90 % 64"),  # `90 %` or `% 64`: both could be
         # either neighbour of a `%` that may come first could be a percentage, whatever its form: asked
         ("tr-TR", "d=64 92,5 % 80", ErrorCode.AMBIGUOUS_GROUPING, "92,5 % 80"),
