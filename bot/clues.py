@@ -24,15 +24,15 @@ ENGLISH_TOO = frozenset({"gpu", "real"})  # other languages' key words that an E
 def clue_marks(words: list[tuple[str | None, str]]) -> str:
     """The decimal marks that the command's clues stand for; `words` pairs each value's key word (casefolded, or
     None for a bare number) with the value as typed."""
-    marks = []
-    for key, value in words:
+    marks = ""
+    for key, value in words:  # most commands are a few bare numbers: each look is skipped where it can
         if key is not None:
-            marks.append(_keyword_marks().get(key, ""))
-        if value.startswith("%"):
-            marks.append(_marks_of_styles("prefix"))
-        if _SPACE_GROUP.search(value):
-            marks.append(_marks_of_styles("spaces"))
-    return "".join(marks)
+            marks += _keyword_marks().get(key, "")
+        if value[:1] == "%":
+            marks += _marks_of_styles("prefix")
+        elif not value.isdigit() and _SPACE_GROUP.search(value):
+            marks += _marks_of_styles("spaces")
+    return marks
 
 
 @lru_cache(maxsize=2)

@@ -115,7 +115,7 @@ def parse_words(words: list[str], locale: Locale, reader: Reader | None = None) 
         if quantity in readings:
             raise UserInputError(ErrorCode.DUPLICATE_QUANTITY, token=word, quantity=quantity.value)
         readings[quantity] = _read_value(quantity, raw, reader)
-    clues = clue_marks([((split_keyed(word) or (None,))[0], raw) for word, _, raw in keyed])
+    clues = clue_marks([(_key_of(word) if named else None, raw) for word, named, raw in keyed])
     return _command_from(readings, locale, clues)
 
 
@@ -160,6 +160,11 @@ def _take_locale_override(words: list[str], locale: Locale) -> Locale:
         raise UserInputError(ErrorCode.MISSING_VALUE, token=words[index])
     del words[index]
     return resolve_locale(tag)
+
+
+def _key_of(word: str) -> str:
+    """The casefolded key of a `key=value` word."""
+    return (split_keyed(word) or ("",))[0]
 
 
 def _split_key(word: str) -> tuple[Quantity | None, str]:
