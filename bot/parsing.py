@@ -115,7 +115,7 @@ def parse_words(words: list[str], locale: Locale, reader: Reader | None = None) 
         if quantity in readings:
             raise UserInputError(ErrorCode.DUPLICATE_QUANTITY, token=word, quantity=quantity.value)
         readings[quantity] = _read_value(quantity, raw, reader)
-    clues = clue_marks([(_key_of(word) if named else None, raw) for word, named, raw in keyed])
+    clues = clue_marks([(_key_of(word) if named else None, raw) for word, named, raw in keyed], locale)
     return _command_from(readings, locale, clues)
 
 
@@ -283,6 +283,6 @@ def parse_fields(fields: dict[Quantity, str | None], locale: Locale, reader: Rea
     if errors:
         raise FieldErrors(errors)
     try:
-        return _command_from(readings, locale, clue_marks([(None, raw) for raw in fields.values() if raw]))
+        return _command_from(readings, locale, clue_marks([(None, raw) for raw in fields.values() if raw], locale))
     except UserInputError as error:  # a number another field casts doubt on: asked about under its own field
         raise FieldErrors({Quantity(error.quantity or Quantity.THROUGHPUT): error}) from None

@@ -14,6 +14,7 @@ from blockkit import MAX_VIEW_BLOCKS, assert_no_broadcast, assert_within_limits
 from bot.calculator import Quantity
 from bot.engine import answer
 from bot.errors import ErrorCode, UserInputError
+from bot.formats import parse_reader_locale
 from bot.i18n import catalog_name, shipped_languages
 from bot.numbers import resolve_locale
 from bot.replies import build_error_reply, build_help_reply
@@ -102,9 +103,10 @@ def test_any_text_in_any_language_gets_a_reply_inside_block_kit_limits(text, tag
 HELP_EXAMPLE = re.compile(r"`/dpscale ([^`]*)`")
 
 
-@pytest.mark.parametrize("tag", SLACK_LOCALES)
+@pytest.mark.parametrize("tag", [*SLACK_LOCALES, "de_DE@numbers=en_US", "ja_JP@numbers=de_DE", "fr_FR@numbers=en_IN"])
 def test_the_helps_examples_compute_what_they_promise_in_every_locale(tag):
-    locale = resolve_locale(tag)
+    """In every Slack locale, and for users who chose another number format than their language's."""
+    locale = parse_reader_locale(tag)
     words = Wording(locale)
     help_text = str(build_help_reply(locale).blocks)
     examples = HELP_EXAMPLE.findall(help_text.replace("\\xa0", "\xa0").replace("\\u202f", "\u202f"))

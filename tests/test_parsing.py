@@ -7,6 +7,7 @@ from babel import localedata
 
 from bot.calculator import Quantity
 from bot.errors import ErrorCode, UserInputError
+from bot.formats import with_number_format
 from bot.numbers import cldr_style, resolve_locale
 from bot.parsing import MAX_INPUT_LENGTH, FieldErrors, parse_command, parse_fields
 from bot.reading import AskReason, Reading, ReadingKind, read_number
@@ -290,7 +291,6 @@ def test_a_language_override_chooses_the_reply_locale(text, language, territory)
         # a Turkish `%90`, French or Russian space groups, German key words: a writer who may mean 1.024
         ("en-US", "64 1,024 %90", "1,024", (D("1.024"), D(1024))),
         ("en-GB", "64 1,125 %85", "1,125", (D("1.125"), D(1125))),
-        ("en-US", "1 024 2,048 90 %", "2,048", (D("2.048"), D(2048))),
         ("en-US", "geräte=64 durchsatz=1,024 effizienz=90 %", "1,024", (D("1.024"), D(1024))),
         ("de-DE", "台数=64 スループット=2.000 効率=90%", "2.000", (D(2), D(2000))),
         # the user's own clues, English words, a language whose countries disagree, `90 %`: read as before
@@ -301,6 +301,9 @@ def test_a_language_override_chooses_the_reply_locale(text, language, territory)
         ("es-ES", "dispositivos=64 throughput=2.000 eficiencia=90 %", None, SEED),
         ("en-US", "64 2,000 90 %", None, SEED),
         ("fr-FR", "64 2 000 0,9", None, SEED),
+        # spaces group digits in every language (ISO 80000-1), and dpscale writes a channel's figures so
+        ("en-US", "64 2,000 a=115\u202f200", None, {DEV: D(64), THR: D(2000), ACT: D(115200)}),
+        ("en-US", "64 2 000 actual=115,200", None, {DEV: D(64), THR: D(2000), ACT: D(115200)}),
     ],
 )
 def test_a_clue_to_another_format_casts_doubt_on_a_number_written_as_dpscale_writes_it(locale, text, asked, readings):
@@ -312,6 +315,21 @@ def test_a_clue_to_another_format_casts_doubt_on_a_number_written_as_dpscale_wri
         parse_command(text, resolve_locale(locale))
     assert (raised.value.code, raised.value.token, raised.value.readings) == (
         ErrorCode.AMBIGUOUS_NUMBER, asked, readings)
+
+
+@pytest.mark.parametrize(
+    ("slack", "chosen", "text"),
+    [
+        ("de-DE", "en-US", "geräte=64 durchsatz=2,000 effizienz=90%"),
+        ("fr-FR", "en-US", "accélérateurs=64 débit=2,000 efficacité=90%"),
+        ("ja-JP", "de-DE", "台数=64 スループット=2.000 効率=90 %"),
+        ("zh-CN", "de-DE", "设备=64 吞吐量=2.000 效率=90 %"),
+    ],
+)
+def test_the_users_own_languages_key_words_are_no_clue_whatever_format_they_chose(slack, chosen, text):
+    """A German Slack user who chose English numbers writes `durchsatz=2,000` for two thousand, as the help shows."""
+    locale = with_number_format(resolve_locale(slack), resolve_locale(chosen))
+    assert parse_command(text, locale).values == SEED
 
 
 def test_a_forms_fields_give_clues_too():
