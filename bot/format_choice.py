@@ -96,7 +96,10 @@ def build_format_blocks(current: str | None, locale: Locale) -> list[dict[str, A
     _ = translations_for(locale).gettext
     follow = _option(FOLLOW_SLACK, _("Same as my Slack language"))
     offered = [_option(tag, f"{example_number(tag)} · {_format_name(tag, locale)}") for tag in NUMBER_FORMATS]
-    chosen = follow if current is None else _current_option(current, offered, locale)
+    try:
+        chosen = follow if current is None else _current_option(current, offered, locale)
+    except UserInputError:  # a stored tag that no longer names a locale (Babel's data changed): as if none
+        chosen = follow
     options = [follow, *([chosen] if chosen is not follow and chosen not in offered else []), *offered]
     select = {"type": "static_select", "action_id": SELECT_ACTION, "options": options, "initial_option": chosen}
     explanation = _("How you write numbers, whatever language you read Slack in. Replies stay in your Slack "

@@ -101,6 +101,11 @@ def test_the_menu_offers_every_slack_locale_with_an_example_and_same_as_slack():
     assert chosen["text"]["text"] == example_number("fr-FR") + " · Französisch (Frankreich)"
 
 
+def test_a_stored_format_that_names_no_locale_shows_same_as_slack():
+    select = build_format_blocks("xx-YY", resolve_locale("en-US"))[0]["accessory"]
+    assert select["initial_option"]["value"] == "slack" and select["initial_option"] in select["options"]
+
+
 def published_view(fake, before: int) -> dict:
     call = fake.wait_for("views.publish", before + 1)[before]
     view = call.params["view"]
