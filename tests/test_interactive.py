@@ -305,3 +305,20 @@ def test_buttons_and_the_edit_form_follow_the_language_a_lang_word_chose(server,
     view = opened_view(fake, before)
     assert view["submit"]["text"] == "Berechnen"
     assert "2000 · 0,9" in json.dumps(view["blocks"], ensure_ascii=False)  # read in two formats: ungrouped
+
+
+UNKNOWN_NOTE = "Slack did not tell me your language in time, so this answer is in English"
+
+
+def test_a_private_result_for_a_reader_slack_did_not_name_says_why_and_its_shared_copy_does_not():
+    """users.info hangs: the private result says why it is in English; the copy Share posts for the whole channel
+    does not (the note speaks to one reader), nor does a result whose language `lang=` chose."""
+    with running_app({"UDE": "de-DE"}, **{"users.info": "hang"}) as (fake, server):
+        payload = send_command(server, "64 2000 90%", user="UDE").json()
+        assert UNKNOWN_NOTE in json.dumps(payload["blocks"][1])  # right under the headline
+        click(server, "UDE", buttons(payload)["dpscale_share"], fake.response_url("share-unknown"))
+        shared = fake.wait_for("/response/share-unknown", 2)[0].params
+        assert shared["response_type"] == "in_channel" and "in time" not in json.dumps(shared["blocks"])
+        chosen = send_command(server, "64 2000 90% lang=de", user="UDE").json()
+        assert "rechtzeitig" not in json.dumps(chosen["blocks"], ensure_ascii=False)
+        assert "in time" not in json.dumps(send_command(server, "help", user="UDE").json())

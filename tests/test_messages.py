@@ -332,22 +332,3 @@ def test_a_list_of_examples_is_separated_as_the_replys_language_separates_a_list
     reply = answer(text, resolve_locale(locale))
     assert reply.is_error
     assert expected in reply.text, reply.text
-
-
-@pytest.mark.parametrize(
-    ("locale", "note"),
-    [
-        ("en_US@unknown", "Slack did not tell me your language in time, so this answer is in English, with numbers "
-                          "written so that every language reads them alike."),
-        ("de_DE@unknown", "Slack hat mir Ihre Sprache nicht rechtzeitig mitgeteilt, daher antworte ich auf Deutsch"),
-        ("en-US", None),  # the reader's own language and format: nothing to explain
-        ("en_US@channel", None),  # a channel's copy: its numbers read alike, but no one reader is addressed
-    ],
-)
-def test_a_result_for_a_reader_slack_did_not_name_in_time_says_why_it_is_in_this_language(locale, note):
-    reply = answer("64 2000 90%", resolve_locale(locale))
-    shown = json.dumps(reply.blocks, ensure_ascii=False)
-    if note is None:
-        assert "in time" not in shown and "rechtzeitig" not in shown
-    else:
-        assert note in shown

@@ -18,11 +18,11 @@ from bot.format_choice import (
 from bot.formats import SLACK_LOCALES, example_number, parse_reader_locale, with_number_format
 from bot.numbers import resolve_locale
 from fake_slack import BOT_USER_ID
-from slack_client import send_command, send_event, send_interaction, send_mention
+from slack_client import mention_body, post, send_command, send_event, send_interaction, send_mention, signed_headers
 
 USER_LOCALES = {"UEN": "en-US", "UDE": "de-DE", "UMENU": "en-US", "UTR": "en-US", "ULA": "en-US", "UFMT": "en-US",
                 "UFMT2": "ja-JP", "UFR": "fr-FR", "UMEN": "en-US",
-                "UMEN2": "en-US"}
+                "UMEN2": "en-US", "UMEN3": "en-US"}
 
 
 @pytest.mark.parametrize(
@@ -205,6 +205,23 @@ def test_a_mention_saves_a_format_word_as_a_command_does(server, fake, user, tex
         assert answered in posted["text"]
     # saved: the user's next command reads 2.000 as two thousand
     assert "115.200 samples/s actual" in send_command(server, "64 2.000 90 %", user=user).json()["text"]
+
+
+def test_an_edited_mention_does_not_save_its_format_word_again(server, fake):
+    """A choice made since (here by a command) stands: before, every edit of the mention saved its word again."""
+    ts = "1700000002.000300"
+    before = len(fake.calls_to("chat.postMessage"))
+    send_mention(server, f"<@{BOT_USER_ID}> format=de-DE 64 2.000 90 %", "UMEN3", "EvFmtEdit1", ts)
+    fake.wait_for("chat.postMessage", before + 1)
+    assert send_command(server, "format=fr-FR", user="UMEN3").json()["text"].startswith("Done")
+    body = json.loads(mention_body(f"<@{BOT_USER_ID}> format=de-DE 64 2.000 80 %", "UMEN3", "EvFmtEdit2", ts))
+    body["event"]["edited"] = {"user": "UMEN3", "ts": "1700000003.000000"}
+    updates = len(fake.calls_to("chat.update"))
+    assert post(server.url + "/slack/events", json.dumps(body), signed_headers(json.dumps(body),
+                                                                              "application/json")).status == 200
+    fake.wait_for("chat.update", updates + 1)  # the answer, updated for the new efficiency
+    # still French: `2.000` is not how French writes two thousand, so it is asked about
+    assert "could mean" in send_command(server, "64 2.000 90 %", user="UMEN3").json()["text"]
 
 
 def test_the_format_word_answers_in_the_slack_language(server):

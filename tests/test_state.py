@@ -42,3 +42,16 @@ def test_form_metadata_keeps_only_a_plausible_response_url(url):
     with pytest.raises(ValueError):
         FormMetadata.of(GERMAN, url)
     assert FormMetadata.decode(FormMetadata.of(GERMAN, "https://hooks.example/1").encode()).response_url
+
+
+def test_a_result_read_for_an_unknown_reader_is_edited_in_the_locale_slack_has_told_since():
+    """Edit opens the form in the reader's language, not the default's, once Slack has told it."""
+    from bot.slack.actions import known_now
+
+    unknown = resolve_locale("en_US@unknown")
+    state = ResultState.of_text(unknown, "64 2000 90%")
+    assert known_now(state, resolve_locale("de-DE")).locale == resolve_locale("de-DE")
+    assert known_now(state, unknown) == state  # still not told: as it was read
+    chosen = ResultState.of_text(resolve_locale("de_DE@unknown"), "64 2000 90%").model_copy(
+        update={"own_tag": str(unknown)})  # `lang=de` from an unknown reader: both kept
+    assert known_now(chosen, resolve_locale("fr-FR")) == chosen

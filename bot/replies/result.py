@@ -78,8 +78,7 @@ def build_result_reply(result: Result, notes: tuple[Note, ...], locale: Locale) 
         section(bar(result, figures, words)),
         section(formula(result, figures, words)),
     ]
-    remarks = [*words.language_note(), *words.unknown_reader_note(), *(reading_note(note, words) for note in notes),
-               *model_notes(result, figures, words)]
+    remarks = words.language_note() + [reading_note(note, words) for note in notes] + model_notes(result, figures, words)
     if remarks:
         blocks.append(context(remarks))
     blocks.extend(explanation_blocks(locale))

@@ -10,15 +10,7 @@ from babel import Locale
 from bot.calculator import Quantity
 from bot.i18n import catalog_name, translations_for
 from bot.keywords import shown_keys
-from bot.numbers import (
-    base_locale,
-    is_unknown,
-    number_style,
-    numbers_of,
-    reader_modifier,
-    write_number,
-    write_percent,
-)
+from bot.numbers import base_locale, number_style, numbers_of, reader_modifier, write_number, write_percent
 
 MAX_PLAIN_DIGITS = 20
 EXAMPLE = (Decimal(64), Decimal(2000), Decimal("0.9"))  # the source document's example: devices, samples/s, E
@@ -55,16 +47,14 @@ class Wording:
             "still read and written in the {format} format."
         ).format(language=name, format=self.locale_name)]
 
-    def unknown_reader_note(self) -> list[str]:
-        """One line under a result for a reader whose locale Slack did not tell in time: why it is in this language,
-        and that its numbers read alike in every format; else nothing."""
-        if not is_unknown(self.locale):
-            return []
+    def unknown_reader_note(self) -> str:
+        """Why a private result for a reader whose locale Slack did not tell in time is in this language, and that
+        its numbers read alike in every format."""
         language = Locale.parse(catalog_name(self.locale))
-        return [self.gettext(
+        return self.gettext(
             ":information_source: Slack did not tell me your language in time, so this answer is in {language}, "
             "with numbers written so that every language reads them alike."
-        ).format(language=language.get_language_name(language) or str(language))]
+        ).format(language=language.get_language_name(language) or str(language))
 
     def key(self, quantity: Quantity | None) -> str:
         """The language's own word for a named value, with its `=`: `durchsatz=`, `効率=`; None is `lang=`."""

@@ -16,7 +16,7 @@ from slack_sdk import WebClient
 from bot.calculator import Quantity
 from bot.engine import answer, answer_form
 from bot.errors import UserInputError
-from bot.numbers import for_channel
+from bot.numbers import for_channel, is_unknown
 from bot.parsing import FieldErrors, parse_command, parse_fields
 from bot.replies import Reply, ReplyKind
 from bot.slack.delivery import post_to_response_url
@@ -78,7 +78,7 @@ def share(body: dict[str, Any], action: dict[str, Any], client: WebClient, conte
 @logged("edit")
 def edit(ack: Ack, body: dict[str, Any], action: dict[str, Any], client: WebClient, context: BoltContext) -> str:
     try:
-        state = ResultState.decode(action.get("value"))
+        state = known_now(ResultState.decode(action.get("value")), locale_of(context))
         fields = state.form_fields()
         if fields is not None:
             command, own = parse_fields(fields, state.locale, state.reader), state.own
@@ -100,6 +100,14 @@ def edit(ack: Ack, body: dict[str, Any], action: dict[str, Any], client: WebClie
     )
     ack()
     return outcome
+
+
+def known_now(state: ResultState, current: Locale) -> ResultState:
+    """A result read for an unknown reader, to edit now that Slack has told the reader's locale: in that locale.
+    Its values were read alike by every Slack locale, or asked about, so the user's own reads them so too."""
+    if is_unknown(state.locale) and state.own_tag is None and not is_unknown(current):
+        return state.model_copy(update={"locale_tag": str(current)})
+    return state
 
 
 @logged("outdated")

@@ -20,7 +20,7 @@ from bot.slack.mentions import readable_mentions, strip_own_mention
 from bot.slack.plumbing import deadline_of, locale_of, logged, read_user_locale, services_of
 from bot.slack.preferences import choose_format_by_command, confirmed_above
 from bot.slack.state import FormMetadata, ResultState
-from bot.slack.views import with_buttons
+from bot.slack.views import with_buttons, with_unknown_reader_note
 
 
 @logged("command")
@@ -40,7 +40,7 @@ def handle_command(ack: Ack, command: dict[str, Any], client: WebClient, context
         ack()
         return "form"
     reply = answer(text, locale)
-    reply = confirmed_above(reply, saved, locale)
+    reply = confirmed_above(with_unknown_reader_note(reply, locale), saved, locale)
     if reply.kind is ReplyKind.RESULT:  # only a result carries state; a text too long to carry is an error reply
         carried = text if text.isprintable() else normalized_command(text)  # control characters would not fit
         reply = with_buttons(reply, ResultState.of_text(locale, carried))

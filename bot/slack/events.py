@@ -77,7 +77,7 @@ def reply_in_thread(body: dict[str, Any], event: dict[str, Any], context: BoltCo
     thread_ts = event.get("thread_ts") or ts
     message = Message(workspace_of(context), str(channel), str(ts))
     with apologizing_on_failure(client, channel, thread_ts, locale):
-        reply = mention_reply(event, context)
+        reply = mention_reply(event, context, edited=edited)
         # an edit finds the answer to update, or waits for the one being posted, before it takes the message's
         # lock: the process posting that answer, this one included, may need the lock to post it
         earlier = _earlier_answer(services.store, message) if edited else None
@@ -88,11 +88,12 @@ def reply_in_thread(body: dict[str, Any], event: dict[str, Any], context: BoltCo
     return "error" if reply.is_error else "ok"
 
 
-def mention_reply(event: dict[str, Any], context: BoltContext) -> Reply:
+def mention_reply(event: dict[str, Any], context: BoltContext, *, edited: bool = False) -> Reply:
     """The answer to a mention's text, for the whole channel to read: written so no locale can misread a figure.
-    A `format=` word is saved and said, as in a command."""
+    A `format=` word is saved and said, as in a command; in an edit of the mention it is not saved again (which
+    would silently undo a choice made since)."""
     text = mention_text(event.get("text") or "", context.bot_user_id)
-    text, chosen, saved = choose_format_by_command(context, event.get("user"), text)
+    text, chosen, saved = choose_format_by_command(context, event.get("user"), text, save=not edited)
     if chosen is not None and (chosen.is_error or not text.strip()):
         return chosen
     locale = locale_of(context)  # brought up to date by a choice

@@ -27,6 +27,7 @@ from bot.slack.views import (
     outdated_view,
     submitted_fields,
     with_buttons,
+    with_unknown_reader_note,
 )
 
 logger = logging.getLogger(__name__)
@@ -116,7 +117,7 @@ def deliver_form_result(body: dict[str, Any], view: dict[str, Any], client: WebC
     context["locale"] = str(locale)
     try:
         fields = submitted_fields(view)
-        reply = answer_form(fields, locale, metadata.reader)
+        reply = with_unknown_reader_note(answer_form(fields, locale, metadata.reader), locale)
         reply = with_buttons(reply, ResultState.of_fields(locale, fields, metadata.own))
     except FieldErrors:  # the acknowledgement already showed these under their fields; the form is still open
         return "invalid"

@@ -31,11 +31,11 @@ from bot.slack.workspaces import workspace_of
 
 
 def choose_format_by_command(
-    context: BoltContext, user_id: str | None, text: str | None
+    context: BoltContext, user_id: str | None, text: str | None, *, save: bool = True
 ) -> tuple[str, Reply | None, FormatChoice | None]:
-    """Save a `format=` word's choice, if the command has one; returns the rest of the text, the reply that
-    confirms the choice (or names an unknown format, saving nothing), and the choice saved. The context's locale is
-    brought up to date."""
+    """Save a `format=` word's choice, if the command has one (unless not to `save`: the word is then only taken
+    out); returns the rest of the text, the reply that confirms the choice (or names an unknown format, saving
+    nothing), and the choice saved. The context's locale is brought up to date."""
     services = services_of(context)
     try:
         choice, rest = take_format_choice(text or "")
@@ -45,6 +45,8 @@ def choose_format_by_command(
         return "", build_error_reply(error, services.locales.locale_for(context, user_id)), None
     if choice is None or not user_id:
         return text or "", None, None
+    if not save:
+        return rest, None, None
     services.store.preferences.set_number_format(workspace_of(context), user_id, choice.tag)
     locale = services.locales.locale_for(context, user_id)
     context["locale"] = str(locale)
