@@ -27,7 +27,7 @@ def answer(text: str, locale: Locale) -> Reply:
     user_locale = locale
     try:
         words, locale = split_words(text, locale)  # from here on, the locale a `lang=` word chose
-        command = parse_words(words, locale, reader_of(locale, user_locale))
+        command = parse_words(words, locale, reader_of(locale, user_locale), user_locale)
         if command.wants_help:
             return build_help_reply(locale)
         return build_result_reply(_calculate(command), command.notes, locale)

@@ -96,8 +96,11 @@ def _segment(words: list[str], joins: set[int]) -> list[str]:
 
 
 def _fits(segmented: list[str], needed: int) -> bool:
+    """Whether a way of joining gives the numbers needed, none with a leading zero, and no percentage of 1 000 % or
+    more (`64 1 500 100 %` is 1 500 samples/s at 100 %, never 500 100 %)."""
     positional = [word for word in segmented if not KEYED.match(word)]
-    return len(positional) == needed and not any(_LEADING_ZERO.match(KEYED.sub(r"\2", w)) for w in segmented)
+    return len(positional) == needed and not any(
+        _LEADING_ZERO.match(KEYED.sub(r"\2", w)) or (" " in w and "%" in w) for w in segmented)
 
 
 def join_suffixes(words: list[str]) -> list[str]:
@@ -148,12 +151,13 @@ def _could_be_percentage(reader: Reader, words: list[str]) -> Callable[[str, int
     in `64 12,5 % 90`, 12,5 is the throughput); a named efficiency; not another named value. None where it is no
     number."""
     numbers = [index for index, word in enumerate(words) if word[:1].isdigit()]
-    named = any(KEYED.fullmatch(word) for word in words)
+    keys = [KEYWORDS.get(keyed[0], ...) for word in words if (keyed := split_keyed(word))]
+    efficiency_named = Quantity.EFFICIENCY in keys
 
     def could_be(word: str, index: int) -> bool | None:
         """`word`, at `index` among the words."""
-        if not named and index in numbers and numbers.index(index) != _EFFICIENCY_PLACE:
-            return False
+        if index in numbers and (efficiency_named or (not keys and numbers.index(index) != _EFFICIENCY_PLACE)):
+            return False  # a bare number beside a named efficiency, or out of the efficiency's place
         if keyed := split_keyed(word):
             return KEYWORDS[keyed[0]] is Quantity.EFFICIENCY if keyed[0] in KEYWORDS else None
         try:

@@ -63,7 +63,7 @@ class Command:
 def parse_command(text: str, locale: Locale) -> Command:
     """Parse the text after `/dpscale` (or after the bot's mention) for a user of `locale`."""
     words, reply_locale = split_words(text, locale)
-    return parse_words(words, reply_locale, reader_of(reply_locale, locale))
+    return parse_words(words, reply_locale, reader_of(reply_locale, locale), locale)
 
 
 def split_words(text: str, locale: Locale) -> tuple[list[str], Locale]:
@@ -94,9 +94,10 @@ def reader_of(reply_locale: Locale, user_locale: Locale) -> Reader:
     return reader_for(reply_locale, None if reply_locale == user_locale else user_locale)
 
 
-def parse_words(words: list[str], locale: Locale, reader: Reader | None = None) -> Command:
+def parse_words(words: list[str], locale: Locale, reader: Reader | None = None, user: Locale | None = None) -> Command:
     """The quantities (or the wish for help) that the words name, answered in `locale` and read by `reader`
-    (by default, `locale`'s own)."""
+    (by default, `locale`'s own), for a `user` whose own language's key words are no clue (by default, `locale`'s:
+    a `lang=` word chose `locale`)."""
     if not words or (len(words) == 1 and words[0].casefold() in HELP_WORDS):
         return Command(locale=locale, wants_help=True)
     reader = reader or reader_for(locale)
@@ -115,7 +116,7 @@ def parse_words(words: list[str], locale: Locale, reader: Reader | None = None) 
         if quantity in readings:
             raise UserInputError(ErrorCode.DUPLICATE_QUANTITY, token=word, quantity=quantity.value)
         readings[quantity] = _read_value(quantity, raw, reader)
-    clues = clue_marks([(_key_of(word) if named else None, raw) for word, named, raw in keyed], locale)
+    clues = clue_marks([(_key_of(word) if named else None, raw) for word, named, raw in keyed], user or locale)
     return _command_from(readings, locale, clues)
 
 
@@ -270,8 +271,8 @@ def parse_fields(fields: dict[Quantity, str | None], locale: Locale, reader: Rea
     readings: dict[Quantity, tuple[Reading, Bare | None]] = {}
     errors: dict[Quantity, UserInputError] = {}
     reader = reader or reader_for(locale)
-    for quantity, raw in fields.items():
-        text = folded(raw or "").strip()
+    typed = {quantity: folded(raw or "").strip() for quantity, raw in fields.items()}  # `％90` is `%90`
+    for quantity, text in typed.items():
         if not text:
             continue
         try:
@@ -283,6 +284,6 @@ def parse_fields(fields: dict[Quantity, str | None], locale: Locale, reader: Rea
     if errors:
         raise FieldErrors(errors)
     try:
-        return _command_from(readings, locale, clue_marks([(None, raw) for raw in fields.values() if raw], locale))
+        return _command_from(readings, locale, clue_marks([(None, text) for text in typed.values() if text], locale))
     except UserInputError as error:  # a number another field casts doubt on: asked about under its own field
         raise FieldErrors({Quantity(error.quantity or Quantity.THROUGHPUT): error}) from None

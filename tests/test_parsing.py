@@ -255,6 +255,10 @@ def test_lang_numbers_read_differently_by_the_users_and_the_chosen_format_are_as
         ("fr-FR", "64 1 500 k 90 %", {DEV: D(64), THR: D(1500000), EFF: D("0.9")}, set()),
         # where either format read writes the sign first, a `%` standing alone may go with the number after it
         ("en-US", "lang=tr 64 2000 % 90", SEED, set()),
+        # beside a named efficiency a bare number is no percentage: the sign is the efficiency's
+        ("tr-TR", "e=90 % 64 2000", SEED, set()),
+        ("en-US", "64 1 500 100%", {DEV: D(64), THR: D(1500), EFF: D(1)}, set()),  # never 500 100 %
+        ("fr-FR", "64 1 500 100 %", {DEV: D(64), THR: D(1500), EFF: D(1)}, set()),
         ("tr-TR", "lang=en 64 2000 % 90", SEED, set()),
         ("de-DE", "lang=tr 64 2000 90 %", SEED, set()),
         ("en-US", "target=1M v=2000 e=90%", {ACT: D(1000000), THR: D(2000), EFF: D("0.9")}, set()),
@@ -293,6 +297,7 @@ def test_a_language_override_chooses_the_reply_locale(text, language, territory)
         ("en-GB", "64 1,125 %85", "1,125", (D("1.125"), D(1125))),
         ("en-US", "geräte=64 durchsatz=1,024 effizienz=90 %", "1,024", (D("1.024"), D(1024))),
         ("de-DE", "台数=64 スループット=2.000 効率=90%", "2.000", (D(2), D(2000))),
+        ("en-US", "lang=de-CH geräte=64 durchsatz=1,024 effizienz=90 %", "1,024", (D("1.024"), D(1024))),  # the user's
         # the user's own clues, English words, a language whose countries disagree, `90 %`: read as before
         ("tr-TR", "64 2.000 %90", None, SEED),
         ("de-DE", "geräte=64 durchsatz=2.000 effizienz=90 %", None, SEED),
@@ -324,6 +329,8 @@ def test_a_clue_to_another_format_casts_doubt_on_a_number_written_as_dpscale_wri
         ("fr-FR", "en-US", "accélérateurs=64 débit=2,000 efficacité=90%"),
         ("ja-JP", "de-DE", "台数=64 スループット=2.000 効率=90 %"),
         ("zh-CN", "de-DE", "设备=64 吞吐量=2.000 效率=90 %"),
+        ("de-DE", "en-US", "lang=en geräte=64 durchsatz=2,000 effizienz=90%"),  # the user's language, not lang='s
+        ("ja-JP", "de-DE", "lang=de デバイス=64 スループット=2.000 効率=90 %"),
     ],
 )
 def test_the_users_own_languages_key_words_are_no_clue_whatever_format_they_chose(slack, chosen, text):
@@ -332,9 +339,11 @@ def test_the_users_own_languages_key_words_are_no_clue_whatever_format_they_chos
     assert parse_command(text, locale).values == SEED
 
 
-def test_a_forms_fields_give_clues_too():
-    """A form has no key words, but a `%90` in one field casts doubt on the `1,024` in another, under its field."""
-    fields = {DEV: "64", THR: "1,024", EFF: "%90", ACT: None}
+@pytest.mark.parametrize("efficiency", ["%90", "％90", "٪90", " %90"])
+def test_a_forms_fields_give_clues_too(efficiency):
+    """A form has no key words, but a `%90` in one field (however its sign is typed) casts doubt on the `1,024` in
+    another, under its field."""
+    fields = {DEV: "64", THR: "1,024", EFF: efficiency, ACT: None}
     with pytest.raises(FieldErrors) as raised:
         parse_fields(fields, resolve_locale("en-US"))
     assert list(raised.value.errors) == [THR]
@@ -396,7 +405,6 @@ def test_numbers_written_as_a_reply_after_lang_writes_them_read_back(tag):
         ("tr-TR", "d=64 92,5 % 80", ErrorCode.AMBIGUOUS_GROUPING, "92,5 % 80"),
         ("en-US", "a=1,500,000 75 % 1,024 lang=tr", ErrorCode.AMBIGUOUS_GROUPING, "75 % 1,024"),  # 1,024 or 1.024
         ("de-DE", "geräte=64 92,5 % 80 lang=tr", ErrorCode.AMBIGUOUS_GROUPING, "92,5 % 80"),
-        ("tr-TR", "e=90 % 64 2000", ErrorCode.AMBIGUOUS_GROUPING, "e=90 % 64"),  # a named efficiency could be too
         # digits that only look like digits, beside such a `%`: said so, not a crash
         ("tr-TR", "64 10³ % 90", ErrorCode.NOT_PLAIN_DIGITS, "10³"),
         ("en-US", "64 10³ % 90 lang=tr", ErrorCode.NOT_PLAIN_DIGITS, "10³"),
