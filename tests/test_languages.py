@@ -14,7 +14,7 @@ from blockkit import MAX_VIEW_BLOCKS, assert_no_broadcast, assert_within_limits
 from bot.calculator import Quantity
 from bot.engine import answer
 from bot.errors import ErrorCode, UserInputError
-from bot.formats import parse_reader_locale
+from bot.formats import parse_reader_locale, with_number_format
 from bot.i18n import catalog_name, shipped_languages
 from bot.numbers import resolve_locale
 from bot.replies import build_error_reply, build_help_reply
@@ -165,3 +165,12 @@ def test_a_copy_for_the_whole_channel_carries_no_note_about_the_sharers_format()
 @pytest.mark.parametrize("tag", SLACK_LOCALES)
 def test_a_language_with_a_catalog_gets_no_such_note(tag):
     assert "does not speak" not in str(answer(_seed(tag), resolve_locale(tag)).blocks)
+
+
+def test_a_form_whose_two_formats_read_numbers_alike_names_one():
+    """`lang=de` from a user who chose German numbers: one format, grouped examples; not "in the German format and
+    in your own (German (Germany)) … where the two read differently"."""
+    german = resolve_locale("de")
+    own = with_number_format(resolve_locale("en-US"), resolve_locale("de-DE"))
+    rule = form_view(german, FormMetadata.of(german, None, own))["blocks"][-1]["elements"][0]["text"]
+    assert rule == "Zahlen werden in Ihrem Format gelesen (Deutsch): zum Beispiel `2.000 · 0,9`."

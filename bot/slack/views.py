@@ -108,7 +108,7 @@ def form_view(locale: Locale, metadata: FormMetadata, initial: dict[Quantity, st
     _ = words.gettext
     d, v, e = EXAMPLE
     # read in two formats (after `lang=`), the examples are ungrouped: `2.000` would be asked about
-    number = words.plain if metadata.own_tag else words.number
+    number = words.plain if _two_formats(metadata) else words.number
     hints = {
         Quantity.DEVICES: (_("Devices"), number(d, 0)),
         Quantity.THROUGHPUT: (_("Per-device throughput (samples/s)"), number(v, 2)),
@@ -139,7 +139,7 @@ def _form_rule(words: Wording, metadata: FormMetadata) -> str:
     _ = words.gettext
     if is_unknown(words.locale) or is_unknown(metadata.own):
         return unknown_format_rule(words)
-    if metadata.own_tag:
+    if _two_formats(metadata):
         example = code(words.plain(Decimal(2000)) + " · " + words.plain(Decimal("0.9")))
         return _(
             "Numbers are read in the {name} format and in your own ({own}); a number the two read differently is "
@@ -148,6 +148,11 @@ def _form_rule(words: Wording, metadata: FormMetadata) -> str:
     example = code(words.number(Decimal(2000), 2) + " · " + words.number(Decimal("0.9"), 2))
     return _("Numbers are read in your format ({name}): for example {example}.").format(
         name=escape(words.locale_name), example=example)
+
+
+def _two_formats(metadata: FormMetadata) -> bool:
+    """Whether the form reads numbers in two formats that read them differently (after `lang=`)."""
+    return metadata.own_tag is not None and len(metadata.reader.natives) > 1
 
 
 def _plain_title(text: str) -> dict[str, str]:
