@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
+from typing import NamedTuple
 
 from babel import Locale
 
@@ -102,10 +103,10 @@ def parse_words(words: list[str], locale: Locale, reader: Reader | None = None, 
         return Command(locale=locale, wants_help=True)
     reader = reader or reader_for(locale)
     readings: dict[Quantity, tuple[Reading, Bare | None]] = {}
-    keyed = [(word, *_split_key(word)) for word in join_space_groups(words, len(POSITIONAL_ORDER))]
+    keyed = [_split_key(word) for word in join_space_groups(words, len(POSITIONAL_ORDER))]
     free = list(_unnamed_order(keyed))
-    named = any(quantity is not None for _, quantity, _ in keyed)
-    for word, quantity, raw in keyed:
+    named = any(each.quantity is not None for each in keyed)
+    for word, quantity, raw, _ in keyed:
         if quantity is None:
             if not free:
                 raise UserInputError(ErrorCode.TOO_MANY_NUMBERS, token=word)
@@ -116,15 +117,15 @@ def parse_words(words: list[str], locale: Locale, reader: Reader | None = None, 
         if quantity in readings:
             raise UserInputError(ErrorCode.DUPLICATE_QUANTITY, token=word, quantity=quantity.value)
         readings[quantity] = _read_value(quantity, raw, reader)
-    clues = clue_marks([(_key_of(word) if named else None, raw) for word, named, raw in keyed], user or locale)
+    clues = clue_marks([(each.key, each.value) for each in keyed], user or locale)
     return _command_from(readings, locale, clues)
 
 
-def _unnamed_order(keyed: list[tuple[str, Quantity | None, str]]) -> tuple[Quantity, ...]:
+def _unnamed_order(keyed: list[_Word]) -> tuple[Quantity, ...]:
     """What the unnamed numbers stand for: the quantities not named (`d=64 2000 90%`: 2000 is the throughput),
     unless there are too many of them for that."""
-    named = [quantity for _, quantity, _ in keyed if quantity in POSITIONAL_ORDER]
-    if not named or sum(1 for _, quantity, _ in keyed if quantity is None) + len(named) > len(POSITIONAL_ORDER):
+    named = [each.quantity for each in keyed if each.quantity in POSITIONAL_ORDER]
+    if not named or sum(1 for each in keyed if each.quantity is None) + len(named) > len(POSITIONAL_ORDER):
         return POSITIONAL_ORDER
     return tuple(quantity for quantity in POSITIONAL_ORDER if quantity not in named)
 
@@ -163,25 +164,29 @@ def _take_locale_override(words: list[str], locale: Locale) -> Locale:
     return resolve_locale(tag)
 
 
-def _key_of(word: str) -> str:
-    """The casefolded key of a `key=value` word."""
-    return (split_keyed(word) or ("",))[0]
+class _Word(NamedTuple):
+    """A word of a command: a value, named or not."""
+
+    word: str  # as it stands in the command
+    quantity: Quantity | None  # what its key names; None for a bare number
+    value: str  # the value after its key, or the whole word
+    key: str | None  # its key, casefolded (`durchsatz`); None for a bare number
 
 
-def _split_key(word: str) -> tuple[Quantity | None, str]:
-    """`key=value` or `key:value` → (quantity, value); a bare word → (None, word)."""
+def _split_key(word: str) -> _Word:
+    """`key=value` or `key:value`, or a bare number."""
     keyed = split_keyed(word)
     if keyed is None:
         if not any(map(str.isnumeric, word)):
             raise UserInputError(ErrorCode.UNKNOWN_WORD, token=word)
-        return None, word
+        return _Word(word, None, word, None)
     key, value = keyed
     quantity = KEYWORDS.get(key)
     if quantity is None:
         raise UserInputError(ErrorCode.UNKNOWN_WORD, token=word)
     if not value:
         raise UserInputError(ErrorCode.MISSING_VALUE, token=word, quantity=quantity.value)
-    return quantity, value
+    return _Word(word, quantity, value, key)
 
 
 class Bare(StrEnum):
