@@ -18,7 +18,8 @@ from functools import lru_cache
 
 from babel import Locale
 
-from bot.keywords import WORDS
+from bot.i18n import catalog_name
+from bot.keywords import WORDS, word_list
 from bot.numbers import NEIGHBOUR_LOCALES, SLACK_LOCALES, resolve_locale
 from bot.reading import own_styles
 
@@ -30,17 +31,16 @@ def clue_marks(words: list[tuple[str | None, str]], locale: Locale) -> str:
     pairs each value's key word (casefolded, or None for a bare number) with the value as typed."""
     marks = ""
     for key, value in words:  # most commands are a few bare numbers: each look is skipped where it can
-        if key is not None and (found := _keyword_marks().get(key)) and word_language(locale) not in found[1]:
+        if key is not None and (found := _keyword_marks().get(key)) and _word_list(locale) not in found[1]:
             marks += found[0]
         if value[:1] == "%":
             marks += _prefix_marks()
     return marks
 
 
-def word_language(locale: Locale) -> str:
-    """The key-word list (`bot.keywords.WORDS`) of `locale`'s language: `de`, `zh_Hant`."""
-    scripted = f"{locale.language}_{locale.script}"
-    return scripted if scripted in WORDS else locale.language
+def _word_list(locale: Locale) -> str:
+    """The key words (`bot.keywords.WORDS`) of `locale`'s language: those of the catalog it is answered from."""
+    return word_list(catalog_name(locale))
 
 
 @lru_cache(maxsize=1)
@@ -59,7 +59,7 @@ def _keyword_marks() -> dict[str, tuple[str, frozenset[str]]]:
     by_language: dict[str, set[str]] = {}
     for tag in SLACK_LOCALES:
         locale = resolve_locale(tag)
-        by_language.setdefault(word_language(locale), set()).update(style.decimal for style in own_styles(locale))
+        by_language.setdefault(_word_list(locale), set()).update(style.decimal for style in own_styles(locale))
     english = {word.casefold() for words in WORDS["en"].values() for word in words} | ENGLISH_TOO
     marks: dict[str, set[str]] = {}
     languages: dict[str, set[str]] = {}

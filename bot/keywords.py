@@ -110,7 +110,7 @@ CONFLICTS_REFUSED = {
 }
 
 
-def _language(catalog: str) -> str:
+def word_list(catalog: str) -> str:
     """The word list for a catalog name: `pt_BR` → `pt`, `es_419` → `es`, `en_GB` → `en`."""
     return catalog if catalog in WORDS else catalog.split("_")[0] if catalog.split("_")[0] in WORDS else "en"
 
@@ -137,5 +137,5 @@ def help_words() -> frozenset[str]:
 @lru_cache(maxsize=64)
 def shown_keys(catalog: str) -> Mapping[Quantity | None, str]:
     """The word the help shows for each quantity in a language: its own first word, else the English one."""
-    own = WORDS[_language(catalog)]
+    own = WORDS[word_list(catalog)]
     return MappingProxyType({quantity: (own.get(quantity) or WORDS["en"][quantity])[0] for quantity in WORDS["en"]})

@@ -53,6 +53,7 @@ def _shape(rare: str) -> re.Pattern[str]:
     marks = re.escape(_SEPARATORS + rare)
     return re.compile(rf"[+{MINUS_SIGNS}]?[\d{marks}]*\d[\d{marks}]*")
 
+
 class ReadingKind(StrEnum):
     OTHER_CONVENTION = "other_convention"  # not valid in the reader's format; read in the only other that fits
     AMBIGUOUS = "ambiguous"  # read in the reader's format; a neighbour (not a Slack locale) reads it otherwise
