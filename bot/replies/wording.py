@@ -50,7 +50,7 @@ class Wording:
     def unknown_reader_note(self) -> str:
         """Why a private result for a reader whose locale Slack did not tell in time is in this language, and that
         its numbers read alike in every format."""
-        language = Locale.parse(catalog_name(self.locale))
+        language = self.language
         return self.gettext(
             ":information_source: Slack did not tell me your language in time, so this answer is in {language}, "
             "with numbers written so that every language reads them alike."
@@ -116,13 +116,18 @@ class Wording:
     def format_name(self, other: Locale) -> str:
         """The name of the format `other` reads and writes numbers in, in the reply's language."""
         numbers = base_locale(numbers_of(other))
-        return numbers.get_display_name(Locale.parse(catalog_name(self.locale))) or str(numbers)
+        return numbers.get_display_name(self.language) or str(numbers)
+
+    @cached_property
+    def language(self) -> Locale:
+        """The language the reply's sentences are in: its catalog's (English for a language without one)."""
+        return Locale.parse(catalog_name(self.locale))
 
     @cached_property
     def comma(self) -> str:
         """What the reply's language puts between the items of a list (CLDR's list pattern): `, `, or `、` in
         Japanese and Chinese."""
-        return str(Locale.parse(catalog_name(self.locale)).list_patterns["standard"]["middle"].format("", ""))
+        return str(self.language.list_patterns["standard"]["middle"].format("", ""))
 
     @property
     def chosen_format(self) -> bool:
