@@ -175,12 +175,17 @@ def _example(error: UserInputError, words: Wording) -> str:
         return code(words.number(EXAMPLE[0], 0))
     if error.code is ErrorCode.AMBIGUOUS_GROUPING:  # the advice is "no spaces inside": so is the example
         if error.quantity == Quantity.EFFICIENCY.value:  # which number a `%` between two belongs to
-            return code(words.plain(Decimal("2000"))) + words.comma + code(_unspaced(words.percent(EXAMPLE[2])))
-        return code(words.plain(Decimal("2000"))) + words.comma + code(words.plain(Decimal("0.9")))
+            return _listed(words, words.plain(Decimal("2000")), _unspaced(words.percent(EXAMPLE[2])))
+        return _listed(words, words.plain(Decimal("2000")), words.plain(Decimal("0.9")))
     if error.code is ErrorCode.MISSING_VALUE:
         key = (error.token or "").rstrip("=:")
         return code(f"{key}={_example_value(error.quantity, words) if error.quantity else 'de-DE'}")  # or `lang=`
-    return code(words.number(Decimal("2000"))) + words.comma + code(words.number(Decimal("0.9")))
+    return _listed(words, words.number(Decimal("2000")), words.number(Decimal("0.9")))
+
+
+def _listed(words: Wording, *examples: str) -> str:
+    """Examples as code, separated as the reply's language separates a list."""
+    return words.comma.join(map(code, examples))
 
 
 def _unspaced(text: str) -> str:

@@ -42,7 +42,7 @@ def with_unknown_reader_note(reply: Reply, locale: Locale) -> Reply:
     """A private result for `locale`, a reader whose locale Slack did not tell in time, with a line under its
     headline saying why it is in this language; unchanged for any other reader, any other reply, or one whose
     language a `lang=` word chose. (Not in a copy for the channel: the note speaks to one reader.)"""
-    if reply.kind is not ReplyKind.RESULT or not is_unknown(locale) or written_in(reply, locale) != locale:
+    if reply.kind is not ReplyKind.RESULT or not is_unknown(locale) or reply.locale not in (None, str(locale)):
         return reply
     note = context([wording_for(locale).unknown_reader_note()])
     return reply.with_blocks([reply.blocks[0], note, *reply.blocks[1:]])
