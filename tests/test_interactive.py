@@ -195,12 +195,17 @@ def test_invalid_form_values_are_shown_under_the_field_that_is_wrong(server, fak
         assert message in payload["errors"][block_id]
 
 
-def test_when_the_conversation_cannot_be_reached_the_result_comes_by_direct_message(server, fake):
-    fake.behaviour["/response/form-gone"] = "error"
+def result_by_direct_message(server, fake, name: str) -> dict:
+    """UEN fills the form, whose conversation Slack will not let the result into: the direct message it comes in."""
+    fake.behaviour[f"/response/{name}"] = "error"
     before_open, before_dm = len(fake.calls_to("views.open")), len(fake.calls_to("chat.postMessage"))
-    send_command(server, "", user="UEN", response_url=fake.response_url("form-gone"))
+    send_command(server, "", user="UEN", response_url=fake.response_url(name))
     submit(server, "UEN", opened_view(fake, before_open), {"devices": "64", "throughput": "2000", "efficiency": "0.9"})
-    message = fake.wait_for("chat.postMessage", before_dm + 1)[before_dm].params
+    return fake.wait_for("chat.postMessage", before_dm + 1)[before_dm].params
+
+
+def test_when_the_conversation_cannot_be_reached_the_result_comes_by_direct_message(server, fake):
+    message = result_by_direct_message(server, fake, "form-gone")
     assert message["channel"] == "UEN"
     assert "I could not post in the conversation" in json.dumps(message["blocks"])
     assert "115,200" in message["text"]
@@ -209,11 +214,7 @@ def test_when_the_conversation_cannot_be_reached_the_result_comes_by_direct_mess
 
 def test_edit_on_a_result_that_came_by_direct_message_keeps_it_a_direct_messages_copy(server, fake):
     """The edited result replaces the direct message in place: still no Share, still the note saying why."""
-    fake.behaviour["/response/form-lost"] = "error"
-    before_open, before_dm = len(fake.calls_to("views.open")), len(fake.calls_to("chat.postMessage"))
-    send_command(server, "", user="UEN", response_url=fake.response_url("form-lost"))
-    submit(server, "UEN", opened_view(fake, before_open), {"devices": "64", "throughput": "2000", "efficiency": "0.9"})
-    message = fake.wait_for("chat.postMessage", before_dm + 1)[before_dm].params
+    message = result_by_direct_message(server, fake, "form-lost")
     before_edit = len(fake.calls_to("views.open"))
     edit = buttons(message)["dpscale_edit"]
     assert click(server, "UEN", edit, fake.response_url("dm-edit"), channel="D1", ephemeral=False).status == 200
