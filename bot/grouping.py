@@ -151,7 +151,7 @@ def _could_be_percentage(reader: Reader, words: list[str]) -> Callable[[str, int
     in `64 12,5 % 90`, 12,5 is the throughput); a named efficiency; not another named value. None where it is no
     number."""
     numbers = [index for index, word in enumerate(words) if word[:1].isdigit()]
-    keys = [KEYWORDS.get(keyed[0], ...) for word in words if (keyed := split_keyed(word))]
+    keys = [KEYWORDS.get(keyed[0]) for word in words if (keyed := split_keyed(word))]  # what each named word names
     efficiency_named = Quantity.EFFICIENCY in keys
 
     def could_be(word: str, index: int) -> bool | None:
