@@ -13,7 +13,7 @@ from bot.calculator import Quantity, Result, make_scenario, solve
 from bot.errors import UserInputError
 from bot.formats import NUMBER_FORMATS
 from bot.numbers import resolve_locale
-from bot.parsing import Command, FieldErrors, parse_fields, parse_words, reader_of, split_words
+from bot.parsing import Command, FieldErrors, parse_fields, parse_words, reader_of, second_format, split_words
 from bot.reading import Reader
 from bot.replies import Reply, build_error_reply, build_help_reply, build_result_reply
 
@@ -24,15 +24,16 @@ def answer(text: str, locale: Locale) -> Reply:
 
     A user's mistake becomes a localized error reply; nothing else is caught here, so a bug surfaces as one.
     """
-    user_locale = locale
+    user_locale, own = locale, None
     try:
         words, locale = split_words(text, locale)  # from here on, the locale a `lang=` word chose
+        own = second_format(locale, user_locale)
         command = parse_words(words, locale, reader_of(locale, user_locale), user_locale)
         if command.wants_help:
-            return build_help_reply(locale)
+            return build_help_reply(locale, own)
         return build_result_reply(_calculate(command), command.notes, locale)
     except UserInputError as error:
-        return build_error_reply(error, locale)
+        return build_error_reply(error, locale, own)
 
 
 def answer_form(fields: dict[Quantity, str | None], locale: Locale, reader: Reader | None = None) -> Reply:

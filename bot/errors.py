@@ -27,6 +27,10 @@ class ErrorCode(StrEnum):
     UNKNOWN_LOCALE = "unknown_locale"
 
 
+LANGUAGE = "lang"  # what a `lang=` word's error is about (`UserInputError.quantity`), beside the four quantities
+NUMBER_FORMAT = "format"  # and a `format=` word's
+
+
 @dataclass(eq=False)
 class UserInputError(Exception):
     """Raised for anything wrong with what the user typed.

@@ -11,7 +11,7 @@ from typing import Any
 
 from babel import Locale
 
-from bot.errors import ErrorCode, UserInputError
+from bot.errors import NUMBER_FORMAT, ErrorCode, UserInputError
 from bot.formats import NUMBER_FORMATS, example_number
 from bot.i18n import translations_for
 from bot.numbers import resolve_locale
@@ -43,7 +43,7 @@ def take_format_choice(text: str) -> tuple[FormatChoice | None, str]:
     if not first.group(1):
         raise UserInputError(ErrorCode.MISSING_VALUE, token=first.group(0))
     if len(found) > 1:
-        raise UserInputError(ErrorCode.DUPLICATE_QUANTITY, token=found[1].group(0))
+        raise UserInputError(ErrorCode.DUPLICATE_QUANTITY, token=found[1].group(0), quantity=NUMBER_FORMAT)
     rest = (text[: first.start()].rstrip() + " " + text[first.end() :].lstrip()).strip()
     return FormatChoice(normalise_tag(first.group(1))), rest
 
@@ -60,6 +60,8 @@ def normalise_tag(value: str) -> str | None:
         locale = resolve_locale(value)
     except UserInputError:
         raise UnknownFormat(value) from None
+    if "@" in value or locale.language == "root":  # no one's format, nor the unknown reader's or a channel's
+        raise UnknownFormat(value)  # (`en@unknown`), which are dpscale's own
     # another name of an offered format (`es-419` for es-LA, `zh-Hant-TW` for zh-TW) is stored as the menu names it
     return next((tag for tag in NUMBER_FORMATS if resolve_locale(tag) == locale), str(locale).replace("_", "-"))
 

@@ -13,29 +13,29 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
-from enum import StrEnum
 from typing import NamedTuple
 
 from babel import Locale
 
 from bot.calculator import Quantity
 from bot.clues import clue_marks
-from bot.errors import ErrorCode, UserInputError
+from bot.errors import LANGUAGE, ErrorCode, UserInputError
 from bot.glyphs import folded
 from bot.grouping import join_percent_signs, join_space_groups, join_suffixes, split_keyed
 from bot.keywords import help_words, keywords
 from bot.numbers import NARROW_SPACE, SPACES, number_style, reader_modifier, resolve_locale, with_modifier
-from bot.reading import SUFFIXES, Reader, Reading, confirm_house_forms, read_number, reader_for
+from bot.reading import SUFFIXES, Reader, Reading, confirm_house_forms, reader_for
+from bot.values import Bare, read_value
 
 MAX_INPUT_LENGTH = 500
 HELP_WORDS = help_words()
 POSITIONAL_ORDER = (Quantity.DEVICES, Quantity.THROUGHPUT, Quantity.EFFICIENCY)
 KEYWORDS = keywords()  # every shipped language's words (bot.keywords)
 _LEADING_MENTION = re.compile(r"^\s*<@[A-Z0-9]+(?:\|[^>]*)?>")  # a bot mention the caller left in
-_KEY_VALUE = re.compile(r"\s*([=:])\s*")
+_KEY_VALUE = re.compile(r"\s*([=:])(?:\s+(?![^\s=:]+[=:]))?")  # `e = 90%`; but `e= lang=de` is two words
+_EMOJI = re.compile(r"(?<!\S)(?::[a-z0-9_+'-]+:)+(?!\S)")  # Slack's emoji (`:fire:`), standing alone
 _NO_BREAK_GROUP = re.compile(r"(?<=\d)[\u00a0\u202f\u2007](?=\d{3}(?!\d))")
 _HELD = "\ue000"  # a no-break group space, held through folding and splitting (a private-use character)
 
@@ -95,6 +95,14 @@ def reader_of(reply_locale: Locale, user_locale: Locale) -> Reader:
     return reader_for(reply_locale, None if reply_locale == user_locale else user_locale)
 
 
+def second_format(reply_locale: Locale, user_locale: Locale) -> Locale | None:
+    """The user's own locale where a `lang=` word chose one whose format reads numbers otherwise: the examples a
+    reply shows are then written so that both read them alike (`2000`, not `2.000`). None otherwise."""
+    if reply_locale == user_locale or len(reader_of(reply_locale, user_locale).natives) < 2:
+        return None
+    return user_locale
+
+
 def parse_words(words: list[str], locale: Locale, reader: Reader | None = None, user: Locale | None = None) -> Command:
     """The quantities (or the wish for help) that the words name, answered in `locale` and read by `reader`
     (by default, `locale`'s own), for a `user` whose own language's key words are no clue (by default, `locale`'s:
@@ -105,18 +113,19 @@ def parse_words(words: list[str], locale: Locale, reader: Reader | None = None, 
     readings: dict[Quantity, tuple[Reading, Bare | None]] = {}
     keyed = [_split_key(word) for word in join_space_groups(words, len(POSITIONAL_ORDER))]
     free = list(_unnamed_order(keyed))
-    named = any(each.quantity is not None for each in keyed)
+    # beside a named value, or among fewer bare numbers than the three a command needs, a percentage is the
+    # efficiency wherever it stands (`v=2000 90% 64`; `64 90%` lacks the throughput, not a place for its `%`)
+    anywhere = any(each.quantity is not None for each in keyed) or len(keyed) < len(POSITIONAL_ORDER)
     for word, quantity, raw, _ in keyed:
         if quantity is None:
             if not free:
                 raise UserInputError(ErrorCode.TOO_MANY_NUMBERS, token=word)
-            # beside a named value, a percentage is the efficiency wherever it stands: `v=2000 90% 64`
-            percent = named and "%" in raw and Quantity.EFFICIENCY in free
+            percent = anywhere and "%" in raw and Quantity.EFFICIENCY in free
             quantity = Quantity.EFFICIENCY if percent else free[0]
             free.remove(quantity)
         if quantity in readings:
             raise UserInputError(ErrorCode.DUPLICATE_QUANTITY, token=word, quantity=quantity.value)
-        readings[quantity] = _read_value(quantity, raw, reader)
+        readings[quantity] = read_value(quantity, raw, reader)
     clues = clue_marks([(each.key, each.value) for each in keyed], user or locale)
     return _command_from(readings, locale, clues)
 
@@ -136,17 +145,25 @@ def _split_words(text: str) -> list[str]:
     if "&" in text:  # each step only where it has something to do: most commands are a few plain numbers
         text = text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
     text = _LEADING_MENTION.sub(" ", text)
-    if not text.isprintable():  # control, format and odd space characters become plain spaces
-        text = "".join(" " if unicodedata.category(c)[0] in "CZ" and c not in SPACES else c for c in text)
+    if not text.isprintable():
+        text = visible(text)
     if not text.isascii():  # a no-break space between digits only groups them: `28 800` as dpscale writes it
         text = _NO_BREAK_GROUP.sub(_HELD, text)
     text = folded(text)
+    if ":" in text:  # an emoji says nothing about the numbers, and its colons are no key's
+        text = _EMOJI.sub(" ", text)
     if "=" in text or ":" in text:
         text = _KEY_VALUE.sub(r"\1", text)
     words = text.split()
     if _HELD in text:
         words = [word.replace(_HELD, NARROW_SPACE) for word in words]
     return words
+
+
+def visible(text: str) -> str:
+    """Control, format and odd space characters (a zero-width space, a direction mark) as plain spaces: a space,
+    never nothing, so that `64\u200b2000` is never read as one number."""
+    return "".join(" " if unicodedata.category(c)[0] in "CZ" and c not in SPACES else c for c in text)
 
 
 def _take_locale_override(words: list[str], locale: Locale) -> Locale:
@@ -156,12 +173,15 @@ def _take_locale_override(words: list[str], locale: Locale) -> Locale:
     if not chosen:
         return locale
     if len(chosen) > 1:
-        raise UserInputError(ErrorCode.DUPLICATE_QUANTITY, token=words[chosen[1][0]])
+        raise UserInputError(ErrorCode.DUPLICATE_QUANTITY, token=words[chosen[1][0]], quantity=LANGUAGE)
     index, tag = chosen[0]
     if not tag:
         raise UserInputError(ErrorCode.MISSING_VALUE, token=words[index])
     del words[index]
-    return resolve_locale(tag)
+    chosen_locale = resolve_locale(tag)
+    if chosen_locale.language == "root":  # CLDR's root is no one's language
+        raise UserInputError(ErrorCode.UNKNOWN_LOCALE, token=tag)
+    return chosen_locale
 
 
 class _Word(NamedTuple):
@@ -184,66 +204,9 @@ def _split_key(word: str) -> _Word:
     quantity = KEYWORDS.get(key)
     if quantity is None:
         raise UserInputError(ErrorCode.UNKNOWN_WORD, token=word)
-    if not value:
+    if not value.strip("%").strip(SPACES):  # `efficiency=`, or `efficiency=%`: the number is missing
         raise UserInputError(ErrorCode.MISSING_VALUE, token=word, quantity=quantity.value)
     return _Word(word, quantity, value, key)
-
-
-class Bare(StrEnum):
-    """How an efficiency typed without a percent sign was read, when the reply must say so."""
-
-    PERCENT = "percent"  # above 1: a percentage
-    ONE = "one"  # exactly 1: the whole, 100 %
-
-
-def _possible(quantity: Quantity) -> Callable[[Decimal], bool]:
-    """Whether a value could be meant for `quantity` at all (efficiency as typed: a fraction or a percentage)."""
-    return _POSSIBLE.get(quantity, _positive)
-
-
-def _positive(value: Decimal) -> bool:
-    return value > 0
-
-
-_POSSIBLE: dict[Quantity, Callable[[Decimal], bool]] = {
-    Quantity.DEVICES: lambda value: value >= 1 and value == value.to_integral_value(),
-    Quantity.EFFICIENCY: lambda value: 0 < value <= 100,
-}
-
-
-def _read_value(quantity: Quantity, raw: str, reader: Reader) -> tuple[Reading, Bare | None]:
-    has_percent = raw.endswith("%") or raw.startswith("%")
-    body = raw.strip("%").strip(SPACES) if has_percent else raw
-    if not body or not any(map(str.isnumeric, body)):
-        raise UserInputError(ErrorCode.UNKNOWN_WORD, token=raw)
-    if has_percent and quantity is not Quantity.EFFICIENCY:
-        raise UserInputError(ErrorCode.PERCENT_NOT_ALLOWED, token=raw, quantity=quantity.value)
-    try:
-        reading = read_number(body, reader, _possible(quantity))
-    except UserInputError as error:
-        error.token, error.quantity = raw, quantity.value
-        if quantity is Quantity.EFFICIENCY:
-            error.readings = tuple(v / 100 if has_percent or v > 1 else v for v in error.readings)
-        raise
-    if reading.token != raw:  # a percent sign was taken off: the reading names the token as typed
-        reading = Reading(raw, reading.value, reading.kind, reading.alternative, reading.set_aside, reading.marks)
-    if quantity is not Quantity.EFFICIENCY:
-        return reading, None
-    if reading.set_aside:  # as fractions, the way an ask about an efficiency gives its readings (above)
-        set_aside = tuple((v / 100 if has_percent or v > 1 else v, marks) for v, marks in reading.set_aside)
-        reading = Reading(reading.token, reading.value, reading.kind, reading.alternative, set_aside, reading.marks)
-    if has_percent:
-        return _scaled(reading, Decimal("0.01")), None
-    if reading.value > 1:
-        return _scaled(reading, Decimal("0.01")), Bare.PERCENT
-    if reading.value == 1:
-        return reading, Bare.ONE
-    return reading, None
-
-
-def _scaled(reading: Reading, factor: Decimal) -> Reading:
-    alternative = None if reading.alternative is None else reading.alternative * factor
-    return Reading(reading.token, reading.value * factor, reading.kind, alternative, reading.set_aside, reading.marks)
 
 
 def _command_from(readings: dict[Quantity, tuple[Reading, Bare | None]], locale: Locale, clues: str) -> Command:
@@ -276,15 +239,16 @@ def parse_fields(fields: dict[Quantity, str | None], locale: Locale, reader: Rea
     readings: dict[Quantity, tuple[Reading, Bare | None]] = {}
     errors: dict[Quantity, UserInputError] = {}
     reader = reader or reader_for(locale)
-    typed = {quantity: folded(raw or "").strip() for quantity, raw in fields.items()}  # `％90` is `%90`
+    # `％90` is `%90`; a zero-width space pasted along is gone, as in a command
+    typed = {quantity: folded(visible(raw or "")).strip() for quantity, raw in fields.items()}
     for quantity, text in typed.items():
         if not text:
             continue
         try:
-            readings[quantity] = _read_value(quantity, text, reader)
+            readings[quantity] = read_value(quantity, text, reader)
         except UserInputError as error:
             if error.code is ErrorCode.UNKNOWN_WORD:  # a field holds one value: say what a number looks like
-                error = UserInputError(ErrorCode.NOT_A_NUMBER, token=error.token)
+                error = UserInputError(ErrorCode.NOT_A_NUMBER, token=error.token, quantity=quantity.value)
             errors[quantity] = error
     if errors:
         raise FieldErrors(errors)

@@ -35,7 +35,7 @@ class Mutant:
 MUTANTS = [
     Mutant("numbers", "trailing zeros kept: 115,200.00", "bot/numbers.py",
            'text = text.rstrip("0").removesuffix(style.decimal)', "pass", ("tests/test_messages.py",)),
-    Mutant("parsing", "a bare 90 read as 9000 % instead of 90 %", "bot/parsing.py",
+    Mutant("parsing", "a bare 90 read as 9000 % instead of 90 %", "bot/values.py",
            'return _scaled(reading, Decimal("0.01")), Bare.PERCENT', "return reading, Bare.PERCENT",
            ("tests/test_parsing.py", "tests/test_messages.py")),
     Mutant("parsing", "the German help word is not known", "bot/keywords.py",

@@ -3,6 +3,7 @@ locale, and the help's own examples compute what they promise in the reader's fo
 
 from __future__ import annotations
 
+import json
 import re
 from decimal import Decimal
 
@@ -16,6 +17,7 @@ from bot.engine import answer
 from bot.errors import ErrorCode, UserInputError
 from bot.formats import parse_reader_locale, with_number_format
 from bot.i18n import catalog_name, shipped_languages
+from bot.keywords import keywords
 from bot.numbers import resolve_locale
 from bot.replies import build_error_reply, build_help_reply
 from bot.replies.wording import Wording
@@ -101,6 +103,7 @@ def test_any_text_in_any_language_gets_a_reply_inside_block_kit_limits(text, tag
 
 
 HELP_EXAMPLE = re.compile(r"`/dpscale ([^`]*)`")
+KEYWORDS = keywords()  # every language's key words: None for `lang=`
 
 
 @pytest.mark.parametrize("tag", [*SLACK_LOCALES, "de_DE@numbers=en_US", "ja_JP@numbers=de_DE", "fr_FR@numbers=en_IN"])
@@ -174,3 +177,46 @@ def test_a_form_whose_two_formats_read_numbers_alike_names_one():
     own = with_number_format(resolve_locale("en-US"), resolve_locale("de-DE"))
     rule = form_view(german, FormMetadata.of(german, None, own))["blocks"][-1]["elements"][0]["text"]
     assert rule == "Zahlen werden in Ihrem Format gelesen (Deutsch): zum Beispiel `2.000 · 0,9`."
+
+
+def _shown_commands(reply) -> list[str]:
+    """Every `/dpscale …` example with numbers that a reply shows, as a user would type it back."""
+    text = json.dumps(reply.blocks, ensure_ascii=False).replace("&lt;", "<").replace("&gt;", ">")
+    return [example for example in HELP_EXAMPLE.findall(text) if any(c.isdigit() for c in example.split()[0])]
+
+
+@pytest.mark.parametrize(("user", "lang"), [("en-US", "de"), ("de-DE", "en"), ("fr-FR", "ja"), ("es-LA", "de"),
+                                            ("en-IN", "it"), ("ja-JP", "pt-BR")])
+@pytest.mark.parametrize("text", ["help", "64 2000", "64 1e3 90%", "64 2000 90% e=", "64 x 90%"])
+def test_after_lang_every_example_shown_reads_alike_in_both_formats(user, lang, text):
+    """After `lang=`, numbers are read in that format and in the user's own, and one the two read differently is
+    asked about: so every example the help or an error shows is written so that both read it alike (`2000`, not
+    `2.000`), and typed back with the same `lang=` it computes."""
+    locale = resolve_locale(user)
+    reply = answer(f"{text} lang={lang}", locale)
+    shown = _shown_commands(reply)
+    assert shown, reply.text
+    for example in shown:
+        chooses = any(KEYWORDS.get(word.partition("=")[0].casefold(), ...) is None for word in example.split())
+        typed = example if chooses else f"{example} lang={lang}"  # the help's own `lang=` example chooses one
+        again = answer(typed, locale)
+        assert again.kind == "result", (example, again.text)
+    if text == "help":  # and the help says that both formats read the numbers
+        rule = reply.blocks[-1]["elements"][-1]["text"]
+        assert Wording(resolve_locale(lang)).format_name(locale) in rule, rule
+
+
+@pytest.mark.parametrize("tag", SLACK_LOCALES)
+@pytest.mark.parametrize(("text", "token"), [("1e400 2000 90%", "1e400"),
+                                             ("64 2000 1e3%", "1e3%"), ("① 2000 90%", "①"), ("64 2x000 90%", "2x000")])
+def test_the_example_for_a_number_that_cannot_be_read_fits_the_value_it_stands_for(tag, text, token):
+    """`1e400` as devices: the example is a number of devices (`64`), which, put in its place, computes; not the
+    same `2,000` and `0.9` whatever the value (`0.9` devices are refused)."""
+    locale = resolve_locale(tag)
+    reply = answer(text, locale)
+    assert reply.is_error
+    examples = [span for span in re.findall(r"`([^`]*)`", reply.blocks[0]["text"]["text"]) if span != token]
+    assert examples, reply.text
+    for example in examples:
+        again = answer(text.replace(token, example, 1), locale)
+        assert again.kind == "result", (example, again.text)

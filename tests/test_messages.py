@@ -109,13 +109,21 @@ def test_a_number_two_formats_read_differently_is_asked_about_with_both_readings
         # the user's own reading breaks a rule: the rule says so, and no other reading is offered in its place
         ("en-US", "1.024 2000 90%", "1.024 — Devices must be a whole number, such as 64."),
         ("en-US", "64 2000 12,500", "12,500 — The scaling efficiency must be from 0.01% to 100%."),
+        ("de-DE", "1.500.000 2000 90 %", "1.500.000 – Die Gerätezahl muss zwischen 1 und 1.000.000 liegen."),
         # a missing value's example is a value of that quantity, as the reader writes it
         ("de-DE", "64 2000 e=", "Nach e= fehlt der Wert; schreiben Sie etwa e=90\u00a0%."),
         ("en-US", "64 2000 actual=", "write it like actual=115,200"),
         ("fr-FR", "2000 90 % d=", "d=64"),
         ("en-US", "64 90% v=", "v=2,000"),
         ("de-DE", "64 2000 90 % sprache=", "Nach sprache= fehlt der Wert; schreiben Sie etwa sprache=de-DE."),
-        ("en-US", "64 2000 90% lang=de lang=fr", "The value is given twice (lang=fr)."),
+        ("en-US", "64 2000 90% lang=de lang=fr", "The language is given twice (lang=fr)."),
+        ("de-DE", "64 2000 90 % sprache=de sprache=fr", "Die Sprache ist doppelt angegeben (sprache=fr)."),
+        # a key with a percent sign alone: its number is missing
+        ("en-US", "efficiency=% 64 2000", "efficiency=% has no value after it; write it like efficiency=90%."),
+        # fewer numbers than three, one a percentage: the missing one is the problem, not where the `%` stands
+        ("en-US", "64 90%", "Give three of devices, throughput, efficiency and actual"),
+        ("ja-JP", "2000 90%", "デバイス数・スループット・効率・実効値のうち3つを指定してください"),
+        ("en-US", "64 2000 %", "Give three of devices, throughput, efficiency and actual"),
     ],
 )
 def test_errors_name_the_problem_in_the_users_language_with_the_usage_line(locale, text, message):
@@ -319,12 +327,11 @@ def test_asked_which_number_a_percent_sign_belongs_to_the_example_is_a_percentag
 @pytest.mark.parametrize(
     ("locale", "text", "expected"),
     [
-        ("en-US", "64 2x000 90%", "Write numbers like `2,000`, `0.9`."),
-        ("de-DE", "64 2x000 90 %", "Schreiben Sie Zahlen wie `2.000`, `0,9`."),
-        ("ja-JP", "64 2x000 90%", "例えば `2,000`、`0.9` のように"),
-        ("zh-CN", "64 2x000 90%", "`2,000`、`0.9`"),
-        ("zh-TW", "64 2x000 90%", "`2,000`、`0.9`"),
-        ("ja-JP", "1 200 300 90%", "`2000`、`0.9`"),  # spaces that may group or separate: the unspaced example
+        ("en-US", "1 200 300 90%", "like `2000`, `0.9`."),  # spaces that may group or separate: unspaced examples
+        ("de-DE", "1 200 300 90 %", "etwa `2000`, `0,9`."),
+        ("ja-JP", "1 200 300 90%", "`2000`、`0.9`"),
+        ("zh-CN", "1 200 300 90%", "`2000`、`0.9`"),
+        ("zh-TW", "1 200 300 90%", "`2000`、`0.9`"),
     ],
 )
 def test_a_list_of_examples_is_separated_as_the_replys_language_separates_a_list(locale, text, expected):

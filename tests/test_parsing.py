@@ -262,6 +262,12 @@ def test_lang_numbers_read_differently_by_the_users_and_the_chosen_format_are_as
         ("tr-TR", "lang=en 64 2000 % 90", SEED, set()),
         ("de-DE", "lang=tr 64 2000 90 %", SEED, set()),
         ("en-US", "target=1M v=2000 e=90%", {ACT: D(1000000), THR: D(2000), EFF: D("0.9")}, set()),
+        # Slack's emoji say nothing about the numbers, and their colons name no value
+        ("en-US", "64 2000 :fire: 90%", SEED, set()),
+        ("en-US", ":tada: 64 2000 90% :wave::skin-tone-2:", SEED, set()),
+        ("de-DE", "d: 64 :rocket: v: 2.000 e: 90 %", SEED, set()),
+        # a reading that breaks a rule is no reading: a German `1.500k` would be 1.5 million devices, over the limit
+        ("en-US", "1.500k 2000 90%", {DEV: D(1500), THR: D(2000), EFF: D("0.9")}, set()),
     ],
 )
 def test_commands_name_their_quantities_and_flag_uncertain_readings(locale, text, expected, noted):
@@ -414,7 +420,11 @@ def test_numbers_written_as_a_reply_after_lang_writes_them_read_back(tag):
         ("en-US", "64 2000 speed=5", ErrorCode.UNKNOWN_WORD, "speed=5"),
         ("en-US", "64 2000 actual=", ErrorCode.MISSING_VALUE, "actual="),
         ("en-US", "64 2000 90% lang=xx-YY", ErrorCode.UNKNOWN_LOCALE, "xx-YY"),
-        ("en-US", "64 2000 %", ErrorCode.PERCENT_NOT_ALLOWED, "2000%"),
+        ("en-US", "64 2000% 90", ErrorCode.PERCENT_NOT_ALLOWED, "2000%"),
+        ("en-US", "64 2000 90% e= lang=de", ErrorCode.MISSING_VALUE, "e="),  # an empty value takes no next word
+        ("en-US", "lang=de lang=fr 64 2000 90%", ErrorCode.DUPLICATE_QUANTITY, "lang=fr"),
+        ("en-US", "64 2000 90% lang=root", ErrorCode.UNKNOWN_LOCALE, "root"),
+        ("en-US", "64 2000 90% efficiency=%", ErrorCode.MISSING_VALUE, "efficiency=%"),
         ("en-US", "64 2000 " + "9" * MAX_INPUT_LENGTH, ErrorCode.TOO_LONG, None),
     ],
 )
@@ -431,3 +441,12 @@ def test_bad_input_raises_the_users_error_naming_the_token(locale, text, code, t
 )
 def test_slack_locale_tags_map_to_cldr_locales(tag, expected):
     assert str(resolve_locale(tag)) == expected
+
+
+@pytest.mark.parametrize("value", ["64\u200b", "\u202e64", "64\x1b", "\u200e64\u200f"])
+def test_a_fields_invisible_characters_are_spaces_as_in_a_command(value):
+    """A zero-width space or a direction mark pasted along with a number: invisible, so the message "`64` is not a
+    number" would make no sense; the form reads the field as the command reads the same text."""
+    fields = {DEV: value, THR: "2000", EFF: "90%", ACT: None}
+    assert parse_fields(fields, resolve_locale("en-US")).values == SEED
+    assert parse_command(f"{value} 2000 90%", resolve_locale("en-US")).values == SEED

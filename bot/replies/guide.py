@@ -17,24 +17,28 @@ from bot.replies.wording import EXAMPLE, Wording, wording_for
 
 
 @lru_cache(maxsize=64)
-def usage_line(locale: Locale) -> str:
+def usage_line(locale: Locale, ungrouped: bool = False) -> str:
+    """How to write the command, with an example; `ungrouped` where it is read in two formats (after `lang=`), so
+    that the example reads alike in both (`2000`: `2.000` would be asked about)."""
     words = wording_for(locale)
     d, v, e = EXAMPLE
+    throughput = words.plain(v) if ungrouped else words.number(v)
     return words.gettext("Usage: {usage}, for example {example}").format(
         usage=code("/dpscale " + words.gettext("DEVICES THROUGHPUT EFFICIENCY")),
-        example=code(f"/dpscale {words.number(d, 0)} {words.number(v)} {words.percent(e)}"),
+        example=code(f"/dpscale {words.number(d, 0)} {throughput} {words.percent(e)}"),
     )
 
 
-def build_help_reply(locale: Locale) -> Reply:
-    """How to use the command, with every example written in the reader's own number format."""
-    text, blocks = help_blocks(locale)
+def build_help_reply(locale: Locale, own: Locale | None = None) -> Reply:
+    """How to use the command, with every example written in the reader's own number format; or, where a `lang=`
+    word chose a format that reads numbers otherwise than the user's `own`, written so that both read it alike."""
+    text, blocks = help_blocks(locale, own)
     return Reply(text=text, blocks=list(blocks), kind=ReplyKind.HELP, locale=str(locale))
 
 
 @lru_cache(maxsize=64)
-def help_blocks(locale: Locale) -> tuple[str, tuple[Block, ...]]:
-    """The help's notification text and blocks (App Home shows the same blocks)."""
+def help_blocks(locale: Locale, own: Locale | None = None) -> tuple[str, tuple[Block, ...]]:
+    """The help's notification text and blocks (App Home shows the same blocks); `own` as for `build_help_reply`."""
     words = wording_for(locale)
     _ = words.gettext
     blocks = [
@@ -44,18 +48,18 @@ def help_blocks(locale: Locale) -> tuple[str, tuple[Block, ...]]:
             "throughput A = I · E and speedup S = d · E, from the number of devices d, the throughput v of one "
             "device in samples/s, and the scaling efficiency E."
         )),
-        section(usage_line(locale) + "\n" + _(
+        section(usage_line(locale, own is not None) + "\n" + _(
             "Give any three of devices, throughput, efficiency and actual (cluster throughput) with "
             "{keys}; the fourth is solved."
         ).format(keys=code(words.key_list()))),
-        section(_("*Examples*") + "\n" + _examples(words)),
-        context([*words.language_note(), _reading_rules(words)]),
+        section(_("*Examples*") + "\n" + _examples(words, own is not None)),
+        context([*words.language_note(), _reading_rules(words) if own is None else two_formats_rule(words, own)]),
     ]
     return _("How to use dpscale"), tuple(blocks)
 
 
-def _examples(words: Wording) -> str:
-    _, n, pct = words.gettext, words.number, words.percent
+def _examples(words: Wording, ungrouped: bool) -> str:
+    _, n, pct = words.gettext, words.plain if ungrouped else words.number, words.percent
     d, v, e = EXAMPLE
     actual = d * v * e
     dk, vk, ek, ak, lk = (words.key(q) for q in (*Quantity, None))
@@ -90,6 +94,15 @@ def _reading_rules(words: Wording) -> str:
         percent=code(words.percent(EXAMPLE[2])),
         lang=code(words.key(None) + "en-US"),
     )
+
+
+def two_formats_rule(words: Wording, own: Locale) -> str:
+    """How numbers are read after a `lang=` word whose format reads them otherwise than the user's `own`."""
+    example = code(words.plain(Decimal(2000)) + " · " + words.plain(Decimal("0.9")))
+    return words.gettext(
+        "Numbers are read in the {name} format and in your own ({own}); a number the two read differently is "
+        "asked about. For example {example}."
+    ).format(name=escape(words.locale_name), own=escape(words.format_name(own)), example=example)
 
 
 def unknown_format_rule(words: Wording) -> str:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from decimal import Decimal
 from functools import lru_cache
 
 from babel import Locale
 
 from bot.calculator import Quantity
-from bot.errors import ErrorCode, UserInputError
+from bot.errors import LANGUAGE, NUMBER_FORMAT, ErrorCode, UserInputError
 from bot.reading import AskReason
 from bot.replies.blocks import Reply, ReplyKind, code, context, escape, section, warning
 from bot.replies.guide import usage_line
@@ -16,12 +18,15 @@ from bot.replies.wording import EXAMPLE, Wording, wording_for
 
 # rules about a value's size: the message says the rule, so the value the user typed goes in front of it
 _RULES_WITHOUT_TOKEN = frozenset({ErrorCode.OUT_OF_RANGE, ErrorCode.DEVICES_NOT_WHOLE, ErrorCode.ACTUAL_ABOVE_IDEAL})
+_KEY = re.compile(r"[=:]")
+QUANTITY_NAMES = frozenset(Quantity)  # an error's `quantity` that names one of the four values
 
 
-def build_error_reply(error: UserInputError, locale: Locale) -> Reply:
-    """A localized message that names what was wrong and how to write it, with the usage line."""
-    message = describe_error(error, locale)
-    blocks = [section(":warning: " + message), context([usage_line(locale)])]
+def build_error_reply(error: UserInputError, locale: Locale, own: Locale | None = None) -> Reply:
+    """A localized message that names what was wrong and how to write it, with the usage line (`own` as for
+    `describe_error`)."""
+    message = describe_error(error, locale, own)
+    blocks = [section(":warning: " + message), context([usage_line(locale, own is not None)])]
     return Reply(text=message, blocks=blocks, kind=ReplyKind.ERROR, locale=str(locale))
 
 
@@ -30,8 +35,9 @@ def build_failure_reply(locale: Locale) -> Reply:
     return warning(wording_for(locale).gettext("Sorry, something went wrong on our side. Please try again in a moment."))
 
 
-def describe_error(error: UserInputError, locale: Locale) -> str:
-    """One sentence (or two) saying what is wrong and how to write it, in the reader's language."""
+def describe_error(error: UserInputError, locale: Locale, own: Locale | None = None) -> str:
+    """One sentence (or two) saying what is wrong and how to write it, in the reader's language; where a `lang=`
+    word chose a format that reads numbers otherwise than the user's `own`, its examples read alike in both."""
     words = wording_for(locale)
     token = code(error.token) if error.token is not None else ""
     message = _template(error, words).format(
@@ -39,7 +45,7 @@ def describe_error(error: UserInputError, locale: Locale) -> str:
         quantity=_quantity_name(error.quantity, words),
         limit=error.high or "",
         keys=code(words.key_list(lang=True)),
-        example=_example(error, words),
+        example=_example(error, words, words.plain if own is not None else words.number),
         options=_options(error, words),
         hundred=words.hundred,
         low=_bound(error.quantity, error.low, words),
@@ -168,7 +174,9 @@ def _written(value: Decimal, quantity: str | None, words: Wording) -> str:
     return words.plain(value)
 
 
-def _example(error: UserInputError, words: Wording) -> str:
+def _example(error: UserInputError, words: Wording, number: Callable[[Decimal], str]) -> str:
+    """What to write instead, as code: for the value the error is about, where it is one of the four, with
+    `number` (grouped, or not where two formats read the command)."""
     if error.code is ErrorCode.UNKNOWN_LOCALE:
         return code("de-DE")
     if error.code is ErrorCode.DEVICES_NOT_WHOLE:
@@ -178,9 +186,11 @@ def _example(error: UserInputError, words: Wording) -> str:
             return _listed(words, words.plain(Decimal("2000")), _unspaced(words.percent(EXAMPLE[2])))
         return _listed(words, words.plain(Decimal("2000")), words.plain(Decimal("0.9")))
     if error.code is ErrorCode.MISSING_VALUE:
-        key = (error.token or "").rstrip("=:")
-        return code(f"{key}={_example_value(error.quantity, words) if error.quantity else 'de-DE'}")  # or `lang=`
-    return _listed(words, words.number(Decimal("2000")), words.number(Decimal("0.9")))
+        key = _KEY.split(error.token or "", maxsplit=1)[0]  # `efficiency=` or `efficiency=%`: `efficiency`
+        return code(f"{key}={_example_value(error.quantity, words, number) if error.quantity else 'de-DE'}")
+    if error.quantity in QUANTITY_NAMES:  # a number for one value: an example that fits it (`64` devices)
+        return code(_example_value(error.quantity, words, number))
+    return _listed(words, number(Decimal("2000")), number(Decimal("0.9")))
 
 
 def _listed(words: Wording, *examples: str) -> str:
@@ -192,15 +202,15 @@ def _unspaced(text: str) -> str:
     return "".join(text.split())
 
 
-def _example_value(quantity: str, words: Wording) -> str:
-    """The source document's value of `quantity`, as the reader writes it: `90 %` for an efficiency."""
+def _example_value(quantity: str, words: Wording, number: Callable[[Decimal], str]) -> str:
+    """The source document's value of `quantity`, as `number` writes it: `90 %` for an efficiency."""
     if quantity == Quantity.EFFICIENCY.value:
         return words.percent(EXAMPLE[2])
     if quantity == Quantity.DEVICES.value:
         return words.number(EXAMPLE[0], 0)
     if quantity == Quantity.ACTUAL.value:
-        return words.number(EXAMPLE[0] * EXAMPLE[1] * EXAMPLE[2])
-    return words.number(EXAMPLE[1])
+        return number(EXAMPLE[0] * EXAMPLE[1] * EXAMPLE[2])
+    return number(EXAMPLE[1])
 
 
 def _bound(quantity: str | None, value: str | None, words: Wording) -> str:
@@ -224,4 +234,6 @@ def _quantity_names(words: Wording) -> dict[str, str]:
         Quantity.THROUGHPUT.value: _("The per-device throughput"),
         Quantity.EFFICIENCY.value: _("The scaling efficiency"),
         Quantity.ACTUAL.value: _("The actual throughput"),
+        LANGUAGE: _("The language"),
+        NUMBER_FORMAT: _("The number format"),
     }

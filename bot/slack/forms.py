@@ -25,6 +25,7 @@ from bot.slack.views import (
     form_errors,
     form_view,
     outdated_view,
+    second_format_of,
     submitted_fields,
     with_buttons,
     with_unknown_reader_note,
@@ -78,7 +79,7 @@ def open_form_or_help(
     try:
         if open_form(client, trigger_id, locale, metadata, initial, deadline=deadline):
             return
-        help_reply = build_help_reply(locale)
+        help_reply = build_help_reply(locale, second_format_of(metadata))
         post_to_response_url(metadata.response_url, **help_reply.payload(response_type="ephemeral",
                                                                           replace_original=False))
     except Exception:
@@ -101,7 +102,7 @@ def validate_form(ack: Ack, view: dict[str, Any], context: BoltContext) -> str:
     try:
         answer_form(submitted_fields(view), locale, metadata.reader)
     except FieldErrors as errors:
-        ack(response_action="errors", errors=form_errors(errors.errors, locale))
+        ack(response_action="errors", errors=form_errors(errors.errors, locale, second_format_of(metadata)))
         return "invalid"
     except BadState:  # not a state this form's inputs send: as a form this version does not know
         ack(response_action="update", view=outdated_view(locale))

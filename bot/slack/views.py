@@ -15,9 +15,10 @@ from bot.calculator import Quantity
 from bot.errors import UserInputError
 from bot.formats import parse_reader_locale
 from bot.numbers import is_unknown
+from bot.parsing import second_format
 from bot.replies import Reply, ReplyKind, describe_error, explanation_blocks
 from bot.replies.blocks import Block, code, context, escape, section, warning
-from bot.replies.guide import help_blocks, unknown_format_rule
+from bot.replies.guide import help_blocks, two_formats_rule, unknown_format_rule
 from bot.replies.wording import EXAMPLE, Wording, wording_for
 from bot.slack.ids import EDIT_ACTION, FORM_ACTION_ID, FORM_BLOCK_IDS, FORM_CALLBACK, SHARE_ACTION
 from bot.slack.state import FIELD_LIMIT, FormMetadata, ResultState, submitted_values
@@ -140,11 +141,7 @@ def _form_rule(words: Wording, metadata: FormMetadata) -> str:
     if is_unknown(words.locale) or is_unknown(metadata.own):
         return unknown_format_rule(words)
     if _two_formats(metadata):
-        example = code(words.plain(Decimal(2000)) + " · " + words.plain(Decimal("0.9")))
-        return _(
-            "Numbers are read in the {name} format and in your own ({own}); a number the two read differently is "
-            "asked about. For example {example}."
-        ).format(name=escape(words.locale_name), own=escape(words.format_name(metadata.own)), example=example)
+        return two_formats_rule(words, metadata.own)
     example = code(words.number(Decimal(2000), 2) + " · " + words.number(Decimal("0.9"), 2))
     return _("Numbers are read in your format ({name}): for example {example}.").format(
         name=escape(words.locale_name), example=example)
@@ -152,7 +149,13 @@ def _form_rule(words: Wording, metadata: FormMetadata) -> str:
 
 def _two_formats(metadata: FormMetadata) -> bool:
     """Whether the form reads numbers in two formats that read them differently (after `lang=`)."""
-    return metadata.own_tag is not None and len(metadata.reader.natives) > 1
+    return second_format_of(metadata) is not None
+
+
+def second_format_of(metadata: FormMetadata) -> Locale | None:
+    """The user's own locale where the form reads numbers in it beside another format that reads them otherwise
+    (after `lang=`): what its error messages and help then write their examples for (`bot.parsing.second_format`)."""
+    return second_format(metadata.locale, metadata.own) if metadata.own_tag is not None else None
 
 
 def _plain_title(text: str) -> dict[str, str]:
@@ -185,9 +188,10 @@ def submitted_fields(view: dict[str, Any]) -> dict[Quantity, str | None]:
     return {q: values.get(FORM_BLOCK_IDS[q], {}).get(FORM_ACTION_ID) for q in Quantity}
 
 
-def form_errors(errors: dict[Quantity, UserInputError], locale: Locale) -> dict[str, str]:
-    """`response_action: errors` for a form: a localized message under each field that is wrong."""
-    return {FORM_BLOCK_IDS[q]: describe_error(e, locale)[:FORM_ERROR_LIMIT] for q, e in errors.items()}
+def form_errors(errors: dict[Quantity, UserInputError], locale: Locale, own: Locale | None = None) -> dict[str, str]:
+    """`response_action: errors` for a form: a localized message under each field that is wrong (`own` as for
+    `describe_error`)."""
+    return {FORM_BLOCK_IDS[q]: describe_error(e, locale, own)[:FORM_ERROR_LIMIT] for q, e in errors.items()}
 
 
 def form_initial_values(

@@ -1,0 +1,68 @@
+"""One value of a command, read for the quantity it stands for: a percent sign only on the efficiency, a bare
+efficiency above one read as a percentage, and only readings that could be meant for that quantity offered."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from decimal import Decimal
+from enum import StrEnum
+
+from bot.calculator import MAX_ACTUAL, MAX_DEVICES, MAX_THROUGHPUT, Quantity
+from bot.errors import ErrorCode, UserInputError
+from bot.numbers import SPACES
+from bot.reading import Reader, Reading, read_number
+
+
+class Bare(StrEnum):
+    """How an efficiency typed without a percent sign was read, when the reply must say so."""
+
+    PERCENT = "percent"  # above 1: a percentage
+    ONE = "one"  # exactly 1: the whole, 100 %
+
+
+def _possible(quantity: Quantity) -> Callable[[Decimal], bool]:
+    """Whether a value could be meant for `quantity` at all (efficiency as typed: a fraction or a percentage)."""
+    return _POSSIBLE[quantity]
+
+
+_POSSIBLE: dict[Quantity, Callable[[Decimal], bool]] = {  # the rules of `bot.calculator.check`, efficiency as typed
+    Quantity.DEVICES: lambda value: 1 <= value <= MAX_DEVICES and value == value.to_integral_value(),
+    Quantity.THROUGHPUT: lambda value: 0 < value <= MAX_THROUGHPUT,
+    Quantity.EFFICIENCY: lambda value: 0 < value <= 100,
+    Quantity.ACTUAL: lambda value: 0 < value <= MAX_ACTUAL,
+}
+
+
+def read_value(quantity: Quantity, raw: str, reader: Reader) -> tuple[Reading, Bare | None]:
+    has_percent = raw.endswith("%") or raw.startswith("%")
+    body = raw.strip("%").strip(SPACES) if has_percent else raw
+    if not body or not any(map(str.isnumeric, body)):
+        raise UserInputError(ErrorCode.UNKNOWN_WORD, token=raw)
+    if has_percent and quantity is not Quantity.EFFICIENCY:
+        raise UserInputError(ErrorCode.PERCENT_NOT_ALLOWED, token=raw, quantity=quantity.value)
+    try:
+        reading = read_number(body, reader, _possible(quantity))
+    except UserInputError as error:
+        error.token, error.quantity = raw, quantity.value
+        if quantity is Quantity.EFFICIENCY:
+            error.readings = tuple(v / 100 if has_percent or v > 1 else v for v in error.readings)
+        raise
+    if reading.token != raw:  # a percent sign was taken off: the reading names the token as typed
+        reading = Reading(raw, reading.value, reading.kind, reading.alternative, reading.set_aside, reading.marks)
+    if quantity is not Quantity.EFFICIENCY:
+        return reading, None
+    if reading.set_aside:  # as fractions, the way an ask about an efficiency gives its readings (above)
+        set_aside = tuple((v / 100 if has_percent or v > 1 else v, marks) for v, marks in reading.set_aside)
+        reading = Reading(reading.token, reading.value, reading.kind, reading.alternative, set_aside, reading.marks)
+    if has_percent:
+        return _scaled(reading, Decimal("0.01")), None
+    if reading.value > 1:
+        return _scaled(reading, Decimal("0.01")), Bare.PERCENT
+    if reading.value == 1:
+        return reading, Bare.ONE
+    return reading, None
+
+
+def _scaled(reading: Reading, factor: Decimal) -> Reading:
+    alternative = None if reading.alternative is None else reading.alternative * factor
+    return Reading(reading.token, reading.value * factor, reading.kind, alternative, reading.set_aside, reading.marks)
