@@ -43,6 +43,7 @@ StartResponse = Callable[..., Any]
 WSGIApp = Callable[[Environ, StartResponse], Iterable[bytes]]
 
 log = logging.getLogger("bot.http")
+_HTML = (("Content-Type", "text/html; charset=utf-8"),)
 
 
 class Rejected(Exception):
@@ -52,9 +53,10 @@ class Rejected(Exception):
         self.reason = reason
 
 
-def guarded(slack: WSGIApp, browser_paths: frozenset[str] = frozenset()) -> WSGIApp:
+def guarded(slack: WSGIApp, browser_paths: frozenset[str] = frozenset(), browser_failure: bytes = b"") -> WSGIApp:
     """`slack` (Bolt's WSGI handler) behind the checks above; `browser_paths` (the OAuth flow's install and
-    redirect pages, in multi-workspace mode) go to it as GET requests with no body."""
+    redirect pages, in multi-workspace mode) go to it as GET requests with no body, and should one fail, the
+    browser gets `browser_failure` (an HTML page) rather than the server's own."""
 
     def application(environ: Environ, start_response: StartResponse) -> Iterable[bytes]:
         path, method = environ.get("PATH_INFO"), environ.get("REQUEST_METHOD")
@@ -64,7 +66,12 @@ def guarded(slack: WSGIApp, browser_paths: frozenset[str] = frozenset()) -> WSGI
             return _plain(start_response, "200 OK", b"ok", head)
         if path in browser_paths and method == "GET":
             environ["wsgi.input"] = BytesIO(b"")
-            return slack(environ, start_response)
+            try:
+                return slack(environ, start_response)
+            except Exception:  # storing the installation failed (its database locked, say)
+                log.exception("install page failed")
+                return _plain(start_response, "500 Internal Server Error", browser_failure or b"internal error",
+                              False, *(_HTML if browser_failure else ()))
         if path not in browser_paths and path != EVENTS_PATH:
             return _plain(start_response, "404 Not Found", b"not found", head)
         if method != "POST" or path in browser_paths:  # an install page is never run for HEAD: it makes a state
@@ -205,9 +212,9 @@ class BoltHandler(SlackRequestHandler):
 def _plain(
     start_response: StartResponse, status: str, body: bytes, head: bool = False, *headers: tuple[str, str]
 ) -> list[bytes]:
-    """A short text answer; to HEAD, its headers alone (waitress leaves that to the app, and a body after them
-    would be read, on a kept-alive connection, as the start of the next response)."""
-    start_response(
-        status, [("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", str(len(body))), *headers]
-    )
+    """A short text answer (or another type: `headers` may name it); to HEAD, its headers alone (waitress leaves
+    that to the app, and a body after them would be read, on a kept-alive connection, as the start of the next
+    response)."""
+    kind = [] if any(name == "Content-Type" for name, _ in headers) else [("Content-Type", "text/plain; charset=utf-8")]
+    start_response(status, [*kind, ("Content-Length", str(len(body))), *headers])
     return [b""] if head else [body]

@@ -50,11 +50,13 @@ from waitress.task import WSGITask
 from bot.engine import warm_up
 from bot.http import ARRIVED, EVENTS_PATH, HEALTH_PATH, MAX_BODY, BoltHandler, WSGIApp, guarded
 from bot.logs import restart_writer_in_child, stop_writer
+from bot.numbers import resolve_locale
 from bot.processes import default_process_count, freeze_startup_heap, prepare_database
 from bot.settings import Settings, SettingsError, load_settings
 from bot.shutdown import Server, SocketMap, WorkPool, finish_requests, in_progress, serve_until_signalled
 from bot.slack.app import TokenCheckFailed, configure_logging, create_app, create_services
 from bot.slack.plumbing import Services
+from bot.slack.workspaces import installation_failed_page
 
 __all__ = ["EVENTS_PATH", "HEALTH_PATH", "create_wsgi_app", "serve"]
 
@@ -126,7 +128,8 @@ def build(settings: Settings) -> tuple[WSGIApp, Services]:
     app = create_app(settings, services=services)
     flow = app.oauth_flow
     pages = frozenset({flow.install_path, flow.redirect_uri_path}) if flow is not None else frozenset()
-    return guarded(BoltHandler(app, path=EVENTS_PATH), browser_paths=pages), services
+    failed = installation_failed_page(resolve_locale(settings.dpscale_default_locale)).body.encode()
+    return guarded(BoltHandler(app, path=EVENTS_PATH), browser_paths=pages, browser_failure=failed), services
 
 
 def server_options(settings: Settings) -> dict[str, object]:

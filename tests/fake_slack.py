@@ -32,8 +32,9 @@ class Call:
 
 @dataclass
 class FakeSlack:
-    """Behaviour per method: 'ok', 'error' (HTTP 500), 'ratelimit' (HTTP 429), 'hang', 'portal' (an HTML page with
-    HTTP 200, as a proxy between the app and Slack might answer), or a delay in seconds."""
+    """Behaviour per method: 'ok', 'error' (HTTP 500), 'ratelimit' (HTTP 429), 'ratelimit_once' (429 to the first
+    call only, as Slack answers a burst in one channel), 'hang', 'portal' (an HTML page with HTTP 200, as a proxy
+    between the app and Slack might answer), or a delay in seconds."""
 
     locales: dict[str, str | None] = field(default_factory=dict)
     behaviour: dict[str, str | float] = field(default_factory=dict)
@@ -130,7 +131,7 @@ class FakeSlack:
             self.finished.append(method)
         if behaviour == "error":
             return _send(handler, 500, {"ok": False, "error": "internal_error"})
-        if behaviour == "ratelimit":
+        if behaviour == "ratelimit" or behaviour == "ratelimit_once" and self.finished.count(method) == 1:
             return _send(handler, 429, {"ok": False, "error": "ratelimited"}, {"Retry-After": self.retry_after})
         if behaviour == "portal":  # a proxy's or captive portal's page in place of Slack's answer
             page = b"<html><body>Sign in to continue: token=xoxb-portal-page</body></html>"

@@ -134,21 +134,21 @@ def test_app_home_is_published_in_the_viewers_language(app, fake):
 
 
 def test_an_edit_that_reaches_the_lock_before_its_original_still_updates_the_one_answer(app, fake, monkeypatch):
-    """The original claims the message and is then held up (here, reading its locale) while its edit arrives in
+    """The original claims the message and is then held up (here, writing its reply) while its edit arrives in
     the same process: the edit waits for the original's answer without holding the message's lock, so the original
     posts it and the edit updates it; never a second answer after a long wait."""
     from bot.slack import events
 
     monkeypatch.setattr(events, "ANSWER_WAIT", 3.0)
-    held, locale_of = threading.Event(), events.locale_of
+    held, mention_reply = threading.Event(), events.mention_reply
 
-    def slow_the_first(context):
+    def slow_the_first(event, context, **kwargs):
         if not held.is_set():
             held.set()
             time.sleep(0.5)
-        return locale_of(context)
+        return mention_reply(event, context, **kwargs)
 
-    monkeypatch.setattr(events, "locale_of", slow_the_first)
+    monkeypatch.setattr(events, "mention_reply", slow_the_first)
     ts = "1700000200.000100"
     dispatch(app, mention_body("<@UDPSCALE> 64 2000 9%", "UDE", "EvFirst", ts), "application/json")
     assert held.wait(5)  # the original has claimed the message

@@ -7,18 +7,20 @@ Each button carries a `ResultState`; a click recomputes the reply from it rather
 from __future__ import annotations
 
 import hashlib
+import logging
 from typing import Any
 
 from babel import Locale
 from slack_bolt import Ack, App, BoltContext
 from slack_sdk import WebClient
+from sqlalchemy.exc import SQLAlchemyError
 
 from bot.calculator import Quantity
 from bot.engine import answer, answer_form
 from bot.errors import UserInputError
 from bot.numbers import for_channel, is_unknown
 from bot.parsing import FieldErrors, parse_command, parse_fields
-from bot.replies import Reply, ReplyKind
+from bot.replies import Reply, ReplyKind, build_failure_reply
 from bot.slack.delivery import post_to_response_url
 from bot.slack.failures import apologizing_on_failure
 from bot.slack.forms import open_form_or_help
@@ -36,6 +38,8 @@ from bot.slack.state import BadState, FormMetadata, ResultState
 from bot.slack.views import form_initial_values, outdated_reply, share_failed_reply, shared_reply, written_in
 from bot.store import SHARE
 
+logger = logging.getLogger(__name__)
+
 
 def rebuild(state: ResultState, locale: Locale | None = None) -> Reply:
     """Recompute the reply a button stands for (written for `locale`'s readers, by default the state's)."""
@@ -49,9 +53,14 @@ def rebuild(state: ResultState, locale: Locale | None = None) -> Reply:
 @logged("share")
 def share(body: dict[str, Any], action: dict[str, Any], client: WebClient, context: BoltContext) -> str:
     user_id = body["user"]["id"]
-    if not services_of(context).first_time(SHARE, share_key(body, action), SHARE_MEMORY_TTL, context):
-        return "duplicate"  # a double click, perhaps on another process: shared once already
     locale: Locale = locale_of(context)  # the clicking user's, until the button says which it was shown in
+    try:
+        if not services_of(context).first_time(SHARE, share_key(body, action), SHARE_MEMORY_TTL, context):
+            return "duplicate"  # a double click, perhaps on another process: shared once already
+    except SQLAlchemyError as error:  # the click cannot be recorded: the apology beside the result, to try again
+        logger.warning("a Share click could not be recorded (%s)", type(error).__name__)
+        post_to_response_url(body.get("response_url"), **build_failure_reply(locale).payload(replace_original=False))
+        return "failed"
     reply: Reply | None = None
     try:
         state = ResultState.decode(action.get("value"))

@@ -9,6 +9,8 @@ from slack_bolt import App
 from slack_bolt.error import BoltError
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
+from slack_sdk.http_retry import HttpRequest, HttpResponse, RetryState, default_retry_handlers
+from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 
 from bot.logs import one_line_handler
 from bot.numbers import resolve_locale
@@ -19,6 +21,8 @@ from bot.slack.plumbing import ProvideServices, Services
 from bot.store import Store, upgrade
 
 API_TIMEOUT = 10
+LOOKUP_TIMEOUT = 10  # seconds a users.info lookup waits for Slack, in its own thread (bot.slack.locales)
+MAX_RATE_LIMIT_WAIT = 5  # seconds a call waits, once, when Slack's rate limit asks it to retry later
 FEATURES = (failures, commands, events, actions, forms, home, preferences, installs)  # each registers its own
 
 
@@ -28,6 +32,22 @@ _SLACK_ERROR_CODE = re.compile(r"[a-z_]{1,64}")  # `invalid_auth`, `ratelimited`
 class TokenCheckFailed(Exception):
     """Bolt's check of SLACK_BOT_TOKEN (an `auth.test` call, made when the App is built) did not pass; the
     message says in one line whether Slack refused the token or could not be asked."""
+
+
+class ShortRateLimitRetry(RateLimitErrorRetryHandler):
+    """One retry of a call Slack rate-limited (`chat.postMessage` in a busy channel), after the `Retry-After` it
+    gives, when that is at most `MAX_RATE_LIMIT_WAIT`: a mention's answer comes a second later instead of an
+    apology. Calls made before an acknowledgement use clients of their own, without retries."""
+
+    def __init__(self) -> None:
+        super().__init__(max_retry_count=1)
+
+    def _can_retry(self, *, state: RetryState, request: HttpRequest, response: HttpResponse | None = None,
+                   error: Exception | None = None) -> bool:
+        if response is None or response.status_code != 429:
+            return False
+        after = next((values[0] for name, values in response.headers.items() if name.lower() == "retry-after"), "1")
+        return after.isdigit() and int(after) <= MAX_RATE_LIMIT_WAIT
 
 
 def configure_logging(settings: Settings) -> None:
@@ -58,12 +78,9 @@ def create_services(settings: Settings, store: Store | None = None) -> Services:
         store = Store.open(settings.database_url)
         upgrade(store.database)
     token = settings.slack_bot_token.get_secret_value() if settings.slack_bot_token else None
-    lookup_client = WebClient(
-        token=token,
-        base_url=settings.slack_api_url,
-        timeout=settings.dpscale_locale_timeout,  # type: ignore[arg-type]  # urllib takes float seconds
-        retry_handlers=[],
-    )
+    # a request waits for a lookup only DPSCALE_LOCALE_TIMEOUT; the lookup itself waits longer, so that an answer
+    # Slack gives a little later is still kept for the user's next request
+    lookup_client = WebClient(token=token, base_url=settings.slack_api_url, timeout=LOOKUP_TIMEOUT, retry_handlers=[])
     locales = LocaleDirectory(
         lookup_client, resolve_locale(settings.dpscale_default_locale), preferences=store.preferences,
         deadline=settings.dpscale_locale_timeout,
@@ -82,7 +99,8 @@ def create_app(settings: Settings, store: Store | None = None, services: Service
     services = services if services is not None else create_services(settings, store)
     token = settings.slack_bot_token.get_secret_value() if settings.slack_bot_token else None
     default = resolve_locale(settings.dpscale_default_locale)
-    client = WebClient(token=token, base_url=settings.slack_api_url, timeout=API_TIMEOUT)
+    client = WebClient(token=token, base_url=settings.slack_api_url, timeout=API_TIMEOUT,
+                       retry_handlers=[*default_retry_handlers(), ShortRateLimitRetry()])
     secret = settings.slack_signing_secret
     oauth = workspaces.oauth_options(settings, services.store, default) if settings.multi_workspace else {}
     try:

@@ -68,15 +68,17 @@ def reply_in_thread(body: dict[str, Any], event: dict[str, Any], context: BoltCo
     services = services_of(context)
     channel, ts = event.get("channel"), event.get("ts")
     event_id = body.get("event_id")
-    if event_id and not services.first_time(EVENT, event_id, EVENT_MEMORY_TTL, context):
-        return "duplicate"
     edited = "edited" in event
-    if not edited and not services.first_time(EVENT, f"message:{channel}:{ts}", EVENT_MEMORY_TTL, context):
-        return "duplicate"  # the same message under another event id
     locale = locale_of(context)
     thread_ts = event.get("thread_ts") or ts
     message = Message(workspace_of(context), str(channel), str(ts))
+    # the claims too: a database that cannot record one (locked, gone) gets the apology, not a mention dropped in
+    # silence, which Slack, its event acknowledged, would never send again
     with apologizing_on_failure(client, channel, thread_ts, locale):
+        if event_id and not services.first_time(EVENT, event_id, EVENT_MEMORY_TTL, context):
+            return "duplicate"
+        if not edited and not services.first_time(EVENT, message.claim, EVENT_MEMORY_TTL, context):
+            return "duplicate"  # the same message under another event id
         reply = mention_reply(event, context, edited=edited)
         # an edit finds the answer to update, or waits for the one being posted, before it takes the message's
         # lock: the process posting that answer, this one included, may need the lock to post it

@@ -3,8 +3,9 @@
 Slack's API must never make a user wait past the 3-second acknowledgement window, and a user whose locale is not
 known must never have their numbers read in someone else's format. So:
 
-- a lookup runs in its own thread and the request waits for it only until a deadline (the client's timeout); a
-  lookup that finishes later is still cached for the user's next request;
+- a lookup runs in its own thread and the request waits for it only until a deadline (DPSCALE_LOCALE_TIMEOUT, or
+  what the request has left); the lookup's client waits longer, so that a lookup that finishes later is still
+  cached for the user's next request;
 - concurrent requests of one user share one lookup; lookups of different users run side by side, up to
   `MAX_LOOKUPS` at once (a lookup outlives a request that stopped waiting for it, so the server's threads alone do
   not bound them): a burst of new users is looked up together, and a request beyond the bound is read in the

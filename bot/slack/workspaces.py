@@ -99,10 +99,17 @@ def install_pages(default: Locale) -> CallbackOptions:
         if args.reason == "access_denied":
             return _page(200, _("Installation cancelled"), _(
                 "dpscale was not installed. You can start again at {link} whenever you like.").format(link=again))
-        return _page(500, _("Installation failed"), _(
-            "Slack did not complete the installation. Please try again at {link} in a moment.").format(link=again))
+        return installation_failed_page(default)
 
     return CallbackOptions(success=installed, failure=failed)
+
+
+def installation_failed_page(default: Locale) -> BoltResponse:
+    """The page of an installation that did not complete, whether Slack or dpscale failed it: to try again."""
+    _ = translations_for(default).gettext
+    return _page(500, _("Installation failed"), _(
+        "Slack did not complete the installation. Please try again at {link} in a moment."
+    ).format(link=f'<a href="{INSTALL_PATH}">{INSTALL_PATH}</a>'))
 
 
 def _page(status: int, title: str, message: str) -> BoltResponse:

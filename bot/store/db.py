@@ -18,7 +18,9 @@ from sqlalchemy.engine import Engine, make_url
 
 DEFAULT_URL = "sqlite:///dpscale.sqlite3"
 SQLITE_PAGE_CACHE_KIB = 256
-SQLITE_BUSY_TIMEOUT_MS = 5000
+# how long a write waits for another's lock: a write made before an acknowledgement (a `format=` word's) must leave
+# time within Slack's 3 s for the answer, the apology included
+SQLITE_BUSY_TIMEOUT_MS = 2000
 
 
 def sqlalchemy_url(database_url: str | None) -> str:
@@ -69,7 +71,8 @@ class Database:
 
 def _create(url: str) -> Engine:
     parsed = make_url(url)
-    options: dict[str, Any] = {"pool_pre_ping": True}
+    # an error's message never quotes the statement's values: a bot token being stored, a user's id
+    options: dict[str, Any] = {"pool_pre_ping": True, "hide_parameters": True}
     if parsed.get_backend_name() == "sqlite":
         options["connect_args"] = {"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000, "check_same_thread": False}
     engine = create_engine(url, **options)
