@@ -17,6 +17,7 @@ from bot.reading import SUFFIXES, Reader, read_number
 KEYED = re.compile(r"([^=:]*)[=:](.*)")  # `key=value` or `key:value`
 _GROUP_OF_THREE = re.compile(r"\d{3}(?:\u202f\d{3})*(?:[.,]\d+)?[kKMG]?%?")  # with its own no-break groups
 _OWN_GROUP_MARK = re.compile(r"\d[.,]\d{3}(?!\d)")  # `100,000`: grouped in itself, so a number apart
+_MARKED_OR_LONG = re.compile(r"\d[.,'’]\d{3}(?!\d)|(?<![\d.,])\d{5}")  # `2.000`, `2'000`, or `20000`
 _TAKES_GROUP = re.compile(r"(?:[^=:\s]+[=:])?\d{1,3}")
 _LEADING_ZERO = re.compile(r"0\d")
 MAX_GROUP_CHOICES = 10
@@ -63,13 +64,41 @@ def join_space_groups(words: list[str], positional: int) -> list[str]:
     if len(fitting) > 1:
         differing = sorted(set().union(*fitting) - fitting[0].intersection(*fitting[1:]))
         raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=" ".join(words[differing[0] - 1 : differing[-1] + 1]))
-    cut = [i for i in _cut_from_names(words, joinable, fitting[0]) if not _OWN_GROUP_MARK.search(words[i])]
+    _ask_where_doubtful(words, joinable, fitting[0])
+    return _segment(words, fitting[0])
+
+
+def _ask_where_doubtful(words: list[str], joinable: list[int], joins: set[int]) -> None:
+    """Ask about the one way of joining that fits, where the rest of the command doubts it: another number grouped
+    otherwise (`_grouped_otherwise`), or a group of three cut from a named value's digits."""
+    if (apart := _grouped_otherwise(words, joins)) is not None:
+        raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=apart)
+    cut = [i for i in _cut_from_names(words, joinable, joins) if not _OWN_GROUP_MARK.search(words[i])]
     if cut:
         start = cut[0] - 1
-        while start in fitting[0]:  # back to the named value's own word
+        while start in joins:  # back to the named value's own word
             start -= 1
         raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=" ".join(words[start : cut[0] + 1]))
-    return _segment(words, fitting[0])
+
+
+def _grouped_otherwise(words: list[str], joins: set[int]) -> str | None:
+    """The first bare number that `joins` makes of space-separated groups, where another number of the command shows
+    that its writer does not group digits with spaces: grouped with a mark (`2.000`, `2,000`, `2'000`), or long
+    enough to be grouped and not (`20000`). `64 200 2.000 90 %` is then four numbers (a typo, a value left in),
+    not 64 200 devices. Not doubted: groups that cannot stand alone (`2 000`: no one writes `000` for a number), nor
+    a named value's (`a=115 200`, a figure copied from a channel)."""
+    segments: list[list[int]] = []
+    for index in range(len(words)):
+        if index in joins:
+            segments[-1].append(index)
+        else:
+            segments.append([index])
+    joined = [segment for segment in segments if len(segment) > 1 and not KEYED.match(words[segment[0]])
+              and any(not words[index].startswith("0") for index in segment[1:])]
+    alone = [KEYED.sub(r"\2", words[segment[0]]) for segment in segments if len(segment) == 1]
+    if joined and any(_MARKED_OR_LONG.search(word) for word in alone):
+        return " ".join(words[index] for index in joined[0])
+    return None
 
 
 def _cut_from_names(words: list[str], joinable: list[int], joins: set[int]) -> list[int]:

@@ -315,6 +315,8 @@ def test_a_language_override_chooses_the_reply_locale(text, language, territory)
         # spaces group digits in every language (ISO 80000-1), and dpscale writes a channel's figures so
         ("en-US", "64 2,000 a=115\u202f200", None, {DEV: D(64), THR: D(2000), ACT: D(115200)}),
         ("en-US", "64 2 000 actual=115,200", None, {DEV: D(64), THR: D(2000), ACT: D(115200)}),
+        ("en-US", "1 024 2,048 90 %", None, {DEV: D(1024), THR: D(2048), EFF: D("0.9")}),  # `024` is no number
+        ("fr-FR", "1 024 2000 90 %", None, {DEV: D(1024), THR: D(2000), EFF: D("0.9")}),  # four digits: never grouped
     ],
 )
 def test_a_clue_to_another_format_casts_doubt_on_a_number_written_as_dpscale_writes_it(locale, text, asked, readings):
@@ -422,6 +424,14 @@ def test_numbers_written_as_a_reply_after_lang_writes_them_read_back(tag):
         ("en-US", "64 2000 90% lang=xx-YY", ErrorCode.UNKNOWN_LOCALE, "xx-YY"),
         ("en-US", "64 2000% 90", ErrorCode.PERCENT_NOT_ALLOWED, "2000%"),
         ("en-US", "64 2000 90% e= lang=de", ErrorCode.MISSING_VALUE, "e="),  # an empty value takes no next word
+        # four numbers where joining two gives the three needed, but another number shows that its writer groups
+        # digits with a mark, or not at all: a typo or a value left in, never 64 200 devices read in silence
+        ("de-DE", "64 200 2.000 90 %", ErrorCode.AMBIGUOUS_GROUPING, "64 200"),
+        ("en-US", "64 200 2,000 90%", ErrorCode.AMBIGUOUS_GROUPING, "64 200"),
+        ("ja-JP", "64 200 2,000 90%", ErrorCode.AMBIGUOUS_GROUPING, "64 200"),
+        ("de-DE", "8 192 1.500 90 %", ErrorCode.AMBIGUOUS_GROUPING, "8 192"),
+        ("de-CH", "8 192 1'500 90 %", ErrorCode.AMBIGUOUS_GROUPING, "8 192"),
+        ("en-US", "64 200 20000 90%", ErrorCode.AMBIGUOUS_GROUPING, "64 200"),
         ("en-US", "lang=de lang=fr 64 2000 90%", ErrorCode.DUPLICATE_QUANTITY, "lang=fr"),
         ("en-US", "64 2000 90% lang=root", ErrorCode.UNKNOWN_LOCALE, "root"),
         ("en-US", "64 2000 90% efficiency=%", ErrorCode.MISSING_VALUE, "efficiency=%"),
