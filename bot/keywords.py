@@ -23,7 +23,7 @@ WORDS: dict[str, dict[Quantity | None, tuple[str, ...]]] = {
         D: ("devices", "device", "d", "gpus", "n"),
         V: ("throughput", "per-device", "v", "rate"),
         E: ("efficiency", "eff", "e"),
-        A: ("actual", "a", "target", "cluster", "measured"),
+        A: ("actual", "a", "target", "measured"),  # not `cluster`: `cluster=64` is as likely 64 devices
         LANG: ("lang", "locale", "language"),
     },
     "de": {

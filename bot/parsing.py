@@ -36,6 +36,7 @@ KEYWORDS = keywords()  # every shipped language's words (bot.keywords)
 _LEADING_MENTION = re.compile(r"^\s*<@[A-Z0-9]+(?:\|[^>]*)?>")  # a bot mention the caller left in
 _KEY_VALUE = re.compile(r"\s*([=:])(?:\s+(?![^\s=:]+[=:]))?")  # `e = 90%`; but `e= lang=de` is two words
 _EMOJI = re.compile(r"(?<!\S)(?::[a-z0-9_+'-]+:)+(?!\S)")  # Slack's emoji (`:fire:`), standing alone
+_LIST_SEPARATOR = re.compile(r"(?<=[\d%])[,;](?=\s|$)")
 _NO_BREAK_GROUP = re.compile(r"(?<=\d)[\u00a0\u202f\u2007](?=\d{3}(?!\d))")
 _HELD = "\ue000"  # a no-break group space, held through folding and splitting (a private-use character)
 
@@ -152,6 +153,8 @@ def _split_words(text: str) -> list[str]:
     text = folded(text)
     if ":" in text:  # an emoji says nothing about the numbers, and its colons are no key's
         text = _EMOJI.sub(" ", text)
+    if "," in text or ";" in text:  # `64, 2000, 90%`: no number ends with a mark, so one there lists them
+        text = _LIST_SEPARATOR.sub(" ", text)
     if "=" in text or ":" in text:
         text = _KEY_VALUE.sub(r"\1", text)
     words = text.split()

@@ -262,6 +262,15 @@ def test_lang_numbers_read_differently_by_the_users_and_the_chosen_format_are_as
         ("tr-TR", "lang=en 64 2000 % 90", SEED, set()),
         ("de-DE", "lang=tr 64 2000 90 %", SEED, set()),
         ("en-US", "target=1M v=2000 e=90%", {ACT: D(1000000), THR: D(2000), EFF: D("0.9")}, set()),
+        # the Arabic decimal and thousands marks mean one thing only, whoever types them
+        ("ar-EG", "٦٤ ٢٠٠٠ ٠٫٩", SEED, set()),
+        ("en-US", "٦٤ ٢٬٠٠٠ ٩٠٪", SEED, set()),
+        ("de-DE", "٦٤ ٢٬٠٠٠ ٠٫٩", SEED, set()),
+        ("fa-IR", "۶۴ ۲۰۰۰ ۰٫۹", SEED, set()),
+        # numbers listed with commas or semicolons: no number ends with a mark
+        ("en-US", "64, 2000, 90%", SEED, set()),
+        ("en-US", "devices = 64, throughput = 2,000, efficiency = 90%", SEED, set()),
+        ("de-DE", "64; 2.000; 0,9", SEED, set()),
         # Slack's emoji say nothing about the numbers, and their colons name no value
         ("en-US", "64 2000 :fire: 90%", SEED, set()),
         ("en-US", ":tada: 64 2000 90% :wave::skin-tone-2:", SEED, set()),
@@ -420,6 +429,8 @@ def test_numbers_written_as_a_reply_after_lang_writes_them_read_back(tag):
         ("en-US", "64% 2000 90%", ErrorCode.PERCENT_NOT_ALLOWED, "64%"),
         ("en-US", "64 2000 90% devices=8", ErrorCode.DUPLICATE_QUANTITY, "devices=8"),
         ("en-US", "64 2000 speed=5", ErrorCode.UNKNOWN_WORD, "speed=5"),
+        ("en-US", "cluster=64 2000 90%", ErrorCode.UNKNOWN_WORD, "cluster=64"),  # 64 devices, or 64 samples/s?
+        ("en-US", "64 ٢٬٠٠ 90%", ErrorCode.NOT_A_NUMBER, "2٬00"),  # a group of two after an Arabic group mark
         ("en-US", "64 2000 actual=", ErrorCode.MISSING_VALUE, "actual="),
         ("en-US", "64 2000 90% lang=xx-YY", ErrorCode.UNKNOWN_LOCALE, "xx-YY"),
         ("en-US", "64 2000% 90", ErrorCode.PERCENT_NOT_ALLOWED, "2000%"),
