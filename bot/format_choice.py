@@ -16,6 +16,7 @@ from bot.formats import NUMBER_FORMATS, example_number
 from bot.i18n import translations_for
 from bot.numbers import resolve_locale
 from bot.replies.blocks import Reply, ReplyKind, code, context, escape, section
+from bot.replies.wording import wording_for
 
 FORMAT_KEYS = ("format", "numbers", "zahlenformat")
 FOLLOW_SLACK = "slack"  # the menu's and the command's value for "same as my Slack language"
@@ -85,10 +86,10 @@ def build_format_saved_reply(tag: str | None, locale: Locale) -> Reply:
 
 
 def build_unknown_format_reply(token: str, locale: Locale) -> Reply:
-    _ = translations_for(locale).gettext
-    text = _("I don't know the number format {token}. Write it as a locale such as {examples}, "
-             "or `format=slack` to follow your Slack language.").format(
-        token=code(token), examples=", ".join(code(f"format={tag}") for tag in ("de-DE", "en-US", "fr-FR")))
+    words = wording_for(locale)
+    text = words.gettext("I don't know the number format {token}. Write it as a locale such as {examples}, "
+                         "or `format=slack` to follow your Slack language.").format(
+        token=code(token), examples=words.comma.join(code(f"format={tag}") for tag in ("de-DE", "en-US", "fr-FR")))
     return Reply(text=text, blocks=[section(":warning: " + text)], kind=ReplyKind.ERROR)
 
 

@@ -13,6 +13,7 @@ from bot.format_choice import (
     FormatChoice,
     UnknownFormat,
     build_format_blocks,
+    build_unknown_format_reply,
     take_format_choice,
 )
 from bot.formats import SLACK_LOCALES, example_number, parse_reader_locale, with_number_format
@@ -287,3 +288,9 @@ def test_a_home_tab_slack_will_not_publish_is_one_log_line_and_the_choice_is_sti
     assert "Traceback" not in server.log_so_far()
     assert "2\u202f000 samples/s" in send_command(server, "64 2 000 90 %", user="UMENU").json()["text"]
     send_command(server, "format=slack", user="UMENU")
+
+
+@pytest.mark.parametrize(("tag", "between"), [("en-US", "`, `"), ("ja-JP", "`、`"), ("zh-TW", "`、`")])
+def test_an_unknown_formats_examples_are_listed_as_the_replys_language_lists(tag, between):
+    text = build_unknown_format_reply("klingon", resolve_locale(tag)).text
+    assert f"format=de-DE{between}format=en-US" in text, text
