@@ -108,8 +108,8 @@ def parse_words(words: list[str], locale: Locale, reader: Reader | None = None, 
     """The quantities (or the wish for help) that the words name, answered in `locale` and read by `reader`
     (by default, `locale`'s own), for a `user` whose own language's key words are no clue (by default, `locale`'s:
     a `lang=` word chose `locale`)."""
-    if not words or (len(words) == 1 and words[0].casefold() in HELP_WORDS):
-        return Command(locale=locale, wants_help=True)
+    if not words or (words[0].casefold().rstrip(",.!") in HELP_WORDS and not any(map(str.isnumeric, "".join(words)))):
+        return Command(locale=locale, wants_help=True)  # `help`, and `help me`: words but no numbers after it
     reader = reader or reader_for(locale)
     readings: dict[Quantity, tuple[Reading, Bare | None]] = {}
     keyed = [_split_key(word) for word in join_space_groups(words, len(POSITIONAL_ORDER))]

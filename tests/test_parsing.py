@@ -285,7 +285,8 @@ def test_commands_name_their_quantities_and_flag_uncertain_readings(locale, text
     assert {note.quantity for note in command.notes} == noted
 
 
-@pytest.mark.parametrize("text", ["", "   ", "help", "HELP", "hilfe", "?", "<@U0BOT> help", "lang=de"])
+@pytest.mark.parametrize("text", ["", "   ", "help", "HELP", "hilfe", "?", "<@U0BOT> help", "lang=de", "help me",
+                                  "hilfe bitte", "help, please?"])
 def test_empty_text_or_help_asks_for_help(text):
     assert parse_command(text, resolve_locale("en-US")).wants_help
 
