@@ -43,7 +43,8 @@ from bot.numbers import (
     write_number,
 )
 
-SUFFIXES = {"k": Decimal(10) ** 3, "K": Decimal(10) ** 3, "M": Decimal(10) ** 6, "G": Decimal(10) ** 9}
+SUFFIXES = {"k": Decimal(10) ** 3, "K": Decimal(10) ** 3, "M": Decimal(10) ** 6, "G": Decimal(10) ** 9,
+            **dict.fromkeys("万萬만", Decimal(10) ** 4), **dict.fromkeys("亿億억", Decimal(10) ** 8)}  # `2万`: 20 000
 _SEPARATORS = ".,'\u2019" + SPACES
 _ARABIC_MARKS = frozenset("\u066b\u066c")  # the Arabic decimal and thousands marks, for every reader alike
 _ARABIC_NUMBER = re.compile(r"(?:\d{1,3}(?:\u066c\d{3})+|\d+)(?:\u066b\d+)?")

@@ -267,6 +267,11 @@ def test_lang_numbers_read_differently_by_the_users_and_the_chosen_format_are_as
         ("en-US", "٦٤ ٢٬٠٠٠ ٩٠٪", SEED, set()),
         ("de-DE", "٦٤ ٢٬٠٠٠ ٠٫٩", SEED, set()),
         ("fa-IR", "۶۴ ۲۰۰۰ ۰٫۹", SEED, set()),
+        # the ten thousands and hundred millions of Chinese, Japanese and Korean
+        ("ja-JP", "64 0.2万 90%", SEED, set()),
+        ("zh-CN", "v=2000 e=90% 实际=23万", {THR: D(2000), EFF: D("0.9"), ACT: D(230000)}, set()),
+        ("zh-TW", "v=2000 e=90% 實際=1億", {THR: D(2000), EFF: D("0.9"), ACT: D(100000000)}, set()),
+        ("ko-KR", "64 0.2만 90%", SEED, set()),
         # numbers listed with commas or semicolons: no number ends with a mark
         ("en-US", "64, 2000, 90%", SEED, set()),
         ("en-US", "devices = 64, throughput = 2,000, efficiency = 90%", SEED, set()),
