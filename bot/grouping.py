@@ -17,7 +17,9 @@ from bot.reading import SUFFIXES, Reader, read_number
 KEYED = re.compile(r"([^=:]*)[=:](.*)")  # `key=value` or `key:value`
 _GROUP_OF_THREE = re.compile(r"\d{3}(?:\u202f\d{3})*(?:[.,]\d+)?[kKMG]?%?")  # with its own no-break groups
 _OWN_GROUP_MARK = re.compile(r"\d[.,]\d{3}(?!\d)")  # `100,000`: grouped in itself, so a number apart
-_MARKED_OR_LONG = re.compile(r"\d[.,'’]\d{3}(?!\d)|(?<![\d.,])\d{5}")  # `2.000`, `2'000`, or `20000`
+# `2.000`, `2'000`, `2٬000`, or `20000`; not `0,925` (a leading 0 is no group)
+_MARKED_OR_LONG = re.compile(r"(?<![\d.,'’\u066c])(?!0[.,'’\u066c])\d+[.,'’\u066c]\d{3}(?!\d)|(?<![\d.,])\d{5}")
+LIST_CUT = "\ue001"  # a word where a list's comma stood (`64, 2000`): no number's groups are joined across it
 _TAKES_GROUP = re.compile(r"(?:[^=:\s]+[=:])?\d{1,3}")
 _LEADING_ZERO = re.compile(r"0\d")
 MAX_GROUP_CHOICES = 10
@@ -33,7 +35,7 @@ def split_keyed(word: str) -> tuple[str, str] | None:
 
 def join_space_groups(words: list[str], positional: int) -> list[str]:
     """The words with each number's space-separated groups joined again, for a command that needs `positional`
-    numbers without a key.
+    numbers without a key; never across a list's comma (`LIST_CUT`: `1, 250` is two numbers), which goes.
 
     A word of exactly three digits may continue the number before it. Of all ways to join such words, the one
     that gives as many numbers as the command needs wins. The user is asked to write the numbers without inner
@@ -42,8 +44,18 @@ def join_space_groups(words: list[str], positional: int) -> list[str]:
     with no group mark of its own right after a named value's digits as a number of its own (`a=28 800 64`: an
     actual throughput of 28 with 800 devices, or 28 800 with a number missing?).
     """
+    after_cut = set()
+    if LIST_CUT in words:
+        after_cut = {index - before for before, index in enumerate(i for i, w in enumerate(words) if w == LIST_CUT)}
+        words = [word for word in words if word != LIST_CUT]
+    return _joined(words, positional, after_cut)
+
+
+def _joined(words: list[str], positional: int, after_cut: set[int]) -> list[str]:
+    """`join_space_groups` of words without list cuts; none joins a word at `after_cut` to the one before it."""
     joinable = [
-        i for i in range(1, len(words)) if _GROUP_OF_THREE.fullmatch(words[i]) and _TAKES_GROUP.fullmatch(words[i - 1])
+        i for i in range(1, len(words))
+        if i not in after_cut and _GROUP_OF_THREE.fullmatch(words[i]) and _TAKES_GROUP.fullmatch(words[i - 1])
     ]
     if not joinable:
         return words
@@ -149,12 +161,13 @@ def join_percent_signs(words: list[str], percent_first: bool, reader: Reader) ->
     could_be = _could_be_percentage(reader, words)
     joined: list[str] = []
     for index, word in enumerate(words):
-        after = percent_first and index + 1 < len(words) and words[index + 1][:1].isdigit()
+        cut = bool(joined) and joined[-1] == LIST_CUT  # after a list's comma, a sign can only be the next number's
+        after = (percent_first or cut) and index + 1 < len(words) and words[index + 1][:1].isdigit()
         if after and word == "%" and joined and joined[-1][-1:].isdigit():
             after = _percent_goes_after((joined[-1], index - 1), (words[index + 1], index + 1), could_be)
-        if joined and joined[-1] == "%" and word[:1].isdigit() and percent_first:
+        if joined and joined[-1] == "%" and word[:1].isdigit() and (percent_first or joined[-2:-1] == [LIST_CUT]):
             joined[-1] += word
-        elif word == "%" and joined and not after:
+        elif word == "%" and joined and not after and not cut:
             joined[-1] += "%"
         else:
             joined.append(word)

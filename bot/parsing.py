@@ -23,7 +23,7 @@ from bot.calculator import Quantity
 from bot.clues import clue_marks
 from bot.errors import LANGUAGE, ErrorCode, UserInputError
 from bot.glyphs import folded
-from bot.grouping import join_percent_signs, join_space_groups, join_suffixes, split_keyed
+from bot.grouping import LIST_CUT, join_percent_signs, join_space_groups, join_suffixes, split_keyed
 from bot.keywords import help_words, keywords
 from bot.numbers import NARROW_SPACE, SPACES, number_style, reader_modifier, resolve_locale, with_modifier
 from bot.reading import SUFFIXES, Reader, Reading, confirm_house_forms, reader_for
@@ -88,7 +88,7 @@ def split_words(text: str, locale: Locale) -> tuple[list[str], Locale]:
 def normalized_command(text: str) -> str:
     """The text as the parser reads it (control characters gone, spaces and compatibility forms folded, Slack's
     escapes undone): it parses as `text` does, and is what a result's buttons carry."""
-    return " ".join(_split_words(text))
+    return " ".join(_split_words(text)).replace(f" {LIST_CUT}", ",")
 
 
 def reader_of(reply_locale: Locale, user_locale: Locale) -> Reader:
@@ -154,7 +154,7 @@ def _split_words(text: str) -> list[str]:
     if ":" in text:  # an emoji says nothing about the numbers, and its colons are no key's
         text = _EMOJI.sub(" ", text)
     if "," in text or ";" in text:  # `64, 2000, 90%`: no number ends with a mark, so one there lists them
-        text = _LIST_SEPARATOR.sub(" ", text)
+        text = _LIST_SEPARATOR.sub(f" {LIST_CUT} ", text)
     if "=" in text or ":" in text:
         text = _KEY_VALUE.sub(r"\1", text)
     words = text.split()

@@ -5,7 +5,7 @@ from decimal import Decimal as D
 import pytest
 from babel import localedata
 
-from bot.calculator import Quantity
+from bot.calculator import Quantity, make_scenario
 from bot.errors import ErrorCode, UserInputError
 from bot.formats import with_number_format
 from bot.numbers import cldr_style, resolve_locale
@@ -272,10 +272,17 @@ def test_lang_numbers_read_differently_by_the_users_and_the_chosen_format_are_as
         ("zh-CN", "v=2000 e=90% 实际=23万", {THR: D(2000), EFF: D("0.9"), ACT: D(230000)}, set()),
         ("zh-TW", "v=2000 e=90% 實際=1億", {THR: D(2000), EFF: D("0.9"), ACT: D(100000000)}, set()),
         ("ko-KR", "64 0.2만 90%", SEED, set()),
+        # a decimal after a leading zero is no group mark: space groups beside it are the writer's own
+        ("fr-FR", "64 1 500 0,925", {DEV: D(64), THR: D(1500), EFF: D("0.925")}, set()),
+        ("de-DE", "128 2 500 0,125", {DEV: D(128), THR: D(2500), EFF: D("0.125")}, set()),
+        ("en-US", "64 12 500 0.875", {DEV: D(64), THR: D(12500), EFF: D("0.875")}, set()),
         # numbers listed with commas or semicolons: no number ends with a mark
         ("en-US", "64, 2000, 90%", SEED, set()),
         ("en-US", "devices = 64, throughput = 2,000, efficiency = 90%", SEED, set()),
         ("de-DE", "64; 2.000; 0,9", SEED, set()),
+        ("en-US", "8, 500, 90%", {DEV: D(8), THR: D(500), EFF: D("0.9")}, set()),  # never 8 500
+        ("fr-FR", "64, 1 500, 90 %", {DEV: D(64), THR: D(1500), EFF: D("0.9")}, set()),
+        ("en-US", "64, % 90, a=115200", {DEV: D(64), EFF: D("0.9"), ACT: D(115200)}, set()),  # the sign is 90's
         # Slack's emoji say nothing about the numbers, and their colons name no value
         ("en-US", "64 2000 :fire: 90%", SEED, set()),
         ("en-US", ":tada: 64 2000 90% :wave::skin-tone-2:", SEED, set()),
@@ -477,3 +484,14 @@ def test_a_fields_invisible_characters_are_spaces_as_in_a_command(value):
     fields = {DEV: value, THR: "2000", EFF: "90%", ACT: None}
     assert parse_fields(fields, resolve_locale("en-US")).values == SEED
     assert parse_command(f"{value} 2000 90%", resolve_locale("en-US")).values == SEED
+
+
+@pytest.mark.parametrize("tag", ["de-DE", "fr-FR", "pt-BR", "es-LA", "tr-TR", "en-US", "en-US@unknown"])
+@pytest.mark.parametrize("text", ["64 1, 250 90 %", "64, 1, 250, 90 %", "v=1, 250 64 90%", "a=115, 200 64 90%",
+                                  "64, 1, 500, 90%", "64 200 2٬000 90 %", "64 200 ٢٬٠٠٠ 90 %"])
+def test_groups_are_never_joined_across_a_lists_comma_or_beside_another_group_mark(text, tag):
+    """`1, 250` is two numbers (the same reader is asked about `1,250`), and a space join is doubted beside an Arabic
+    group mark as beside any other: never one number read in silence."""
+    with pytest.raises(UserInputError):
+        command = parse_command(text, resolve_locale(tag))
+        make_scenario(**command.values)
