@@ -17,9 +17,13 @@ from bot.reading import SUFFIXES, Reader, read_number
 KEYED = re.compile(r"([^=:]*)[=:](.*)")  # `key=value` or `key:value`
 _GROUP_OF_THREE = re.compile(r"\d{3}(?:\u202f\d{3})*(?:[.,]\d+)?[kKMG]?%?")  # with its own no-break groups
 _OWN_GROUP_MARK = re.compile(r"\d[.,]\d{3}(?!\d)")  # `100,000`: grouped in itself, so a number apart
-# `2.000`, `2'000`, `2٬000`, or `20000`; not `0,925` (a leading 0 is no group)
-_MARKED_OR_LONG = re.compile(r"(?<![\d.,'’\u066c])(?!0[.,'’\u066c])\d+[.,'’\u066c]\d{3}(?!\d)|(?<![\d.,])\d{5}")
-LIST_CUT = "\ue001"  # a word where a list's comma stood (`64, 2000`): no number's groups are joined across it
+# `2.000`, `2'000`, `2٬000`, or `20000`; not `0,925` (a leading 0 is no group); any Arabic decimal mark (`٣٫٧٥`):
+# whoever writes it groups with `٬`
+_MARKED_OR_LONG = re.compile(
+    r"(?<![\d.,'’\u066c])(?!0[.,'’\u066c])\d+[.,'’\u066c]\d{3}(?!\d)|(?<![\d.,])\d{5}|\d\u066b\d")
+LIST_CUT = "\ue001"  # a word where a list's comma stood (`64, 2000`): each item between them is one number
+BOUNDARY = "\ue002"  # a word where an emoji stood (`64 :fire: 200`): no number's groups are joined across it
+MARKERS = frozenset({LIST_CUT, BOUNDARY})
 _TAKES_GROUP = re.compile(r"(?:[^=:\s]+[=:])?\d{1,3}")
 _LEADING_ZERO = re.compile(r"0\d")
 MAX_GROUP_CHOICES = 10
@@ -44,11 +48,30 @@ def join_space_groups(words: list[str], positional: int) -> list[str]:
     with no group mark of its own right after a named value's digits as a number of its own (`a=28 800 64`: an
     actual throughput of 28 with 800 devices, or 28 800 with a number missing?).
     """
-    after_cut = set()
-    if LIST_CUT in words:
-        after_cut = {index - before for before, index in enumerate(i for i, w in enumerate(words) if w == LIST_CUT)}
-        words = [word for word in words if word != LIST_CUT]
-    return _joined(words, positional, after_cut)
+    if MARKERS.isdisjoint(words):
+        return _joined(words, positional, set())
+    starts = {index - before for before, index in enumerate(i for i, w in enumerate(words) if w in MARKERS)}
+    listed = LIST_CUT in words
+    words = [word for word in words if word not in MARKERS]
+    return _listed(words, starts) if listed else _joined(words, positional, starts)
+
+
+def _listed(words: list[str], starts: set[int]) -> list[str]:
+    """A command whose numbers are listed with commas: each item one number, its space-separated groups joined
+    (`64, 1 500, 90 %`); asked about where an item is still more than one number once its groups are joined, since
+    its writer separated numbers both ways (`1, 200 300 90%`: 1 200 and 300, or 200 300?)."""
+    joins = {i for i in range(1, len(words))
+             if i not in starts and _GROUP_OF_THREE.fullmatch(words[i]) and _TAKES_GROUP.fullmatch(words[i - 1])}
+    item: list[int] = []
+    for index in range(len(words) + 1):
+        if index == len(words) or index == 0 or index in starts:  # an item ends: one number, or one bare word
+            if joins.intersection(item) and len([i for i in item if i not in joins]) > 1:
+                raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=" ".join(words[i] for i in item))
+            item = []
+        item.append(index)
+    if (apart := _grouped_otherwise(words, joins)) is not None:
+        raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=apart)
+    return _segment(words, joins)
 
 
 def _joined(words: list[str], positional: int, after_cut: set[int]) -> list[str]:
@@ -161,11 +184,12 @@ def join_percent_signs(words: list[str], percent_first: bool, reader: Reader) ->
     could_be = _could_be_percentage(reader, words)
     joined: list[str] = []
     for index, word in enumerate(words):
-        cut = bool(joined) and joined[-1] == LIST_CUT  # after a list's comma, a sign can only be the next number's
+        cut = bool(joined) and joined[-1] in MARKERS  # after a list's comma or an emoji: only the next number's
         after = (percent_first or cut) and index + 1 < len(words) and words[index + 1][:1].isdigit()
         if after and word == "%" and joined and joined[-1][-1:].isdigit():
             after = _percent_goes_after((joined[-1], index - 1), (words[index + 1], index + 1), could_be)
-        if joined and joined[-1] == "%" and word[:1].isdigit() and (percent_first or joined[-2:-1] == [LIST_CUT]):
+        signed_after_cut = MARKERS.intersection(joined[-2:-1])  # a `%` standing after a comma or an emoji
+        if joined and joined[-1] == "%" and word[:1].isdigit() and (percent_first or signed_after_cut):
             joined[-1] += word
         elif word == "%" and joined and not after and not cut:
             joined[-1] += "%"

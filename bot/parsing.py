@@ -23,7 +23,7 @@ from bot.calculator import Quantity
 from bot.clues import clue_marks
 from bot.errors import LANGUAGE, ErrorCode, UserInputError
 from bot.glyphs import folded
-from bot.grouping import LIST_CUT, join_percent_signs, join_space_groups, join_suffixes, split_keyed
+from bot.grouping import BOUNDARY, LIST_CUT, join_percent_signs, join_space_groups, join_suffixes, split_keyed
 from bot.keywords import help_words, keywords
 from bot.numbers import NARROW_SPACE, SPACES, number_style, reader_modifier, resolve_locale, with_modifier
 from bot.reading import SUFFIXES, Reader, Reading, confirm_house_forms, reader_for
@@ -36,6 +36,7 @@ KEYWORDS = keywords()  # every shipped language's words (bot.keywords)
 _LEADING_MENTION = re.compile(r"^\s*<@[A-Z0-9]+(?:\|[^>]*)?>")  # a bot mention the caller left in
 _KEY_VALUE = re.compile(r"\s*([=:])(?:\s+(?![^\s=:]+[=:]))?")  # `e = 90%`; but `e= lang=de` is two words
 _EMOJI = re.compile(r"(?<!\S)(?::[a-z0-9_+'-]+:)+(?!\S)")  # Slack's emoji (`:fire:`), standing alone
+EMOJI_STAND_IN = ":_:"  # an emoji as the normalized text writes it: read again, it is one
 _LIST_SEPARATOR = re.compile(r"(?<=[\d%])[,;](?=\s|$)")
 _NO_BREAK_GROUP = re.compile(r"(?<=\d)[\u00a0\u202f\u2007](?=\d{3}(?!\d))")
 _HELD = "\ue000"  # a no-break group space, held through folding and splitting (a private-use character)
@@ -88,7 +89,7 @@ def split_words(text: str, locale: Locale) -> tuple[list[str], Locale]:
 def normalized_command(text: str) -> str:
     """The text as the parser reads it (control characters gone, spaces and compatibility forms folded, Slack's
     escapes undone): it parses as `text` does, and is what a result's buttons carry."""
-    return " ".join(_split_words(text)).replace(f" {LIST_CUT}", ",")
+    return " ".join(_split_words(text)).replace(f" {LIST_CUT}", ",").replace(BOUNDARY, EMOJI_STAND_IN)
 
 
 def reader_of(reply_locale: Locale, user_locale: Locale) -> Reader:
@@ -151,12 +152,12 @@ def _split_words(text: str) -> list[str]:
     if not text.isascii():  # a no-break space between digits only groups them: `28 800` as dpscale writes it
         text = _NO_BREAK_GROUP.sub(_HELD, text)
     text = folded(text)
-    if ":" in text:  # an emoji says nothing about the numbers, and its colons are no key's
-        text = _EMOJI.sub(" ", text)
-    if "," in text or ";" in text:  # `64, 2000, 90%`: no number ends with a mark, so one there lists them
-        text = _LIST_SEPARATOR.sub(f" {LIST_CUT} ", text)
+    if ":" in text:  # an emoji says nothing about the numbers, and its colons are no key's; no groups join across it
+        text = _EMOJI.sub(f" {BOUNDARY} ", text)
     if "=" in text or ":" in text:
         text = _KEY_VALUE.sub(r"\1", text)
+    if "," in text or ";" in text:  # `64, 2000, 90%`: no number ends with a mark, so one there lists them
+        text = _LIST_SEPARATOR.sub(f" {LIST_CUT} ", text)
     words = text.split()
     if _HELD in text:
         words = [word.replace(_HELD, NARROW_SPACE) for word in words]

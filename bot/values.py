@@ -7,7 +7,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from enum import StrEnum
 
-from bot.calculator import MAX_ACTUAL, MAX_DEVICES, MAX_THROUGHPUT, Quantity
+from bot.calculator import Quantity
 from bot.errors import ErrorCode, UserInputError
 from bot.numbers import SPACES
 from bot.reading import Reader, Reading, read_number
@@ -21,15 +21,21 @@ class Bare(StrEnum):
 
 
 def _possible(quantity: Quantity) -> Callable[[Decimal], bool]:
-    """Whether a value could be meant for `quantity` at all (efficiency as typed: a fraction or a percentage)."""
-    return _POSSIBLE[quantity]
+    """Whether a value could be meant for `quantity` at all (efficiency as typed: a fraction or a percentage).
+
+    No upper bound but the efficiency's: a reader whose own formats disagree (the unknown format, es-LA) is asked
+    about `2,000k` devices rather than given the one reading under the limit, which its writer may not have meant.
+    """
+    return _POSSIBLE.get(quantity, _positive)
 
 
-_POSSIBLE: dict[Quantity, Callable[[Decimal], bool]] = {  # the rules of `bot.calculator.check`, efficiency as typed
-    Quantity.DEVICES: lambda value: 1 <= value <= MAX_DEVICES and value == value.to_integral_value(),
-    Quantity.THROUGHPUT: lambda value: 0 < value <= MAX_THROUGHPUT,
+def _positive(value: Decimal) -> bool:
+    return value > 0
+
+
+_POSSIBLE: dict[Quantity, Callable[[Decimal], bool]] = {
+    Quantity.DEVICES: lambda value: value >= 1 and value == value.to_integral_value(),
     Quantity.EFFICIENCY: lambda value: 0 < value <= 100,
-    Quantity.ACTUAL: lambda value: 0 < value <= MAX_ACTUAL,
 }
 
 
