@@ -39,7 +39,8 @@ def split_keyed(word: str) -> tuple[str, str] | None:
 
 def join_space_groups(words: list[str], positional: int) -> list[str]:
     """The words with each number's space-separated groups joined again, for a command that needs `positional`
-    numbers without a key; never across a list's comma (`LIST_CUT`: `1, 250` is two numbers), which goes.
+    numbers without a key; never across a list's comma or an emoji (`LIST_CUT`, `BOUNDARY`: `1, 250` is two
+    numbers), which go. A command listed with commas has its items for numbers (`_listed`).
 
     A word of exactly three digits may continue the number before it. Of all ways to join such words, the one
     that gives as many numbers as the command needs wins. The user is asked to write the numbers without inner
@@ -64,7 +65,7 @@ def _listed(words: list[str], starts: set[int]) -> list[str]:
              if i not in starts and _GROUP_OF_THREE.fullmatch(words[i]) and _TAKES_GROUP.fullmatch(words[i - 1])}
     item: list[int] = []
     for index in range(len(words) + 1):
-        if index == len(words) or index == 0 or index in starts:  # an item ends: one number, or one bare word
+        if index == len(words) or index == 0 or index in starts:  # the item so far ends here
             if joins.intersection(item) and len([i for i in item if i not in joins]) > 1:
                 raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=" ".join(words[i] for i in item))
             item = []
