@@ -43,7 +43,7 @@ MUTANTS = [
     Mutant("reading", "another Slack locale's thousand-fold reading computed silently", "bot/reading.py",
            "raise _ask(token, {own, *others}, scale, AskReason.OTHER_LOCALES)", "return Reading(token, own * scale)",
            ("tests/test_properties.py", "tests/test_parsing.py")),
-    Mutant("reading", "superscripts folded: 10³ read as 103", "bot/reading.py",
+    Mutant("reading", "superscripts folded: 10³ read as 103", "bot/glyphs.py",
            'unicodedata.normalize("NFC", text.translate(_FOLDS))', 'unicodedata.normalize("NFKC", text)',
            ("tests/test_parsing.py",)),
     Mutant("numbers", "a channel's figures written in the author's format", "bot/numbers.py",
@@ -65,7 +65,7 @@ MUTANTS = [
            'f"{locale.language}_{locale.script}" if locale.script else None,', "None,",
            ("tests/test_languages.py", "tests/test_i18n.py")),
     Mutant("listeners", "a mention answered again when Slack delivers it under a new event id", "bot/slack/events.py",
-           'if not edited and not services.first_time(EVENT, f"message:{channel}:{ts}", EVENT_MEMORY_TTL, context):',
+           'if not edited and not services.first_time(EVENT, message.claim, EVENT_MEMORY_TTL, context):',
            "if False:",
            ("tests/test_payloads.py",)),
     Mutant("listeners", "a user's locale never cached: users.info on every request", "bot/slack/locales.py",
@@ -74,6 +74,11 @@ MUTANTS = [
            "elif code in APP_ERRORS:", "elif True:", ("tests/test_locales.py",)),
     Mutant("listeners", "Share keeps the private copy", "bot/slack/actions.py",
            "post_to_response_url(response_url, delete_original=True)", "pass", ("tests/test_interactive.py",)),
+    Mutant("grouping", "a space join beside a number grouped otherwise read in silence: 64 200 2.000 90 %",
+           "bot/grouping.py", 'return " ".join(words[index] for index in joined[0])', "return None",
+           ("tests/test_parsing.py",)),
+    Mutant("store", "SQL errors quote their values: an installation's bot token in the log", "bot/store/db.py",
+           '"hide_parameters": True', '"hide_parameters": False', ("tests/test_faults.py",)),
 ]
 
 
