@@ -34,10 +34,13 @@ HELP_WORDS = help_words()
 POSITIONAL_ORDER = (Quantity.DEVICES, Quantity.THROUGHPUT, Quantity.EFFICIENCY)
 KEYWORDS = keywords()  # every shipped language's words (bot.keywords)
 _LEADING_MENTION = re.compile(r"^\s*<@[A-Z0-9]+(?:\|[^>]*)?>")  # a bot mention the caller left in
-_KEY_VALUE = re.compile(r"\s*([=:])(?:\s+(?![^\s=:]+[=:]))?")  # `e = 90%`; but `e= lang=de` is two words
+# `e = 90%`; but `e= lang=de` is two words, and so is a key beside where an emoji stood (`e= :fire: 90%`)
+_KEY_VALUE = re.compile(r"(?<!\ue002)\s*([=:])(?:\s+(?![^\s=:]+[=:]|\ue002))?")
 _EMOJI = re.compile(r"(?<!\S)(?::[a-z0-9_+'-]+:)+(?!\S)")  # Slack's emoji (`:fire:`), standing alone
 EMOJI_STAND_IN = ":_:"  # an emoji as the normalized text writes it: read again, it is one
-_LIST_SEPARATOR = re.compile(r"(?<=[\d%])[,;](?=\s|$)")
+_LIST_SEPARATOR = re.compile(r"(?<=[\d%kKMG万萬만亿億억])[,;](?=\s)|(?<!\S)[,;](?!\S)")  # `64, 2k, 90 %`, `64 , 2000`
+_TRAILING_SEPARATOR = re.compile(r"(?<=[\d%])[,;]\s*$")  # `64 2000 90%,`: nothing listed after it
+_OPENING_SEPARATOR = re.compile(r"(?<!\S)[,;](?=[\d%])")  # `64, 2000 ,90%`: in a list, `,90%` is no decimal
 _NO_BREAK_GROUP = re.compile(r"(?<=\d)[\u00a0\u202f\u2007](?=\d{3}(?!\d))")
 _HELD = "\ue000"  # a no-break group space, held through folding and splitting (a private-use character)
 
@@ -157,7 +160,9 @@ def _split_words(text: str) -> list[str]:
     if "=" in text or ":" in text:
         text = _KEY_VALUE.sub(r"\1", text)
     if "," in text or ";" in text:  # `64, 2000, 90%`: no number ends with a mark, so one there lists them
-        text = _LIST_SEPARATOR.sub(f" {LIST_CUT} ", text)
+        text = _LIST_SEPARATOR.sub(f" {LIST_CUT} ", _TRAILING_SEPARATOR.sub("", text))
+        if LIST_CUT in text or len(_OPENING_SEPARATOR.findall(text)) > 1:  # a list, its commas before the items
+            text = _OPENING_SEPARATOR.sub(f" {LIST_CUT} ", text)
     words = text.split()
     if _HELD in text:
         words = [word.replace(_HELD, NARROW_SPACE) for word in words]

@@ -281,6 +281,13 @@ def test_lang_numbers_read_differently_by_the_users_and_the_chosen_format_are_as
         ("en-US", "devices = 64, throughput = 2,000, efficiency = 90%", SEED, set()),
         ("de-DE", "64; 2.000; 0,9", SEED, set()),
         ("en-US", "8, 500, 90%", {DEV: D(8), THR: D(500), EFF: D("0.9")}, set()),  # never 8 500
+        # in a list, a comma before an item or standing alone is the list's, never a decimal mark (`,90%`)
+        ("de-DE", "64, 2000 ,90%", SEED, set()),
+        ("de-DE", "64 ,2000 ,90%", SEED, set()),
+        ("en-US", "64 , 2000 , 90 %", SEED, set()),
+        ("en-US", "64, 2k, 90%", SEED, set()),
+        ("fr-FR", "64 2 000 90 %,", SEED, set()),  # a trailing comma lists nothing
+        ("de-DE", "e=,9 64 2000", SEED, set()),  # one comma opening a value: German for 0,9
         ("fr-FR", "64, 1 500, 90 %", {DEV: D(64), THR: D(1500), EFF: D("0.9")}, set()),
         ("en-US", "64, % 90, a=115200", {DEV: D(64), EFF: D("0.9"), ACT: D(115200)}, set()),  # the sign is 90's
         # Slack's emoji say nothing about the numbers, and their colons name no value
@@ -501,7 +508,8 @@ def test_groups_are_never_joined_across_a_lists_comma_or_beside_another_group_ma
         make_scenario(**command.values)
 
 
-@pytest.mark.parametrize("text", ["64 2000 90%, :)", "64, =2000 90%", "64, : 2000 90%", "64; :", "64, %", "64 :x: %"])
+@pytest.mark.parametrize("text", ["64 2000 90%, :)", "64, =2000 90%", "64, : 2000 90%", "64; :", "64, %", "64 :x: %",
+                                  "64 2000 e= :fire: 90%", "d: :fire: 64 2000 90%", "64 2000 90% lang= :flag-de:"])
 def test_what_a_lists_comma_or_an_emoji_leaves_behind_never_reaches_the_user(text):
     """The words that stand where a list's comma or an emoji stood are the parser's own, never part of a token that
     an error shows."""
