@@ -159,7 +159,8 @@ def _split_words(text: str) -> list[str]:
         text = _EMOJI.sub(f" {BOUNDARY} ", text)
     if "=" in text or ":" in text:
         text = _KEY_VALUE.sub(r"\1", text)
-    if "," in text or ";" in text:  # `64, 2000, 90%`: no number ends with a mark, so one there lists them
+    if ", " in text or " ," in text or ";" in text or text.endswith(","):  # `64, 2000, 90%`: no number ends with a
+        # mark, so one there lists them (spaces are all plain ones by now; `2,000` alone never looks further)
         text = _LIST_SEPARATOR.sub(f" {LIST_CUT} ", _TRAILING_SEPARATOR.sub("", text))
         if LIST_CUT in text or len(_OPENING_SEPARATOR.findall(text)) > 1:  # a list, its commas before the items
             text = _OPENING_SEPARATOR.sub(f" {LIST_CUT} ", text)

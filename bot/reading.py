@@ -46,8 +46,7 @@ from bot.numbers import (
 SUFFIXES = {"k": Decimal(10) ** 3, "K": Decimal(10) ** 3, "M": Decimal(10) ** 6, "G": Decimal(10) ** 9,
             **dict.fromkeys("万萬만", Decimal(10) ** 4), **dict.fromkeys("亿億억", Decimal(10) ** 8)}  # `2万`: 20 000
 _SEPARATORS = ".,'\u2019" + SPACES
-_ARABIC_MARKS = frozenset("\u066b\u066c")  # the Arabic decimal and thousands marks, for every reader alike
-_ARABIC_NUMBER = re.compile(r"(?:\d{1,3}(?:\u066c\d{3})+|\d+)(?:\u066b\d+)?")
+_ARABIC_NUMBER = re.compile(r"(?:\d{1,3}(?:\u066c\d{3})+|\d+)(?:\u066b\d+)?")  # Arabic marks: alike for all
 
 
 @lru_cache(maxsize=64)
@@ -193,7 +192,7 @@ def read_number(
         body = body[1:]
     if body.isdigit():  # no separator: every convention reads it alike
         return Reading(token, sign * Decimal(body) * multiplier)
-    if _ARABIC_MARKS.intersection(body) and _ARABIC_NUMBER.fullmatch(body):  # `٫` is a decimal mark, `٬` a group's
+    if ("\u066b" in body or "\u066c" in body) and _ARABIC_NUMBER.fullmatch(body):  # `٫` a decimal, `٬` a group
         return Reading(token, sign * Decimal(body.replace("\u066c", "").replace("\u066b", ".")) * multiplier)
     if not reader.shape.fullmatch(body):
         raise UserInputError(ErrorCode.NOT_A_NUMBER, token=token)
