@@ -181,7 +181,8 @@ def join_suffixes(words: list[str]) -> list[str]:
 
 def join_percent_signs(words: list[str], percent_first: bool, reader: Reader) -> list[str]:
     """The words with each `%` standing alone joined to its number: the one after it where a format of `reader`'s
-    writes the sign first (Turkish `% 90`), else the one before it (`90 %`)."""
+    writes the sign first (Turkish `% 90`), or where a list's comma or an emoji stands before the sign, else the one
+    before it (`90 %`)."""
     could_be = _could_be_percentage(reader, words)
     joined: list[str] = []
     for index, word in enumerate(words):

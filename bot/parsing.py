@@ -35,7 +35,7 @@ POSITIONAL_ORDER = (Quantity.DEVICES, Quantity.THROUGHPUT, Quantity.EFFICIENCY)
 KEYWORDS = keywords()  # every shipped language's words (bot.keywords)
 _LEADING_MENTION = re.compile(r"^\s*<@[A-Z0-9]+(?:\|[^>]*)?>")  # a bot mention the caller left in
 # `e = 90%`; but `e= lang=de` is two words, and so is a key beside where an emoji stood (`e= :fire: 90%`)
-_KEY_VALUE = re.compile(r"(?<!\ue002)\s*([=:])(?:\s+(?![^\s=:]+[=:]|\ue002))?")
+_KEY_VALUE = re.compile(rf"(?<!{BOUNDARY})\s*([=:])(?:\s+(?![^\s=:]+[=:]|{BOUNDARY}))?")
 _EMOJI = re.compile(r"(?<!\S)(?::[a-z0-9_+'-]+:)+(?!\S)")  # Slack's emoji (`:fire:`), standing alone
 EMOJI_STAND_IN = ":_:"  # an emoji as the normalized text writes it: read again, it is one
 _LIST_SEPARATOR = re.compile(r"(?<=[\d%kKMG万萬만亿億억])[,;](?=\s)|(?<!\S)[,;](?!\S)")  # `64, 2k, 90 %`, `64 , 2000`
