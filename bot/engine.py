@@ -24,16 +24,15 @@ def answer(text: str, locale: Locale) -> Reply:
 
     A user's mistake becomes a localized error reply; nothing else is caught here, so a bug surfaces as one.
     """
-    user_locale, own = locale, None
+    user_locale = locale
     try:
         words, locale = split_words(text, locale)  # from here on, the locale a `lang=` word chose
-        own = second_format(locale, user_locale)
         command = parse_words(words, locale, reader_of(locale, user_locale), user_locale)
         if command.wants_help:
-            return build_help_reply(locale, own)
+            return build_help_reply(locale, second_format(locale, user_locale))
         return build_result_reply(_calculate(command), command.notes, locale)
-    except UserInputError as error:
-        return build_error_reply(error, locale, own)
+    except UserInputError as error:  # `locale` is still the user's if the words could not be split
+        return build_error_reply(error, locale, second_format(locale, user_locale))
 
 
 def answer_form(fields: dict[Quantity, str | None], locale: Locale, reader: Reader | None = None) -> Reply:

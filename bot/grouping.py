@@ -61,8 +61,7 @@ def _listed(words: list[str], starts: set[int]) -> list[str]:
     """A command whose numbers are listed with commas: each item one number, its space-separated groups joined
     (`64, 1 500, 90 %`); asked about where an item is still more than one number once its groups are joined, since
     its writer separated numbers both ways (`1, 200 300 90%`: 1 200 and 300, or 200 300?)."""
-    joins = {i for i in range(1, len(words))
-             if i not in starts and _GROUP_OF_THREE.fullmatch(words[i]) and _TAKES_GROUP.fullmatch(words[i - 1])}
+    joins = set(_joinable(words, starts))
     item: list[int] = []
     for index in range(len(words) + 1):
         if index == len(words) or index == 0 or index in starts:  # the item so far ends here
@@ -77,10 +76,7 @@ def _listed(words: list[str], starts: set[int]) -> list[str]:
 
 def _joined(words: list[str], positional: int, after_cut: set[int]) -> list[str]:
     """`join_space_groups` of words without list cuts; none joins a word at `after_cut` to the one before it."""
-    joinable = [
-        i for i in range(1, len(words))
-        if i not in after_cut and _GROUP_OF_THREE.fullmatch(words[i]) and _TAKES_GROUP.fullmatch(words[i - 1])
-    ]
+    joinable = _joinable(words, after_cut)
     if not joinable:
         return words
     greedy = _segment(words, set(joinable))
@@ -135,6 +131,13 @@ def _grouped_otherwise(words: list[str], joins: set[int]) -> str | None:
     if joined and any(_MARKED_OR_LONG.search(word) for word in alone):
         return " ".join(words[index] for index in joined[0])
     return None
+
+
+def _joinable(words: list[str], starts: set[int]) -> list[int]:
+    """Where a word may continue the number before it: a group of three after one to three digits (`2 000`), unless
+    it starts anew after a list's comma or an emoji (`starts`)."""
+    return [i for i in range(1, len(words))
+            if i not in starts and _GROUP_OF_THREE.fullmatch(words[i]) and _TAKES_GROUP.fullmatch(words[i - 1])]
 
 
 def _cut_from_names(words: list[str], joinable: list[int], joins: set[int]) -> list[int]:

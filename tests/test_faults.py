@@ -8,10 +8,11 @@ import threading
 import time
 
 import pytest
+from test_interactive import buttons, click
 from test_workspaces import MULTI, begin_install, finish_install
 
 from fake_slack import BOT_USER_ID, FakeSlack
-from slack_client import AppServer, running_app, send_command, send_interaction, send_mention
+from slack_client import AppServer, running_app, send_command, send_mention
 
 pytestmark = pytest.mark.e2e
 ACK_DEADLINE = 3.0
@@ -25,20 +26,6 @@ def write_lock(server: AppServer) -> sqlite3.Connection:
                                  timeout=0)
     connection.execute("BEGIN EXCLUSIVE")
     return connection
-
-
-def share_button(payload: dict) -> dict:
-    actions = next(block for block in payload["blocks"] if block["type"] == "actions")
-    return next(element for element in actions["elements"] if element["action_id"] == "dpscale_share")
-
-
-def click(server: AppServer, button: dict, response_url: str):
-    return send_interaction(server, {
-        "type": "block_actions", "user": {"id": "UEN", "team_id": "T0TEAM"}, "team": {"id": "T0TEAM"},
-        "api_app_id": "A1", "trigger_id": "t", "channel": {"id": "C1"},
-        "container": {"type": "message", "is_ephemeral": True, "message_ts": "1.1", "channel_id": "C1"},
-        "response_url": response_url, "actions": [{**button, "block_id": "b", "action_ts": "1"}],
-    })
 
 
 def test_a_mention_while_the_database_cannot_record_it_gets_the_apology_in_its_thread():
@@ -58,10 +45,10 @@ def test_a_mention_while_the_database_cannot_record_it_gets_the_apology_in_its_t
 
 def test_a_share_click_while_the_database_cannot_record_it_gets_the_apology_beside_the_result():
     with running_app({"UEN": "en-US"}) as (fake, server):
-        share = share_button(send_command(server, "64 2000 90%", user="UEN").json())
+        share = buttons(send_command(server, "64 2000 90%", user="UEN").json())["dpscale_share"]
         lock = write_lock(server)
         try:
-            assert click(server, share, fake.response_url("busy")).status == 200
+            assert click(server, "UEN", share, fake.response_url("busy")).status == 200
             told = fake.wait_for("/response/busy", 1, timeout=8)
         finally:
             lock.execute("ROLLBACK")

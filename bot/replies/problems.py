@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from decimal import Decimal
 from functools import lru_cache
@@ -11,6 +10,7 @@ from babel import Locale
 
 from bot.calculator import Quantity
 from bot.errors import LANGUAGE, NUMBER_FORMAT, ErrorCode, UserInputError
+from bot.grouping import KEYED
 from bot.reading import AskReason
 from bot.replies.blocks import Reply, ReplyKind, code, context, escape, section, warning
 from bot.replies.guide import usage_line
@@ -18,7 +18,6 @@ from bot.replies.wording import EXAMPLE, Wording, wording_for
 
 # rules about a value's size: the message says the rule, so the value the user typed goes in front of it
 _RULES_WITHOUT_TOKEN = frozenset({ErrorCode.OUT_OF_RANGE, ErrorCode.DEVICES_NOT_WHOLE, ErrorCode.ACTUAL_ABOVE_IDEAL})
-_KEY = re.compile(r"[=:]")
 QUANTITY_NAMES = frozenset(Quantity)  # an error's `quantity` that names one of the four values
 
 
@@ -186,7 +185,8 @@ def _example(error: UserInputError, words: Wording, number: Callable[[Decimal], 
             return _listed(words, words.plain(Decimal("2000")), _unspaced(words.percent(EXAMPLE[2])))
         return _listed(words, words.plain(Decimal("2000")), words.plain(Decimal("0.9")))
     if error.code is ErrorCode.MISSING_VALUE:
-        key = _KEY.split(error.token or "", maxsplit=1)[0]  # `efficiency=` or `efficiency=%`: `efficiency`
+        keyed = KEYED.match(error.token or "")  # `efficiency=` or `efficiency=%`: `efficiency`
+        key = keyed.group(1) if keyed else error.token or ""
         return code(f"{key}={_example_value(error.quantity, words, number) if error.quantity else 'de-DE'}")
     if error.quantity in QUANTITY_NAMES:  # a number for one value: an example that fits it (`64` devices)
         return code(_example_value(error.quantity, words, number))
