@@ -15,7 +15,7 @@ from alembic.runtime.migration import MigrationContext
 from slack_sdk.oauth.installation_store import Installation
 from sqlalchemy import event, func, select, update
 
-from bot.store import EVENT, SHARE, PostedAnswer, Store, Workspace, upgrade
+from bot.store import EVENT, SHARE, Job, PostedAnswer, Store, Workspace, upgrade
 from bot.store.db import sqlalchemy_url
 from bot.store.installations import OAuthStateStore, installation_store
 from bot.store.migrate import current_revision, head_revision
@@ -181,8 +181,8 @@ def test_an_expired_answer_reads_as_none_is_refreshed_by_a_put_and_expired_rows_
     store.answers.put(workspace, "C1", "old", PostedAnswer("9.1", "a2"), 60)  # written again: its time starts anew
     assert store.answers.get(workspace, "C1", "old") == PostedAnswer("9.1", "a2")
     assert store.answers.delete_expired() == 1  # "gone"
-    monkeypatch.setattr("bot.store.events.CLEAN_UP_EVERY", 1)  # now every write cleans up on the way
     store.answers.put(workspace, "C1", "gone-too", PostedAnswer("9.4", "d"), -1)
+    assert store.delete_expired()["dpscale_answers"] == 1  # what the sweeper does on its clock, in every process
     with store.database.engine.connect() as connection:
         assert set(connection.execute(select(answers.c.message_ts)).scalars()) == {"old", "live"}
 
@@ -212,8 +212,9 @@ def test_forgetting_a_workspace_deletes_its_installation_and_all_its_rows_and_no
         store.preferences.set_number_format(workspace, "U1", "de-DE")
         store.handled.first(EVENT, f"Ev-{workspace.team_id}", 60, workspace)
         store.answers.put(workspace, "C1", "1.1", PostedAnswer("9.1", workspace.team_key), 60)
+        store.work.accept(Job("mention", f"Ev-{workspace.team_id}", workspace, {"event": {"text": "64"}}), 30, 60)
     deleted = store.forget(gone, CLIENT_ID)
-    assert deleted == {"dpscale_preferences": 1, "dpscale_handled": 1, "dpscale_answers": 1,
+    assert deleted == {"dpscale_preferences": 1, "dpscale_handled": 1, "dpscale_answers": 1, "dpscale_work": 1,
                        "slack_installations": 1, "slack_bots": 1}
     assert bot_token(store, "T1") is None and store.preferences.number_format(gone, "U1") is None
     assert store.answers.get(gone, "C1", "1.1") is None

@@ -25,6 +25,7 @@ from bot.slack.delivery import Delivery, deliver, post_to_response_url
 from bot.slack.forms import open_form_or_help
 from bot.slack.ids import ANY_ID, EDIT_ACTION, SHARE_ACTION
 from bot.slack.plumbing import (
+    HANDED_ON,
     acknowledge,
     deadline_of,
     locale_of,
@@ -74,10 +75,10 @@ def accept_share(ack: Ack, body: dict[str, Any], action: dict[str, Any], client:
     if not accepted:
         return "duplicate"
     services.followups.run_now(job, client, context)
-    return "accepted"
+    return HANDED_ON
 
 
-@logged("share_post")
+@logged("share")
 def share(job: Job, client: WebClient, context: BoltContext) -> str:
     """Post the result for the whole conversation and remove the private copy; if Slack refuses, say so where
     the button was (or, failing that, by direct message). A post whose answer never came is not said to have

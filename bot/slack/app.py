@@ -9,13 +9,14 @@ from slack_bolt import App, BoltContext
 from slack_bolt.error import BoltError
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
-from slack_sdk.http_retry import HttpRequest, HttpResponse, RetryHandler, RetryState, default_retry_handlers
+from slack_sdk.http_retry import HttpRequest, HttpResponse, RetryState, default_retry_handlers
 from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 
 from bot.logs import one_line_handler
 from bot.numbers import resolve_locale
 from bot.settings import Settings
 from bot.slack import actions, commands, events, failures, forms, home, installs, preferences, workspaces
+from bot.slack.delivery import BadAnswerRetry
 from bot.slack.followups import Runtime
 from bot.slack.locales import LocaleDirectory
 from bot.slack.plumbing import ProvideServices, Services
@@ -49,23 +50,6 @@ class ShortRateLimitRetry(RateLimitErrorRetryHandler):
             return False
         after = next((values[0] for name, values in response.headers.items() if name.lower() == "retry-after"), "1")
         return after.isdigit() and int(after) <= MAX_RATE_LIMIT_WAIT
-
-
-class BadAnswerRetry(RetryHandler):
-    """One retry of a call Slack answered with a server error (5xx), or with a page that is not its JSON at all (a
-    proxy's HTML): Slack did not do what was asked. A body cut short is not retried here: Slack may have done it,
-    and the caller looks before asking again (bot/slack/events.py)."""
-
-    def __init__(self) -> None:
-        super().__init__(max_retry_count=1)
-
-    def _can_retry(self, *, state: RetryState, request: HttpRequest, response: HttpResponse | None = None,
-                   error: Exception | None = None) -> bool:
-        if response is None:
-            return False
-        if response.status_code >= 500:
-            return True
-        return response.status_code == 200 and not (response.data or b"").lstrip().startswith(b"{")
 
 
 def follow_up_runtime(app: App, services: Services) -> Runtime:
