@@ -19,6 +19,7 @@ from bot.slack import actions, commands, events, failures, forms, home, installs
 from bot.slack.locales import LocaleDirectory
 from bot.slack.plumbing import ProvideServices, Services
 from bot.store import Store, upgrade
+from bot.store.tokens import TokenCipher
 
 API_TIMEOUT = 10
 LOOKUP_TIMEOUT = 10  # seconds a users.info lookup waits for Slack, in its own thread (bot.slack.locales)
@@ -76,7 +77,7 @@ def create_services(settings: Settings, store: Store | None = None) -> Services:
     in. Built apart from the app so that the server that serves it can let those pools finish when it stops."""
     if store is None:  # the schema is brought up to date here too, so that any server (or test) can run the app
         store = Store.open(settings.database_url)
-        upgrade(store.database)
+        upgrade(store.database, tokens=TokenCipher(settings.token_keys) if settings.token_keys else None)
     token = settings.slack_bot_token.get_secret_value() if settings.slack_bot_token else None
     # a request waits for a lookup only DPSCALE_LOCALE_TIMEOUT; the lookup itself waits longer, so that an answer
     # Slack gives a little later is still kept for the user's next request

@@ -22,6 +22,7 @@ from bot.i18n import translations_for
 from bot.settings import Settings
 from bot.store import Store, Workspace
 from bot.store.installations import OAuthStateStore, installation_store
+from bot.store.tokens import TokenCipher
 
 logger = logging.getLogger(__name__)
 
@@ -42,7 +43,7 @@ def oauth_options(settings: Settings, store: Store, default: Locale) -> dict[str
     """
     assert settings.slack_client_id is not None and settings.slack_client_secret is not None
     client_id, client_secret = settings.slack_client_id, settings.slack_client_secret.get_secret_value()
-    installations = installation_store(store.database, client_id, store.cache)
+    installations = installation_store(store.database, client_id, TokenCipher(settings.token_keys), store.cache)
     oauth = OAuthSettings(
         client_id=client_id,
         client_secret=client_secret,
