@@ -27,8 +27,8 @@ def parse_keys(text: str) -> list[str]:
         raise ValueError(f"must hold at least one key ({NEW_KEY_HINT})")
     for number, key in enumerate(keys, 1):
         if not _is_fernet_key(key):
-            raise ValueError(f"key {number} of {len(keys)} is not a Fernet key (32 bytes in URL-safe base64; "
-                             f"{NEW_KEY_HINT})")
+            raise ValueError(f"key {number} of {len(keys)} is not a Fernet key, 32 bytes in URL-safe base64 "
+                             f"({NEW_KEY_HINT})")
     return keys
 
 

@@ -22,7 +22,7 @@ BOTH_MODES_PROBLEM = ("SLACK_BOT_TOKEN and SLACK_CLIENT_ID/SLACK_CLIENT_SECRET m
                       "choose one workspace or many")
 OAUTH_PAIR_PROBLEM = "SLACK_CLIENT_ID and SLACK_CLIENT_SECRET must be set together"
 TOKEN_KEYS_PROBLEM = ("DPSCALE_TOKEN_KEYS is required in multi-workspace mode (SLACK_CLIENT_ID): installations' "
-                      "tokens are stored encrypted with it; generate a key with `python -m bot.store new-key`")
+                      "tokens are stored encrypted with it (generate a key with `python -m bot.store new-key`)")
 OAUTH_SOCKET_PROBLEM = "multi-workspace mode (SLACK_CLIENT_ID) needs HTTP and SLACK_SIGNING_SECRET, not Socket Mode"
 # The least a reply needs: the command, mentions, posting replies, and each user's locale.
 DEFAULT_SCOPES = "commands,app_mentions:read,chat:write,users:read"

@@ -7,7 +7,10 @@ file and on a real PostgreSQL server."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 import time
 import urllib.error
 import urllib.parse
@@ -18,21 +21,25 @@ import pytest
 from sqlalchemy import select, update
 
 from bot.store import Store, Workspace
-from bot.store.tables import answers, bots, oauth_states, preferences
+from bot.store.tables import answers, bots, installations, oauth_states, preferences
 from fake_slack import FakeSlack
 from slack_client import (
+    ROOT,
     AppServer,
     get,
     interaction_body,
     mention_body,
     post,
+    procfile_command,
     signed_headers,
     slash_command_body,
 )
 
 pytestmark = pytest.mark.e2e
 CLIENT_ID = "1111.2222"
-MULTI = {"SLACK_BOT_TOKEN": None, "SLACK_CLIENT_ID": CLIENT_ID, "SLACK_CLIENT_SECRET": "client-secret"}
+TOKEN_KEY = "d29ya3NwYWNlLXRlc3RzLXRva2VuLWtleS0tLS0tLS0="
+MULTI = {"SLACK_BOT_TOKEN": None, "SLACK_CLIENT_ID": CLIENT_ID, "SLACK_CLIENT_SECRET": "client-secret",
+         "DPSCALE_TOKEN_KEYS": TOKEN_KEY}
 
 
 @pytest.fixture
@@ -92,7 +99,7 @@ def tokens_used(fake: FakeSlack, method: str) -> list[str]:
 
 
 def test_a_workspace_installs_and_is_answered_with_its_own_token_and_a_second_with_its_own(multi):
-    fake, server, _ = multi
+    fake, server, store = multi
     install(server, "T1")
     reply = command(server, "64 2000 90%", "T1").json()
     assert "115,200" in reply["text"]
@@ -105,6 +112,28 @@ def test_a_workspace_installs_and_is_answered_with_its_own_token_and_a_second_wi
     for user in ("UA", "UB", "UC"):
         assert "115,200" in command(server, "64 2000 90%", "T1", user=user).json()["text"]
     assert len(fake.calls_to("auth.test")) == checked
+    with store.database.engine.connect() as connection:  # as a backup or a read replica would hold them
+        stored = repr([connection.execute(select(table)).all() for table in (installations, bots)])
+    assert "xoxb-" not in stored and "T1" in stored
+
+
+@pytest.mark.parametrize(("keys", "line"), [
+    (None, "DPSCALE_TOKEN_KEYS is required in multi-workspace mode"),
+    ("short-s3cret", "DPSCALE_TOKEN_KEYS key 1 of 1 is not a Fernet key"),
+])
+def test_multi_workspace_mode_does_not_start_without_a_key_for_the_tokens_and_says_so_in_one_line(
+        tmp_path, keys, line):
+    env = {"PATH": os.environ["PATH"], "PYTHONPATH": str(ROOT), "SLACK_SIGNING_SECRET": "s",
+           "DATABASE_URL": f"sqlite:///{tmp_path}/d.db", **{k: v for k, v in MULTI.items() if v is not None}}
+    env.pop("DPSCALE_TOKEN_KEYS")
+    if keys is not None:
+        env["DPSCALE_TOKEN_KEYS"] = keys
+    done = subprocess.run([sys.executable, *procfile_command("web")[1:]], env=env, capture_output=True, text=True,
+                          timeout=30, cwd=ROOT)
+    assert done.returncode == 2
+    lines = [each for each in done.stderr.splitlines() if "DPSCALE_TOKEN_KEYS" in each]
+    assert len(lines) == 1 and line in lines[0], done.stderr
+    assert "s3cret" not in done.stderr and not (tmp_path / "d.db").exists()  # nothing started, nothing stored
 
 
 def test_a_replayed_forged_or_expired_state_is_refused_with_a_clear_page(multi):
