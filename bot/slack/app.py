@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import logging.config
 import re
 
 from slack_bolt import App
@@ -12,7 +13,7 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.http_retry import HttpRequest, HttpResponse, RetryState, default_retry_handlers
 from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 
-from bot.logs import one_line_handler
+from bot.logs import logging_config
 from bot.numbers import resolve_locale
 from bot.settings import Settings
 from bot.slack import actions, commands, events, failures, forms, home, installs, preferences, workspaces
@@ -52,23 +53,18 @@ class ShortRateLimitRetry(RateLimitErrorRetryHandler):
 
 
 def configure_logging(settings: Settings) -> None:
-    """Log lines to stderr at the configured level; the process's only log configuration (see bot/logs.py).
+    """Log lines to stderr at the configured level, in the configured format; the process's only log
+    configuration (`bot.logs.logging_config`, which a process manager may apply to its own loggers as well).
 
-    No timestamp: the platform's log router stamps each line, and formatting one costs more than the rest of
-    a request's log line. Nor the caller's file and line, thread name or multiprocessing name, which no line
-    prints and which logging would otherwise look up for every record (the logging HOWTO's "Optimization"
-    section). The process id stays: servers' own formats may print it.
+    Each line is stamped with its time in UTC, to the millisecond, formatted once per second. Not the caller's
+    file and line, thread name or multiprocessing name, which no line prints and which logging would otherwise
+    look up for every record (the logging HOWTO's "Optimization" section). The process id stays: servers' own
+    formats may print it.
     """
     logging._srcfile = None  # type: ignore[attr-defined]
     logging.logThreads = False
     logging.logMultiprocessing = False
-    logging.basicConfig(level=settings.log_level, handlers=[one_line_handler()], force=True)
-    # Bolt asks its logger's own level, not the effective one, before writing each middleware's debug line: left
-    # unset, it wrote seven lines per request for logging to drop
-    logging.getLogger("bot.bolt").setLevel(settings.log_level)
-    # waitress warns "Task queue depth is N" for every request that waits for a free thread: under load, a line
-    # per request that says only that the process is busy
-    logging.getLogger("waitress.queue").setLevel(logging.ERROR)
+    logging.config.dictConfig(logging_config(settings))
 
 
 def create_services(settings: Settings, store: Store | None = None) -> Services:

@@ -19,6 +19,7 @@ from slack_bolt.oauth.callback_options import CallbackOptions, FailureArgs, Succ
 from slack_bolt.oauth.oauth_settings import OAuthSettings
 
 from bot.i18n import translations_for
+from bot.logs import known_or_length
 from bot.settings import Settings
 from bot.store import Store, Workspace
 from bot.store.installations import OAuthStateStore, installation_store
@@ -28,6 +29,11 @@ logger = logging.getLogger(__name__)
 
 INSTALL_PATH = "/slack/install"
 REDIRECT_PATH = "/slack/oauth_redirect"
+# why an installation did not complete, as Bolt names it, or as Slack's redirect does (`error=`, which anyone can
+# send): only these are logged as they are, anything else by its length
+INSTALL_FAILURES = frozenset({"access_denied", "invalid_browser", "invalid_state", "missing_state", "missing_code",
+                              "invalid_code", "storage_error", "invalid_scope", "invalid_team_for_non_distributed_app",
+                              "unapproved_app", "org_login_required"})
 
 
 def workspace_of(context: BoltContext) -> Workspace:
@@ -92,7 +98,7 @@ def install_pages(default: Locale) -> CallbackOptions:
         ).format(workspace=html.escape(where or "Slack"), example="<code>/dpscale 64 2000 90%</code>"))
 
     def failed(args: FailureArgs) -> BoltResponse:
-        logger.warning("installation refused: %s", args.reason)
+        logger.warning("installation refused: reason=%s", known_or_length(args.reason, INSTALL_FAILURES))
         if args.reason in ("invalid_state", "missing_state", "invalid_browser"):
             return _page(400, _("Installation link expired"), _(
                 "This installation link has expired or was already used, or it was started in another browser. "
