@@ -155,6 +155,26 @@ def test_a_replayed_forged_or_expired_state_is_refused_with_a_clear_page(multi):
     assert fake.installs == 1  # no refused state ever reached oauth.v2.access
 
 
+def test_an_oauth_redirects_error_no_one_authenticated_is_logged_by_its_length_in_a_short_line(multi):
+    """`error=` of 60,000 characters with terminal controls in it, as anyone can send it: the page says the
+    installation failed, and the log says so in a line under 300 bytes that holds none of it."""
+    fake, server, _ = multi
+    controls = "\x1b[2J\x1b]0;owned\x07"  # clear the screen, retitle the terminal
+    hostile = controls + "A" * (60_000 - len(controls))
+    query = urllib.parse.urlencode({"error": hostile, "state": "s"})
+    with pytest.raises(urllib.error.HTTPError) as failed:
+        urllib.request.urlopen(f"{server.url}/slack/oauth_redirect?{query}", timeout=10)
+    assert failed.value.code == 500 and "Installation failed" in failed.value.read().decode()
+    cancelled = urllib.request.urlopen(f"{server.url}/slack/oauth_redirect?error=access_denied&state=s", timeout=10)
+    assert "Installation cancelled" in cancelled.read().decode()
+    log = logged(server, "reason=access_denied")
+    (line,) = [each for each in log.splitlines() if "reason=other" in each]
+    assert line.endswith("WARNING bot.slack.workspaces installation refused: reason=other (60000 chars)")
+    assert max(len(each.encode()) for each in log.splitlines()) < 300
+    assert "AAAAAAAAAA" not in log and "owned" not in log
+    assert not re.search(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]", log)  # no control character but the newlines
+
+
 def test_the_install_pages_answer_only_get_and_other_methods_make_no_state(multi):
     """HEAD or POST on the install and redirect pages: 405 naming GET, no body to HEAD, and no OAuth state made
     (a monitor probing the page must not fill the state table); GET still opens the flow."""
