@@ -6,12 +6,8 @@ text). Their records keep only the message's opening words, up to the first deta
 hold a token, a `response_url` or a user's text to begin with, and what an unsigned request sent (the `error=`
 of an OAuth redirect) is logged as one of the codes it may be, or as its length (`known_or_length`).
 
-Every line, a traceback included, is written on one physical line with every control character escaped (C0,
-DEL, C1, the Unicode line and paragraph separators and the bidirectional overrides: `escape_controls`), so no
-value can forge a line of its own or clear, recolour or reorder a terminal tailing the log; a message is cut at
-`MAX_MESSAGE` characters whatever it holds. Two formats (LOG_FORMAT): `text`, `2026-01-31T09:00:00.123Z INFO
-logger message`, and `json`, one object per line with `time`, `level`, `logger` and `message` (and `exc_info`)
-written by python-json-logger.
+Every line, a traceback included, is written on one physical line with every control character escaped, as
+text or JSON (LOG_FORMAT), with its time in UTC (bot/log_lines.py).
 
 `logging_config(settings)` is the whole configuration as `logging.config.dictConfig` takes it, so that a process
 manager (gunicorn's `logconfig_dict`, uvicorn's `log_config`) gives its own loggers the same handler and format.
@@ -22,14 +18,13 @@ from __future__ import annotations
 import atexit
 import logging
 import logging.handlers
-import os
 import queue
 import re
 import sys
 import threading
-import time
-from collections.abc import Collection
 from typing import TYPE_CHECKING, Any, TextIO
+
+from bot.log_lines import formatter_for
 
 if TYPE_CHECKING:
     from bot.settings import Settings
@@ -41,68 +36,11 @@ _DETAIL = re.compile(r":|\(|\{|\[|\n|\r| - ")
 # the Web API client logs every failed call at ERROR before raising it to its caller, which handles it and logs
 # the outcome in its own words (a users.info timeout is read in the unknown format): a warning, not an error
 _WEB_CLIENT = "slack_sdk.web.base_client"
-MAX_MESSAGE = 1000  # characters of a message (before its traceback) that are written; the rest is counted
-# C0 controls, DEL and the C1 controls (NEL among them), the line and paragraph separators, and the
-# bidirectional embeddings, overrides and isolates, which reorder what a terminal or a viewer shows
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 # loggers of the servers a process manager may run dpscale under: they write to dpscale's handler, in its format
 SERVER_LOGGERS = ("waitress", "gunicorn.error", "uvicorn", "uvicorn.error", "hypercorn.error")
 # their access logs write each request's target, query string included, which no one authenticated: off, as
 # dpscale writes a line of its own for each request it serves (bot.requests)
 ACCESS_LOGGERS = ("gunicorn.access", "uvicorn.access", "hypercorn.access")
-
-
-def escape_controls(text: str) -> str:
-    r"""`text` with every control character written as an escape: \n, \r, \t, \x1b, \u2028.
-
-    >>> escape_controls("a\x1b[2Jb\nc\u2028")
-    'a\\x1b[2Jb\\nc\\u2028'
-    """
-    if text.isprintable():  # the common line, checked in C: no control character (nor any other unprintable one)
-        return text
-    return _CONTROL.sub(_escape, text)
-
-
-def _escape(match: re.Match[str]) -> str:
-    char = match.group()
-    return _NAMED.get(char) or (f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}")
-
-
-def known_or_length(value: str | None, known: Collection[str]) -> str:
-    """How to log a field no one authenticated: itself if it is one of the `known` codes, else only its length.
-
-    >>> known_or_length("access_denied", {"access_denied"}), known_or_length("x" * 60000, {"access_denied"})
-    ('access_denied', 'other (60000 chars)')
-    """
-    if value is None:
-        return "none"
-    return value if value in known else f"other ({len(value)} chars)"
-
-
-def _bounded(message: str) -> str:
-    if len(message) <= MAX_MESSAGE:
-        return message
-    return f"{message[:MAX_MESSAGE]}… ({len(message)} chars)"
-
-
-_MILLISECONDS = tuple(f".{n:03d}Z" for n in range(1000))
-
-
-class _UtcClock:
-    """ISO 8601 UTC time stamps to the millisecond, `2026-01-31T09:00:00.123Z`; the part up to the second is
-    formatted once per second (strftime costs more than the rest of a line)."""
-
-    def __init__(self) -> None:
-        self._second: tuple[int, str] = (-1, "")
-
-    def stamp(self, created: float) -> str:
-        second, text = self._second
-        whole = int(created)
-        if whole != second:
-            text = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole))
-            self._second = (whole, text)
-        return text + _MILLISECONDS[min(int((created - whole) * 1000), 999)]
 
 
 class LibraryDetailFilter(logging.Filter):
@@ -125,49 +63,6 @@ class LibraryDetailFilter(logging.Filter):
         return True
 
 
-class OneLineFormatter(logging.Formatter):
-    """`TIME LEVEL logger message`, then the traceback if any, with every control character escaped
-    (`escape_controls`). Written out rather than through a format string: it runs for every request, and the
-    generic path (format-style lookup, `formatTime`, stack checks) costs more than the line."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._clock = _UtcClock()
-
-    def format(self, record: logging.LogRecord) -> str:
-        text = f"{self._clock.stamp(record.created)} {record.levelname} {record.name} {_bounded(record.getMessage())}"
-        if record.exc_info:
-            record.exc_text = record.exc_text or self.formatException(record.exc_info)
-        if record.exc_text:
-            text = f"{text}\n{record.exc_text}"
-        return escape_controls(text)
-
-
-def json_formatter() -> logging.Formatter:
-    """LOG_FORMAT=json: one JSON object per line, `{"time": …, "level": …, "logger": …, "message": …}` and
-    `exc_info` for a traceback, by python-json-logger; JSON escapes every control character itself (ASCII only).
-    A record's `extra` fields, which dpscale never sets, are written too."""
-    from pythonjsonlogger.json import JsonFormatter
-
-    class _JsonLineFormatter(JsonFormatter):
-        clock = _UtcClock()
-
-        def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:  # noqa: N802
-            return self.clock.stamp(record.created)
-
-        def process_log_record(self, log_data: dict[str, Any]) -> dict[str, Any]:
-            log_data["message"] = _bounded(log_data.get("message") or "")
-            return log_data
-
-    return _JsonLineFormatter("{asctime}{levelname}{name}{message}", style="{",
-                              rename_fields={"asctime": "time", "levelname": "level", "name": "logger"})
-
-
-def formatter_for(log_format: str) -> logging.Formatter:
-    """The formatter of LOG_FORMAT (`text` or `json`)."""
-    return json_formatter() if log_format == "json" else OneLineFormatter()
-
-
 def logging_config(settings: Settings) -> dict[str, Any]:
     """The process's whole log configuration, for `logging.config.dictConfig` (bot.slack.app.configure_logging
     applies it; a process manager can apply the same: gunicorn's `logconfig_dict`, uvicorn's `log_config`).
@@ -179,7 +74,7 @@ def logging_config(settings: Settings) -> dict[str, Any]:
     return {
         "version": 1,
         "disable_existing_loggers": False,
-        "formatters": {"dpscale": {"()": "bot.logs.formatter_for", "log_format": settings.log_format}},
+        "formatters": {"dpscale": {"()": "bot.log_lines.formatter_for", "log_format": settings.log_format}},
         "filters": {"library_detail": {"()": "bot.logs.LibraryDetailFilter"}},
         "handlers": {"dpscale": {"()": "bot.logs.line_handler", "formatter": "dpscale",
                                  "filters": ["library_detail"]}},
@@ -309,4 +204,3 @@ def restart_writer_in_child() -> None:
 
 _listener: LineWriter | None = None
 atexit.register(stop_writer)
-os.register_at_fork(after_in_child=restart_writer_in_child)

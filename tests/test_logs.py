@@ -13,7 +13,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.logs import MAX_MESSAGE, OneLineFormatter, escape_controls, known_or_length, logging_config
+from bot.log_lines import MAX_MESSAGE, OneLineFormatter, escape_controls, known_or_length
+from bot.logs import logging_config
 from bot.settings import load_settings
 
 GOOD = {"SLACK_BOT_TOKEN": "xoxb-x", "SLACK_SIGNING_SECRET": "s"}

@@ -19,7 +19,7 @@ from slack_bolt.oauth.callback_options import CallbackOptions, FailureArgs, Succ
 from slack_bolt.oauth.oauth_settings import OAuthSettings
 
 from bot.i18n import translations_for
-from bot.logs import known_or_length
+from bot.log_lines import known_or_length
 from bot.settings import Settings
 from bot.store import Store, Workspace
 from bot.store.installations import OAuthStateStore, installation_store
