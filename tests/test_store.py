@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import gc
+import os
 import sqlite3
+import subprocess
+import sys
 import threading
 import time
 from contextlib import closing
 from datetime import datetime, timedelta
+from pathlib import Path
 
 import pytest
 from alembic.autogenerate import compare_metadata
@@ -439,3 +443,32 @@ def test_a_token_written_in_plain_text_by_an_older_process_is_read_and_rotate_ke
     assert bot_token(store, "T1") == "xoxb-written-by-an-older-version"
     assert rotate_tokens(store.database, TOKENS) == 2  # that one, and the installation row's, re-encrypted
     assert "xoxb-" not in raw_rows(store)
+
+
+def store_command(database_url: str, keys: str, *argv: str) -> subprocess.CompletedProcess[str]:
+    env = {"PATH": os.environ["PATH"], "DATABASE_URL": database_url, "DPSCALE_TOKEN_KEYS": keys}
+    return subprocess.run([sys.executable, "-m", "bot.store", *argv], env=env, capture_output=True, text=True,
+                          timeout=60, cwd=Path(__file__).resolve().parent.parent)
+
+
+def test_the_documented_commands_rotate_the_key_and_undo_the_encryption(tmp_path):
+    """docs/security.md's steps: a new key first, `rotate-keys`, the old key dropped; then `downgrade 0005-1`."""
+    url = f"sqlite:///{tmp_path / 'dpscale.sqlite3'}"
+    store = Store.open(url)
+    upgrade(store.database, tokens=TOKENS)
+    install(store, "T1")
+    done = store_command(url, f"{NEW_KEY},{OLD_KEY}", "rotate-keys")
+    assert done.returncode == 0 and "re-encrypted 2 stored token(s)" in done.stdout, done.stderr
+    only_new = TokenCipher([NEW_KEY])
+    assert installation_store(store.database, CLIENT_ID, only_new).find_bot(
+        enterprise_id=None, team_id="T1").bot_token == "xoxb-T1"
+    assert store_command(url, OLD_KEY, "downgrade", "0005-1").returncode == 1  # the old key no longer reads them
+    assert "xoxb-" not in raw_rows(store)
+    done = store_command(url, NEW_KEY, "downgrade", "0005-1")
+    assert done.returncode == 0, done.stderr
+    assert raw_rows(store).count("'xoxb-T1'") == 2
+    refused = store_command(url, NEW_KEY, "downgrade", "0001")
+    assert refused.returncode == 1 and "never undone" in refused.stderr and "Traceback" not in refused.stderr
+    key = store_command(url, "", "new-key").stdout.strip()
+    assert TokenCipher([key]).decrypt(TokenCipher([key]).encrypt("xoxb-1")) == "xoxb-1"
+    store.close()

@@ -56,3 +56,13 @@ def upgrade(database: Database, revision: str = "head", tokens: TokenCipher | No
             connection.execute(text("SELECT pg_advisory_xact_lock(:id)"), {"id": LOCK_ID})
         command.upgrade(alembic_config(connection, tokens), revision)
     logger.info("database schema at revision %s", current_revision(database))
+
+
+def downgrade(database: Database, revision: str, tokens: TokenCipher | None = None) -> None:
+    """Take the schema back to `revision`: only 0005 can be undone (its tokens decrypted with `tokens`, or
+    DPSCALE_TOKEN_KEYS); every other revision refuses, and the transaction leaves the database as it was."""
+    with database.engine.begin() as connection:
+        if database.dialect == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:id)"), {"id": LOCK_ID})
+        command.downgrade(alembic_config(connection, tokens), revision)
+    logger.info("database schema at revision %s", current_revision(database))
