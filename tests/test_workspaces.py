@@ -117,6 +117,23 @@ def test_a_workspace_installs_and_is_answered_with_its_own_token_and_a_second_wi
     assert "xoxb-" not in stored and "T1" in stored
 
 
+def test_a_server_whose_key_does_not_read_the_stored_tokens_says_so_in_one_line_and_does_not_serve(multi,
+                                                                                                   database_url):
+    fake, server, _ = multi
+    install(server, "T1")
+    other_key = "YW5vdGhlci1kZXBsb3ltZW50cy1rZXktLS0tLS0tLS0="
+    second = AppServer(fake, env={**MULTI, "DATABASE_URL": database_url, "WEB_CONCURRENCY": "1",
+                                  "DPSCALE_TOKEN_KEYS": other_key})
+    with pytest.raises(RuntimeError):  # exited before /healthz answered
+        second.start()
+    assert second.process.returncode == 1
+    (line,) = [each for each in second.output().splitlines() if "ERROR" in each]
+    assert line.endswith("ERROR bot.server not serving: a stored token is not readable with any key in "
+                         "DPSCALE_TOKEN_KEYS (was the key it was encrypted with removed?)")
+    assert "Traceback" not in second.output()
+    assert "115,200" in command(server, "64 2000 90%", "T1").json()["text"]  # the right key still serves
+
+
 @pytest.mark.parametrize(("keys", "line"), [
     (None, "DPSCALE_TOKEN_KEYS is required in multi-workspace mode"),
     ("short-s3cret", "DPSCALE_TOKEN_KEYS key 1 of 1 is not a Fernet key"),

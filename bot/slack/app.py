@@ -20,7 +20,7 @@ from bot.slack import actions, commands, events, failures, forms, home, installs
 from bot.slack.locales import LocaleDirectory
 from bot.slack.plumbing import ProvideServices, Services
 from bot.store import Store, upgrade
-from bot.store.tokens import TokenCipher
+from bot.store.tokens import TokenCipher, TokenKeyError
 
 API_TIMEOUT = 10
 LOOKUP_TIMEOUT = 10  # seconds a users.info lookup waits for Slack, in its own thread (bot.slack.locales)
@@ -32,8 +32,9 @@ _SLACK_ERROR_CODE = re.compile(r"[a-z_]{1,64}")  # `invalid_auth`, `ratelimited`
 
 
 class TokenCheckFailed(Exception):
-    """Bolt's check of SLACK_BOT_TOKEN (an `auth.test` call, made when the App is built) did not pass; the
-    message says in one line whether Slack refused the token or could not be asked."""
+    """Bolt's check of SLACK_BOT_TOKEN (an `auth.test` call, made when the App is built) did not pass, or the
+    stored tokens are not readable with DPSCALE_TOKEN_KEYS; the message says which in one line (whether Slack
+    refused the token or could not be asked)."""
 
 
 class ShortRateLimitRetry(RateLimitErrorRetryHandler):
@@ -99,7 +100,10 @@ def create_app(settings: Settings, store: Store | None = None, services: Service
     client = WebClient(token=token, base_url=settings.slack_api_url, timeout=API_TIMEOUT,
                        retry_handlers=[*default_retry_handlers(), ShortRateLimitRetry()])
     secret = settings.slack_signing_secret
-    oauth = workspaces.oauth_options(settings, services.store, default) if settings.multi_workspace else {}
+    try:
+        oauth = workspaces.oauth_options(settings, services.store, default) if settings.multi_workspace else {}
+    except TokenKeyError as error:  # the stored tokens are not readable with DPSCALE_TOKEN_KEYS
+        raise TokenCheckFailed(str(error)) from None
     try:
         app = App(
             client=client,

@@ -16,7 +16,7 @@ import logging
 from slack_sdk.oauth.installation_store import Bot, Installation
 from slack_sdk.oauth.installation_store.sqlalchemy import SQLAlchemyInstallationStore
 from slack_sdk.oauth.state_store.sqlalchemy import SQLAlchemyOAuthStateStore
-from sqlalchemy import ColumnElement, Table, and_, delete, true
+from sqlalchemy import ColumnElement, Table, and_, delete, select, true
 
 from bot.store.cache import SharedCache
 from bot.store.db import Database
@@ -60,6 +60,15 @@ class InstallationStore(SQLAlchemyInstallationStore):
                             user_id: str | None = None) -> None:
         super().delete_installation(enterprise_id=enterprise_id, team_id=team_id, user_id=user_id)
         self._changed()
+
+    def check_keys(self) -> None:
+        """Read the newest stored bot token: TokenKeyError if no key of the store's decrypts it (a key dropped
+        before `rotate-keys`, or another deployment's), so that a process says so at start-up rather than to each
+        workspace's requests."""
+        c = self.bots.c
+        with self.engine.connect() as connection:
+            connection.execute(select(c.bot_token).where(c.client_id == self.client_id, c.bot_token.is_not(None))
+                               .order_by(c.installed_at.desc()).limit(1)).scalar()
 
     def _changed(self) -> None:
         with self.engine.begin() as connection:
