@@ -50,6 +50,7 @@ def oauth_options(settings: Settings, store: Store, default: Locale) -> dict[str
     assert settings.slack_client_id is not None and settings.slack_client_secret is not None
     client_id, client_secret = settings.slack_client_id, settings.slack_client_secret.get_secret_value()
     installations = installation_store(store.database, client_id, TokenCipher(settings.token_keys), store.cache)
+    installations.check_keys()
     oauth = OAuthSettings(
         client_id=client_id,
         client_secret=client_secret,
