@@ -24,8 +24,6 @@ import sys
 import threading
 from typing import TYPE_CHECKING, Any, TextIO
 
-from bot.log_lines import formatter_for
-
 if TYPE_CHECKING:
     from bot.settings import Settings
 
@@ -90,15 +88,6 @@ def logging_config(settings: Settings) -> dict[str, Any]:
             **{name: {"level": "WARNING", "handlers": [], "propagate": True} for name in ACCESS_LOGGERS},
         },
     }
-
-
-def one_line_handler(log_format: str = "text") -> logging.Handler:
-    """`line_handler` with its formatter (of `log_format`) and `LibraryDetailFilter`, as `logging_config` sets
-    them up."""
-    handler = line_handler()
-    handler.setFormatter(formatter_for(log_format))
-    handler.addFilter(LibraryDetailFilter())
-    return handler
 
 
 def line_handler() -> logging.Handler:
