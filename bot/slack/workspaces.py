@@ -22,7 +22,7 @@ from bot.i18n import translations_for
 from bot.log_lines import known_or_length
 from bot.settings import Settings
 from bot.store import Store, Workspace
-from bot.store.installations import OAuthStateStore, installation_store
+from bot.store.installations import InstallationStore, OAuthStateStore, installation_store
 from bot.store.tokens import TokenCipher
 
 logger = logging.getLogger(__name__)
@@ -49,8 +49,7 @@ def oauth_options(settings: Settings, store: Store, default: Locale) -> dict[str
     """
     assert settings.slack_client_id is not None and settings.slack_client_secret is not None
     client_id, client_secret = settings.slack_client_id, settings.slack_client_secret.get_secret_value()
-    installations = installation_store(store.database, client_id, TokenCipher(settings.token_keys), store.cache)
-    installations.check_keys()
+    installations = readable_installations(settings, store)
     oauth = OAuthSettings(
         client_id=client_id,
         client_secret=client_secret,
@@ -81,6 +80,16 @@ def oauth_options(settings: Settings, store: Store, default: Locale) -> dict[str
             "dpscale is not installed in this workspace (or was removed). Ask someone who may add apps to "
             "install it again."),
     }
+
+
+def readable_installations(settings: Settings, store: Store) -> InstallationStore:
+    """The installation store, its tokens encrypted with DPSCALE_TOKEN_KEYS; TokenKeyError if those keys do not
+    read the tokens stored already."""
+    assert settings.slack_client_id is not None
+    installations = installation_store(store.database, settings.slack_client_id, TokenCipher(settings.token_keys),
+                                       store.cache)
+    installations.check_keys()
+    return installations
 
 
 def install_pages(default: Locale) -> CallbackOptions:
