@@ -123,6 +123,11 @@ def explanation_blocks(locale: Locale) -> list[Block]:
     return list(_explanations(locale))
 
 
+def limits_block(locale: Locale) -> Block:
+    """The model's limits alone (a series shows them without the FAQ above them)."""
+    return _explanations(locale)[-1]
+
+
 @lru_cache(maxsize=64)
 def _explanations(locale: Locale) -> tuple[Block, ...]:
     words = wording_for(locale)
