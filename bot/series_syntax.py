@@ -95,7 +95,9 @@ def _is_size(key: str) -> bool:
     return any(map(str.isnumeric, key))
 
 
-def parse_series(words: list[str], locale: Locale, reader: Reader | None = None, user: Locale | None = None) -> SeriesCommand:
+def parse_series(
+    words: list[str], locale: Locale, reader: Reader | None = None, user: Locale | None = None
+) -> SeriesCommand:
     """The series the words name (`bot.parsing.split_words`' words), read by `reader` for a `user` (as in
     `bot.parsing.parse_words`); raises UserInputError naming the measurement that is wrong."""
     reader = reader or reader_for(locale)
@@ -167,7 +169,8 @@ def _read_row(line: str, reader: Reader) -> Measurement:
 def read_measurement(pair: str, devices: str, actual: str, reader: Reader) -> Measurement:
     """One measurement: its devices and its cluster throughput, each read by the command's rules; an error in either
     names the measurement."""
-    return Measurement(pair, _read(devices, Quantity.DEVICES, pair, reader), _read(actual, Quantity.ACTUAL, pair, reader))
+    devices_read = _read(devices, Quantity.DEVICES, pair, reader)
+    return Measurement(pair, devices_read, _read(actual, Quantity.ACTUAL, pair, reader))
 
 
 def _possible(quantity: Quantity) -> Callable[[Decimal], bool]:

@@ -15,14 +15,14 @@ from babel.lists import format_list
 
 from bot.errors import UserInputError
 from bot.replies.blocks import Block, Reply, ReplyKind, code, context, header, section
-from bot.replies.guide import limits_block
+from bot.replies.guide import limits_block, series_example
 from bot.replies.problems import describe_error
 from bot.replies.result import reading_note
 from bot.replies.wording import Wording, wording_for
 from bot.series import Point, SerialTrend, Series, decimal
 from bot.series_syntax import SeriesCommand
 
-__all__ = ["SERIES_TABLE_BLOCK", "build_series_error_reply", "build_series_reply", "series_example", "series_table"]
+__all__ = ["SERIES_TABLE_BLOCK", "build_series_error_reply", "build_series_reply", "series_table"]
 
 BAR_WIDTH = 10
 SERIES_TABLE_BLOCK = "dpscale_series_table"  # the table's block id: what tells a series reply from a single result
@@ -202,15 +202,6 @@ def summary(series: Series, words: Wording) -> str:
         first=words.percent(decimal(first.efficiency)), low=words.number(Decimal(first.devices), 0),
         last=words.percent(decimal(last.efficiency)), high=words.number(Decimal(last.devices), 0),
     )
-
-
-def series_example(words: Wording, ungrouped: bool = False) -> str:
-    """A series as the help shows it, in the reader's format and language: `v=2,000 8=15,800 16=31,000 64=115,200`
-    (ungrouped where two formats read the command, after `lang=`)."""
-    number = words.plain if ungrouped else words.number
-    pairs = [(Decimal(8), Decimal(15800)), (Decimal(16), Decimal(31000)), (Decimal(64), Decimal(115200))]
-    return " ".join(["v=" + number(Decimal(2000))]
-                    + [f"{words.number(d, 0)}={number(a)}" for d, a in pairs])
 
 
 def _fitted(lines: list[str]) -> str:
