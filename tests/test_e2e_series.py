@@ -7,9 +7,10 @@ import json
 import re
 
 import pytest
+from test_interactive import buttons, click, opened_view
+
 from blockkit import MAX_VIEW_BLOCKS, assert_within_limits
 from fake_slack import BOT_USER_ID
-from test_interactive import buttons, click, opened_view
 from slack_client import send_command, send_interaction, send_mention
 
 pytestmark = pytest.mark.e2e

@@ -12,7 +12,7 @@ from hypothesis import event, given, settings, target
 from hypothesis import strategies as st
 
 import bot.series
-from bot.series import SerialTrend, analyse, decimal, doublings, karp_flatt
+from bot.series import SerialTrend, analyse, doublings, karp_flatt
 
 
 def test_the_worked_example_comes_out_exactly():

@@ -6,8 +6,8 @@ from __future__ import annotations
 from decimal import Decimal as D
 
 import pytest
-from blockkit import MAX_VIEW_BLOCKS, assert_no_broadcast, assert_within_limits
 
+from blockkit import MAX_VIEW_BLOCKS, assert_no_broadcast, assert_within_limits
 from bot.engine import answer
 from bot.numbers import SLACK_LOCALES, for_channel, resolve_locale
 from bot.replies import ReplyKind, render_plain_text

@@ -8,6 +8,7 @@ The FAQ is not under the table: it is one click away (the result's button, or Ap
 
 from __future__ import annotations
 
+import unicodedata
 from decimal import Decimal
 
 from babel import Locale
@@ -74,12 +75,22 @@ def series_table(series: Series, words: Wording) -> str:
     """The measured sizes as monospaced rows, each with a bar for E; a row the model cannot explain is marked."""
     falling = {b.devices for _, b in series.trend.falling_speedups}
     rows = [list(COLUMNS)] + [_row(point, words, point.devices in falling) for point in series.points]
-    widths = [max(len(row[i]) for row in rows) for i in range(len(COLUMNS))]
+    widths = [max(_width(row[i]) for row in rows) for i in range(len(COLUMNS))]
     lines = []
     for row in rows:
-        cells = [row[i].ljust(width) if i == BAR_COLUMN else row[i].rjust(width) for i, width in enumerate(widths)]
+        cells = [_pad(row[i], width, left=i == BAR_COLUMN) for i, width in enumerate(widths)]
         lines.append("  ".join(cells).rstrip() + "".join(f" {mark}" for mark in row[len(COLUMNS):]))
     return "\n".join(lines)
+
+
+def _width(cell: str) -> int:
+    """Columns `cell` takes in a monospaced font: two for a wide character (`倍`), as East Asian fonts draw it."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in cell)
+
+
+def _pad(cell: str, width: int, *, left: bool) -> str:
+    padding = " " * (width - _width(cell))
+    return cell + padding if left else padding + cell
 
 
 def _row(point: Point, words: Wording, speedup_fell: bool) -> list[str]:
