@@ -36,7 +36,8 @@ def describe_series_error(error: UserInputError, words: Wording) -> str:
 
 
 def in_measurement(error: UserInputError, message: str, words: Wording) -> str:
-    """`message` about a number of a series, naming the measurement it is in."""
-    if error.pair is None:
+    """`message` about a number of a series, naming the measurement it is in (unless the message names it already:
+    `16=` has no value after it)."""
+    if error.pair is None or error.token == error.pair:
         return message
     return words.gettext("In {pair}: {message}").format(pair=code(error.pair), message=message)
