@@ -101,28 +101,33 @@ def parse_series(
     """The series the words name (`bot.parsing.split_words`' words), read by `reader` for a `user` (as in
     `bot.parsing.parse_words`); raises UserInputError naming the measurement that is wrong."""
     reader = reader or reader_for(locale)
+    words = [word for word in words if word not in (LIST_CUT, BOUNDARY)]
     throughput: tuple[str, Reading] | None = None
     measurements: list[Measurement] = []
-    for word in join_space_groups([w for w in words if w not in (LIST_CUT, BOUNDARY)], 0):
-        keyed = split_keyed(word)
-        if keyed is None or not (_is_size(keyed[0]) or _KEYWORDS.get(keyed[0]) is Quantity.THROUGHPUT):
-            if keyed is not None and keyed[0] not in _KEYWORDS:
-                raise UserInputError(ErrorCode.UNKNOWN_WORD, token=word)
-            raise UserInputError(ErrorCode.SERIES_STRAY_WORD, token=word)
-        key, value = keyed
-        if _is_size(key):
-            measurement = read_measurement(word, key, value, reader)
-            if measurement.devices.value != 1:
-                measurements.append(measurement)
-                continue
-            key, value, reading = "1", value, measurement.actual  # the measurement of one device is its throughput
-        else:
-            reading = _read(value, Quantity.THROUGHPUT, word, reader)
-        if throughput is not None:
+    for word in join_space_groups(words, 0):  # `8=15 800`: one measurement, where spaces group digits
+        read = _read_word(word, reader)
+        if isinstance(read, Measurement):
+            measurements.append(read)
+        elif throughput is not None:
             raise UserInputError(ErrorCode.DUPLICATE_QUANTITY, token=word, quantity=Quantity.THROUGHPUT.value)
-        throughput = (word, reading)
-    keys = [(None if _is_size(k) else k, v) for k, v in (split_keyed(w) or ("", w) for w in words)]
+        else:
+            throughput = (word, read)
+    keys = [(None if keyed is None or _is_size(keyed[0]) else keyed[0], keyed[1] if keyed else word)
+            for word in words for keyed in [split_keyed(word)]]
     return _series_from(throughput, measurements, locale, clue_marks(keys, user or locale))
+
+
+def _read_word(word: str, reader: Reader) -> Measurement | Reading:
+    """A word of a series: a measurement (`8=15800`), or one device's throughput (`v=2000`, or `1=2000`)."""
+    keyed = split_keyed(word)
+    if keyed is not None and _is_size(keyed[0]):
+        measurement = read_measurement(word, *keyed, reader)
+        return measurement.actual if measurement.devices.value == 1 else measurement
+    if keyed is not None and _KEYWORDS.get(keyed[0]) is Quantity.THROUGHPUT:
+        return _read(keyed[1], Quantity.THROUGHPUT, word, reader)
+    if keyed is not None and keyed[0] not in _KEYWORDS:
+        raise UserInputError(ErrorCode.UNKNOWN_WORD, token=word)
+    raise UserInputError(ErrorCode.SERIES_STRAY_WORD, token=word)
 
 
 def parse_series_fields(throughput: str | None, rows: str | None, locale: Locale,

@@ -193,3 +193,13 @@ def test_a_series_written_in_the_readers_own_format_reads_back_to_its_values(tag
     command = read(text, tag)
     assert values(command) == {"v": throughput, "pairs": sorted(pairs)} and command.notes == ()
     event("grouped" if any(a >= 1000 for _, a in pairs) else "ungrouped")
+
+
+@pytest.mark.parametrize("tag", SLACK_LOCALES)
+def test_three_decimals_after_the_readers_own_decimal_mark_are_asked_about_in_every_locale(tag):
+    """`8=15,800` from a German user, `8=15.800` from a Japanese one: another Slack locale reads 15 800."""
+    decimal = Wording(resolve_locale(tag)).number(D("1.5"))[1]
+    with pytest.raises(UserInputError) as caught:
+        read(f"v=2000 8=15{decimal}800 16=31000", tag)
+    assert caught.value.code is ErrorCode.AMBIGUOUS_NUMBER and caught.value.pair == f"8=15{decimal}800"
+    assert caught.value.readings == (D("15.8"), D(15800))
