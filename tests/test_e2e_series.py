@@ -130,3 +130,23 @@ def test_explanations_show_the_faq_privately(server, fake):
     posted = fake.wait_for("/response/series-explain", 1)[0].params
     assert posted["response_type"] == "ephemeral" and posted["replace_original"] is False
     assert "*What is scaling efficiency?*" in json.dumps(posted["blocks"])
+
+
+def test_a_lang_series_is_shared_and_edited_in_its_own_language(server, fake):
+    payload = send_command(server, "v=2000 8=15800 16=31000 lang=de", user="UEN").json()
+    assert payload["text"].startswith("Skalierungseffizienz: 98,75")
+    found = buttons(payload)
+    click(server, "UEN", found["dpscale_share"], fake.response_url("series-lang-share"))
+    shared = fake.wait_for("/response/series-lang-share", 1)[0].params
+    assert rows(shared)[1][:2] == ["16", "31\u202f000"] and "Geteilt von <@UEN>" in json.dumps(shared["blocks"],
+                                                                                                 ensure_ascii=False)
+    before = len(fake.calls_to("views.open"))
+    payload = send_command(server, "v=2000 8=15800 16=31000 lang=de", user="UEN").json()
+    click(server, "UEN", buttons(payload)["dpscale_edit"], fake.response_url("series-lang-edit"))
+    view = opened_view(fake, before)
+    assert view["title"]["text"] == "Messreihe"
+    inputs = {b["block_id"]: b["element"].get("initial_value") for b in view["blocks"] if b["type"] == "input"}
+    assert inputs == {"series_throughput": "2000", "series_rows": "8 = 15800\n16 = 31000"}
+    # the form reads as the command did: in German and in the user's own format, so `15.800` is asked about
+    errors = submit_series(server, "UEN", view, "2000", "8 = 15.800\n16 = 31000").json()["errors"]
+    assert errors["series_rows"].startswith("In `8 = 15.800`: `15.800` kann `15,8` oder `15800` bedeuten")
