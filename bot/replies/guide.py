@@ -70,6 +70,7 @@ def _examples(words: Wording, ungrouped: bool) -> str:
         (f"/dpscale {vk}{n(v)} {ek}{pct(e)} {ak}{n(Decimal(200000))}", _("devices needed for a target")),
         (f"/dpscale {dk}{n(d, 0)} {ek}{pct(e)} {ak}{n(actual)}", _("per-device throughput needed")),
         (f"/dpscale {series_example(words, ungrouped)}", _("efficiency at several cluster sizes, and its trend")),
+        ("/dpscale series", _("a form for such a series, one measurement per line")),
         # written so your format and German read it alike: `lang=` numbers read differently are asked about
         (f"/dpscale {n(d, 0)} {words.plain(v)} {pct(e)} {lk}de", _("answer in another language and number format")),
     ]
