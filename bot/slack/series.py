@@ -14,16 +14,16 @@ from babel import Locale
 from slack_bolt import Ack, App, BoltContext
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackClientError
+from sqlalchemy.exc import SQLAlchemyError
 
 from bot.engine import answer_series_form
 from bot.errors import UserInputError
 from bot.formats import parse_reader_locale
 from bot.parsing import split_words
-from bot.replies import Reply, build_help_reply
+from bot.replies import Reply, build_failure_reply, build_help_reply, unavailable_text
 from bot.series_syntax import SeriesFieldErrors, is_series, parse_series
-from bot.slack.delivery import post_to_response_url
-from bot.slack.failures import apologizing_on_failure
-from bot.slack.ids import EXPLAIN_ACTION, SERIES_FORM_CALLBACK
+from bot.slack.delivery import Delivery, deliver, post_to_response_url
+from bot.slack.ids import EXPLAIN_ACTION, SERIES_BLOCK_IDS, SERIES_FORM_CALLBACK
 from bot.slack.plumbing import acknowledge, deadline_of, locale_of, logged, read_user_locale, services_of, time_left
 from bot.slack.series_form import (
     SeriesValues,
@@ -35,8 +35,12 @@ from bot.slack.series_form import (
 )
 from bot.slack.state import BadState, FormMetadata, ResultState
 from bot.slack.views import direct_message_copy, outdated_view, second_format_of, with_buttons, with_unknown_reader_note
+from bot.slack.workspaces import workspace_of
+from bot.store import Job
 
 logger = logging.getLogger(__name__)
+
+SERIES_FORM_WORK = "series_form"  # a series form's result, as follow-up work (`bot.slack.followups`)
 
 MIN_CALL_SECONDS = 0.05  # less than this left, and a call could not even connect
 
@@ -122,7 +126,10 @@ def _metadata(view: dict[str, Any], context: BoltContext) -> FormMetadata:
 
 
 @logged("series_form")
-def validate_series_form(ack: Ack, view: dict[str, Any], context: BoltContext) -> str:
+def validate_series_form(ack: Ack, body: dict[str, Any], view: dict[str, Any], client: WebClient,
+                         context: BoltContext) -> str:
+    """As `bot.slack.forms.validate_form`: each wrong field gets its message and the form stays open; a valid one
+    closes once its result is recorded as follow-up work, and the result follows at once."""
     metadata = _metadata(view, context)
     locale = metadata.locale
     context["locale"] = str(locale)
@@ -134,12 +141,27 @@ def validate_series_form(ack: Ack, view: dict[str, Any], context: BoltContext) -
     except BadState:
         ack(response_action="update", view=outdated_view(locale))
         return "outdated"
+    followups = services_of(context).followups
+    job = Job(SERIES_FORM_WORK, f"{view.get('id')}:{view.get('hash')}", workspace_of(context), {
+        "user_id": body["user"]["id"], "locale": context["locale"],
+        "view": {"private_metadata": view.get("private_metadata"), "state": view.get("state")},
+    })
+    try:
+        accepted = followups.accept(job)
+    except SQLAlchemyError as error:
+        logger.warning("a series form's result could not be recorded (%s): the form stays open", type(error).__name__)
+        ack(response_action="errors", errors={SERIES_BLOCK_IDS["throughput"]: unavailable_text(locale)})
+        return "unavailable"
     ack()
+    if accepted:
+        followups.run_now(job, client, context)
     return "ok"
 
 
 @logged("series_result")
-def deliver_series_result(body: dict[str, Any], view: dict[str, Any], client: WebClient, context: BoltContext) -> str:
+def deliver_series_result(job: Job, client: WebClient, context: BoltContext) -> str:
+    """The series form's result where the command was run, or by direct message if it cannot go there."""
+    view = job.payload["view"]
     metadata = _metadata(view, context)
     locale = metadata.locale
     context["locale"] = str(locale)
@@ -154,12 +176,18 @@ def deliver_series_result(body: dict[str, Any], view: dict[str, Any], client: We
     copy = direct_message_copy(reply, locale)
     if metadata.direct:
         reply = copy
-    if post_to_response_url(metadata.response_url, **reply.payload(response_type="ephemeral", replace_original=True)):
+    delivered = deliver(metadata.response_url, **reply.payload(response_type="ephemeral", replace_original=True))
+    if delivered is Delivery.DONE:
         return "ok"
-    user_id = body["user"]["id"]
-    with apologizing_on_failure(client, user_id, None, locale):
-        client.chat_postMessage(channel=user_id, **copy.payload())
+    if delivered is Delivery.UNKNOWN:  # it may have landed: a second copy by direct message would be one too many
+        return "unknown"
+    client.chat_postMessage(channel=job.payload["user_id"], **copy.payload())
     return "direct_message"
+
+
+def apologize_for_series_form(job: Job, client: WebClient, context: BoltContext) -> None:
+    """The result could not be delivered however often it was tried: the apology by direct message."""
+    client.chat_postMessage(channel=job.payload["user_id"], **build_failure_reply(locale_of(context)).payload())
 
 
 @logged("explain")
@@ -177,8 +205,9 @@ def explain(body: dict[str, Any], action: dict[str, Any], context: BoltContext) 
     return "ok"
 
 
+FOLLOW_UPS = {SERIES_FORM_WORK: (deliver_series_result, apologize_for_series_form)}  # bot.slack.app registers them
+
+
 def register(app: App) -> None:
-    app.view(SERIES_FORM_CALLBACK, middleware=[read_user_locale])(
-        ack=validate_series_form, lazy=[deliver_series_result]
-    )
+    app.view(SERIES_FORM_CALLBACK, middleware=[read_user_locale])(validate_series_form)
     app.action(EXPLAIN_ACTION, middleware=[read_user_locale])(ack=acknowledge, lazy=[explain])
