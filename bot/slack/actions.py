@@ -33,6 +33,7 @@ from bot.slack.plumbing import (
     read_user_locale,
     services_of,
 )
+from bot.slack.series import edit_series, is_series_state, rebuild_series
 from bot.slack.state import BadState, FormMetadata, ResultState
 from bot.slack.views import form_initial_values, outdated_reply, share_failed_reply, shared_reply, written_in
 from bot.slack.workspaces import workspace_of
@@ -46,6 +47,8 @@ SHARE_WORK = "share"
 def rebuild(state: ResultState, locale: Locale | None = None) -> Reply:
     """Recompute the reply a button stands for (written for `locale`'s readers, by default the state's)."""
     locale = locale or state.locale
+    if state.series is not None:  # a series form's result (`bot.slack.series`)
+        return rebuild_series(state, locale)
     fields = state.form_fields()
     if fields is not None:
         return answer_form(fields, locale, state.reader)
@@ -119,6 +122,8 @@ def apologize_for_share(job: Job, client: WebClient, context: BoltContext) -> No
 def edit(ack: Ack, body: dict[str, Any], action: dict[str, Any], client: WebClient, context: BoltContext) -> str:
     try:
         state = known_now(ResultState.decode(action.get("value")), locale_of(context))
+        if is_series_state(state):  # a series: its own form, filled (`bot.slack.series`)
+            return edit_series(ack, body, state, client, context)
         fields = state.form_fields()
         if fields is not None:
             command, own = parse_fields(fields, state.locale, state.reader), state.own
