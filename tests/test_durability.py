@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 from test_interactive import buttons, click, opened_view, submit
 from test_shutdown import children_of
+from test_workspaces import MULTI, command, install
 
 import postgres_server
 from fake_slack import BOT_USER_ID, FakeSlack
@@ -209,10 +210,13 @@ def test_a_slack_that_fails_once_or_answers_late_shows_one_answer_and_no_apology
     with running_app(**{"chat.postMessage": behaviour}) as (fake, server):
         body, ts = mention(1, thread="1700000300")
         assert deliver_like_slack(server, body) == [200]
-        done = server.wait_for_log("kind=mention locale=en_US outcome=", timeout=30)
-        time.sleep(0.1)
+        done = server.wait_for_log("kind=mention locale=en_US outcome=ok", timeout=40)
+        settled = wait_until(lambda: fake.finished_count("chat.postMessage") == len(fake.calls_to("chat.postMessage")),
+                             30)  # every post made has been answered: none is still landing
+        log = server.output()
     posted = [m for m in fake.posted if m["thread_ts"] == ts]
-    assert done == 1 and len(posted) == 1 and "115\u202f200" in posted[0]["text"]  # as a channel reads it
+    assert done == 1 and settled and "outcome=failed" not in log
+    assert len(posted) == 1 and "115\u202f200" in posted[0]["text"]  # as a channel reads it
     assert not posted[0]["text"].startswith(APOLOGY)
 
 
@@ -241,3 +245,39 @@ def test_expired_rows_are_deleted_on_a_clock_without_any_write(tmp_path):
             left = [connection.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
                     for t in ("dpscale_handled", "dpscale_answers", "slack_oauth_states")]
     assert left == [0, 0, 0]
+
+
+def test_in_multi_workspace_mode_a_database_outage_is_never_taken_for_a_missing_installation(postgres):
+    """Installed workspaces whose installation cannot be read (the database stopped) are not told to install
+    dpscale again: a command gets a note to try again in a moment, a mention is answered 503 and, redelivered
+    once the database is back, answered once."""
+    directory, url = postgres
+    fake = FakeSlack(locales={"UEN": "en-US"}).start()
+    server = AppServer(fake, env={**MULTI, "DATABASE_URL": url, "WEB_CONCURRENCY": "1"}).start()
+    try:
+        install(server, "T1")
+        install(server, "T2")  # neither has made a request yet: no process holds their installation
+        postgres_server.stop(directory)
+        try:
+            told = command(server, "64 2000 90%", "T1")
+            body = json.loads(mention_body(f"<@{BOT_USER_ID}> 64 2000 90%", "UEN", "EvMW", "1700000400.000001"))
+            body["team_id"] = "T2"
+            body["authorizations"] = [{"team_id": "T2", "user_id": BOT_USER_ID, "is_bot": True}]
+            delivered = pool_deliver(server, json.dumps(body))
+            time.sleep(2.5)  # the outage outlasts Slack's first redelivery
+        finally:
+            postgres_server.resume(directory)
+        statuses = delivered.result()
+        answered = fake.wait_for("chat.postMessage", 1, timeout=20)
+    finally:
+        log = server.output()
+        fake.stop()
+    assert told.status == 200 and told.json()["text"].startswith("dpscale could not take this on just now")
+    assert "not installed" not in told.body.decode()
+    assert statuses[0] == 503 and statuses[-1] == 200
+    assert len(answered) == 1 and "115\u202f200" in answered[0].params["text"]
+    assert log_problems(log, sent_texts=server.sent_texts) == []
+
+
+def pool_deliver(server: AppServer, body: str):
+    return ThreadPoolExecutor(1).submit(deliver_like_slack, server, body)
