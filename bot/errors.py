@@ -25,10 +25,12 @@ class ErrorCode(StrEnum):
     PERCENT_NOT_ALLOWED = "percent_not_allowed"
     ACTUAL_ABOVE_IDEAL = "actual_above_ideal"
     UNKNOWN_LOCALE = "unknown_locale"
+    UNCLEAR_EFFICIENCY = "unclear_efficiency"  # bare, above 1 and below 10: no fraction, hardly a percentage
 
 
 LANGUAGE = "lang"  # what a `lang=` word's error is about (`UserInputError.quantity`), beside the four quantities
 NUMBER_FORMAT = "format"  # and a `format=` word's
+MENTION = "mention"  # a `reason`: the token is a mention of someone (`@anna`, `<@U123>`), not a number or a word
 
 
 @dataclass(eq=False)

@@ -92,12 +92,22 @@ def _joined(words: list[str], positional: int, after_cut: set[int]) -> list[str]
         ):
             fitting.append(chosen)
     if not fitting:
+        _ask_where_a_zero_starts(words, joinable, needed)
         return greedy
     if len(fitting) > 1:
         differing = sorted(set().union(*fitting) - fitting[0].intersection(*fitting[1:]))
         raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=" ".join(words[differing[0] - 1 : differing[-1] + 1]))
     _ask_where_doubtful(words, joinable, fitting[0])
     return _segment(words, fitting[0])
+
+
+def _ask_where_a_zero_starts(words: list[str], joinable: list[int], needed: int) -> None:
+    """Ask about a group of three with a leading zero (`64 012 90%`) where, apart, the words are as many numbers as
+    the command needs: it continues the number before it only in a way that leaves one missing, and no one writes
+    `012` for twelve either."""
+    zeros = [index for index in joinable if words[index].startswith("0")]
+    if zeros and sum(1 for word in words if not KEYED.match(word)) == needed:
+        raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=f"{words[zeros[0] - 1]} {words[zeros[0]]}")
 
 
 def _ask_where_doubtful(words: list[str], joinable: list[int], joins: set[int]) -> None:

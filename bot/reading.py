@@ -1,15 +1,14 @@
 """From a typed token to the number its writer meant, or a question: a token is read in the reader's own formats
 — its *natives* — and beside them in every Slack locale's format and some common neighbours' (`bot.numbers`).
 
-- read silently: the natives read one value and either nobody reads it differently, or it is written exactly as
-  dpscale itself writes that value for the reader (so a reply's figures pasted back read silently), with no k, M
-  or G (which dpscale never writes), and no other number of the command is written in another format
-  (`confirm_house_forms`);
-- read with a note: no native reading, and exactly one foreign value (a German `0.9`), or a native reading whose
+- read silently: the natives read one value and nobody reads it differently, or it is written exactly as dpscale
+  writes that value for the reader (no k, M or G, which dpscale never writes) and nothing else in the command
+  points to another format (`confirm_house_forms`);
+- read with a note: no native reading and exactly one foreign value (a German `0.9`), or a native reading whose
   only alternative comes from a neighbour that is not a Slack locale;
-- asked about (`AMBIGUOUS_NUMBER`, carrying every reading and the reason): the natives disagree (an unknown
-  format, Slack's es-LA, a `lang=` format that reads it differently from the user's own), or another Slack
-  locale's everyday reading differs (`2.000` from an English user, `2,000` from a German one).
+- asked about (`AMBIGUOUS_NUMBER`, with every reading and the `AskReason`): the natives disagree (the unknown
+  format, es-LA, `lang=`), another Slack locale's everyday reading differs (`2.000` from an English user), or
+  a first group too long to be one stands before a mark that is not the reader's decimal (`2000,000`).
 """
 
 from __future__ import annotations
@@ -29,23 +28,25 @@ from bot.glyphs import plain_digits
 from bot.numbers import (
     APOSTROPHES,
     MINUS_SIGNS,
-    NEIGHBOUR_LOCALES,
-    REGION_MEMBERS,
-    SLACK_LOCALES,
     SPACES,
     NumberStyle,
-    base_locale,
-    cldr_style,
+    distinct_styles,
     is_unknown,
+    neighbour_styles,
     number_style,
-    numbers_of,
-    resolve_locale,
+    own_styles,
+    slack_styles,
     write_number,
 )
 
+__all__ = ["SUFFIXES", "AskReason", "Reader", "Reading", "ReadingKind", "confirm_house_forms", "neighbour_styles",
+           "own_styles", "read_number", "reader_for", "slack_styles"]
+
 SUFFIXES = {"k": Decimal(10) ** 3, "K": Decimal(10) ** 3, "M": Decimal(10) ** 6, "G": Decimal(10) ** 9,
+            **dict.fromkeys("千천", Decimal(10) ** 3),  # `2千`, `2천`: 2 000
             **dict.fromkeys("万萬만", Decimal(10) ** 4), **dict.fromkeys("亿億억", Decimal(10) ** 8)}  # `2万`: 20 000
 _SEPARATORS = ".,'\u2019" + SPACES
+_LOOSE_GROUP = re.compile(r"([1-9]\d{3,})([.,])(\d{3})")  # `2000,000`: the first group is too long to be one
 _ARABIC_NUMBER = re.compile(r"(?:\d{1,3}(?:\u066c\d{3})+|\d+)(?:\u066b\d+)?")  # Arabic marks: alike for all
 
 
@@ -69,6 +70,7 @@ class AskReason(StrEnum):
     LANG = "lang"  # the user's own format and the one `lang=` asks for read it differently
     OTHER_LOCALES = "other_locales"  # readable in the user's format, but other Slack locales read it otherwise
     NOT_YOURS = "not_yours"  # not written in the user's format, and the formats that can read it disagree
+    LOOSE_GROUP = "loose_group"  # `2000,000`: four or more digits, a mark, three digits: a group or a decimal mark
 
 
 @dataclass(frozen=True)
@@ -119,37 +121,10 @@ def _plain_marks(text: str) -> str:
 _PLAIN_MARKS = {**dict.fromkeys(map(ord, SPACES), " "), **dict.fromkeys(map(ord, APOSTROPHES), "'")}
 
 
-@lru_cache(maxsize=1)
-def slack_styles() -> tuple[NumberStyle, ...]:
-    """Every Slack locale's own reading styles (es-LA's as those of its member countries)."""
-    return _distinct(style for tag in SLACK_LOCALES for style in own_styles(resolve_locale(tag)))
-
-
-@lru_cache(maxsize=1)
-def neighbour_styles() -> tuple[NumberStyle, ...]:
-    return _distinct(style for tag in NEIGHBOUR_LOCALES for style in own_styles(resolve_locale(tag)))
-
-
-def _distinct(styles: object) -> tuple[NumberStyle, ...]:
-    found: dict[object, NumberStyle] = {}
-    for style in styles:  # type: ignore[attr-defined]
-        found.setdefault(style.key, style)
-    return tuple(found.values())
-
-
-def own_styles(locale: Locale) -> tuple[NumberStyle, ...]:
-    if is_unknown(locale):
-        return slack_styles()
-    members = REGION_MEMBERS.get(str(base_locale(numbers_of(locale))))
-    if members:
-        return tuple(cldr_style(Locale.parse(member)) for member in members)
-    return (cldr_style(locale),)
-
-
 @lru_cache(maxsize=256)
 def reader_for(locale: Locale, also: Locale | None = None) -> Reader:
     """The reader of `locale` (the reply's locale); `also` is the user's own locale when `lang=` chose another."""
-    natives = _distinct([*own_styles(locale), *(own_styles(also) if also is not None else ())])
+    natives = distinct_styles([*own_styles(locale), *(own_styles(also) if also is not None else ())])
     if is_unknown(locale) or (also is not None and is_unknown(also)):
         reason = AskReason.UNKNOWN_FORMAT
     elif also is not None:
@@ -161,7 +136,7 @@ def reader_for(locale: Locale, also: Locale | None = None) -> Reader:
     foreign += [(style, False) for style in neighbour_styles() if style.key not in keys | {s.key for s, _ in foreign}]
     writers = (number_style(locale), *((number_style(also),) if also is not None else ()), *natives)
     writers += tuple(_threes(style) for style in natives if style.grouping != (3, 3))  # en-IN writes both
-    return Reader(natives, _distinct(writers), tuple(foreign), reason)
+    return Reader(natives, distinct_styles(writers), tuple(foreign), reason)
 
 
 def _threes(style: NumberStyle) -> NumberStyle:
@@ -205,6 +180,8 @@ def _decide(
 ) -> Reading:
     """Read silently, read with a note, or ask: the rules in this module's docstring."""
     fits = (lambda v: possible(v * scale)) if possible is not None else (lambda v: True)
+    if (loose := _loose_readings(body, reader)) and all(map(fits, loose)):
+        raise _ask(token, set(loose), scale, AskReason.LOOSE_GROUP)
     native_values, readings = _candidates(body, reader)
     native = set(native_values)
     if len(native) > 1:
@@ -274,6 +251,17 @@ def _candidates(body: str, reader: Reader) -> tuple[frozenset[Decimal], tuple[tu
     foreign = tuple((value, is_slack, style.decimal) for style, is_slack in reader.foreign
                     if (value := style.read(body)) is not None)
     return frozenset(reader.values(body)), foreign
+
+
+def _loose_readings(body: str, reader: Reader) -> tuple[Decimal, Decimal] | None:
+    """`2000,000` and `1234.567`, unless the mark is the decimal mark of every format of the reader's: its first
+    group is too long to be one, so a writer who groups with that mark slipped (2,000,000) and one whose decimal
+    mark it is wrote three decimals (2000) — a thousand times apart, both plausible."""
+    match = _LOOSE_GROUP.fullmatch(body)
+    if match is None or all(style.decimal == match.group(2) for style in reader.natives):
+        return None
+    integer, _, fraction = match.groups()
+    return Decimal(f"{integer}.{fraction}"), Decimal(integer + fraction)
 
 
 def _ask(token: str, values: set[Decimal], scale: Decimal, reason: AskReason) -> UserInputError:

@@ -1,5 +1,6 @@
 """One value of a command, read for the quantity it stands for: a percent sign only on the efficiency, a bare
-efficiency above one read as a percentage, and only readings that could be meant for that quantity offered."""
+efficiency from 10 to 100 read as a percentage (one above 1 and below 10, such as `1.5`, is refused: no
+fraction, and hardly a percentage anyone measured), and only readings that could be meant for that quantity offered."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from bot.calculator import Quantity
 from bot.errors import ErrorCode, UserInputError
 from bot.numbers import SPACES
 from bot.reading import Reader, Reading, read_number
+
+BARE_PERCENT_FROM = Decimal(10)  # a bare efficiency from here to 100 is a percentage; above 1 and below it, refused
 
 
 class Bare(StrEnum):
@@ -62,6 +65,9 @@ def read_value(quantity: Quantity, raw: str, reader: Reader) -> tuple[Reading, B
         reading = Reading(reading.token, reading.value, reading.kind, reading.alternative, set_aside, reading.marks)
     if has_percent:
         return _scaled(reading, Decimal("0.01")), None
+    if 1 < reading.value < BARE_PERCENT_FROM:
+        raise UserInputError(ErrorCode.UNCLEAR_EFFICIENCY, token=raw, quantity=quantity.value,
+                             low=str(BARE_PERCENT_FROM / 100), readings=(reading.value / 100,))
     if reading.value > 1:
         return _scaled(reading, Decimal("0.01")), Bare.PERCENT
     if reading.value == 1:

@@ -516,3 +516,90 @@ def test_what_a_lists_comma_or_an_emoji_leaves_behind_never_reaches_the_user(tex
     with pytest.raises(UserInputError) as caught:
         parse_command(text, resolve_locale("en-US"))
     assert caught.value.token and not any("\ue000" <= c <= "\uf8ff" for c in caught.value.token), caught.value
+
+
+@pytest.mark.parametrize(
+    ("locale", "text", "token", "readings"),
+    [
+        # four or more digits, a mark that is not the reader's decimal mark, three digits: a group mark typed one
+        # group late (2,000,000) or another format's decimal mark (2000): a thousand times apart, so asked
+        ("en-US", "64 2000,000 90%", "2000,000", (D(2000), D(2000000))),
+        ("en-US", "64 1234,567 90%", "1234,567", (D("1234.567"), D(1234567))),
+        ("de-DE", "64 2000.000 90 %", "2000.000", (D(2000), D(2000000))),
+        ("fr-FR", "64 2000.000 90 %", "2000.000", (D(2000), D(2000000))),
+        ("en-IN", "64 2000,000 90%", "2000,000", (D(2000), D(2000000))),
+        ("es-LA", "64 2000.000 90%", "2000.000", (D(2000), D(2000000))),  # Argentina groups with `.`
+        ("en-US@unknown", "64 2000,000 90%", "2000,000", (D(2000), D(2000000))),
+        ("en-US", "64 2000,000k 90%", "2000,000k", (D(2000000), D(2000000000))),
+        ("en-US", "64 12345,678 90%", "12345,678", (D("12345.678"), D(12345678))),
+    ],
+)
+def test_a_number_whose_first_group_is_too_long_is_asked_about_with_both_readings(locale, text, token, readings):
+    with pytest.raises(UserInputError) as raised:
+        parse_command(text, resolve_locale(locale))
+    assert (raised.value.code, raised.value.token, raised.value.readings, raised.value.reason) == (
+        ErrorCode.AMBIGUOUS_NUMBER, token, readings, AskReason.LOOSE_GROUP)
+
+
+@pytest.mark.parametrize(
+    ("locale", "text", "expected", "noted"),
+    [
+        # the reader's own decimal mark after a long integer part: three decimals, as the reader's format writes them
+        ("en-US", "64 2000.000 90%", SEED, set()),
+        ("de-DE", "64 2000,000 90 %", SEED, set()),
+        # a mark followed by two digits groups in no format: the one reading there is, with the note (decided)
+        ("en-US", "64 2,00 90%", {**SEED, THR: D(2)}, {THR}),
+        # a bare efficiency from 10 up is a percentage, with the note; exactly 1 is the whole
+        ("en-US", "64 2000 10", {**SEED, EFF: D("0.1")}, {EFF}),
+        ("en-US", "64 2000 1", {**SEED, EFF: D(1)}, {EFF}),
+        ("en-US", "64 2000 1.5%", {**SEED, EFF: D("0.015")}, set()),  # with its sign, any percentage
+        # the thousands of Japanese and Korean, as their ten thousands already are
+        ("ja-JP", "64 2千 90%", SEED, set()),
+        ("ko-KR", "64 2천 90%", SEED, set()),
+        ("zh-CN", "64 0.2万 90%", SEED, set()),
+        # a list's comma as a Chinese or Japanese keyboard types it
+        ("zh-CN", "64，2000，90%", SEED, set()),
+        ("zh-TW", "64，2000，90%", SEED, set()),
+        ("ja-JP", "64、2000、90%", SEED, set()),
+        ("zh-CN", "６４，２０００，９０％", SEED, set()),
+        ("ja-JP", "６４ ２，０００ ９０％", SEED, set()),  # a full-width comma grouping three digits still groups
+        ("zh-CN", "64，2，000，90%", SEED, set()),  # beside three digits it groups, elsewhere it lists
+        ("zh-CN", "64， 2，000， 90%", SEED, set()),
+    ],
+)
+def test_the_decided_readings_and_the_east_asian_marks(locale, text, expected, noted):
+    if expected is None:
+        with pytest.raises(UserInputError):
+            parse_command(text, resolve_locale(locale))
+        return
+    command = parse_command(text, resolve_locale(locale))
+    assert command.values == expected
+    assert {note.quantity for note in command.notes} == noted
+
+
+@pytest.mark.parametrize(
+    ("locale", "text", "code", "token"),
+    [
+        # a bare efficiency above 1 and below 10: above 100 % as a fraction, and hardly a measured percentage
+        ("en-US", "64 2000 1.5", ErrorCode.UNCLEAR_EFFICIENCY, "1.5"),
+        ("de-DE", "64 2000 9,5", ErrorCode.UNCLEAR_EFFICIENCY, "9,5"),
+        ("en-US", "e=2 64 2000", ErrorCode.UNCLEAR_EFFICIENCY, "2"),
+        # a colleague's mention is named as one, wherever it stands
+        ("en-US", "64 2000 90% <@U123ABC>", ErrorCode.NOT_A_NUMBER, "<@U123ABC>"),
+        ("en-US", "64 2000 90% @anna", ErrorCode.NOT_A_NUMBER, "@anna"),
+        ("de-DE", "@U123ABC 64 2.000 90 %", ErrorCode.NOT_A_NUMBER, "@U123ABC"),
+        # too many numbers: the badly spaced number is named, not the efficiency after it
+        ("en-US", "64 20 00 90%", ErrorCode.AMBIGUOUS_GROUPING, "20 00"),
+        ("en-US", "64 2000 9 0%", ErrorCode.AMBIGUOUS_GROUPING, "9 0%"),
+        ("en-US", "64 1 50 90%", ErrorCode.AMBIGUOUS_GROUPING, "64 1 50"),
+        ("de-DE", "64 2 0000 90 %", ErrorCode.AMBIGUOUS_GROUPING, "2 0000"),
+        ("en-US", "64 2000 90% 5", ErrorCode.TOO_MANY_NUMBERS, "5"),  # the efficiency is clear: 5 is the extra
+        # a group with a leading zero never joins the device count to leave a number missing
+        ("en-US", "64 012 90%", ErrorCode.AMBIGUOUS_GROUPING, "64 012"),
+        ("fr-FR", "64 012 90 %", ErrorCode.AMBIGUOUS_GROUPING, "64 012"),
+    ],
+)
+def test_errors_blame_the_token_that_is_wrong(locale, text, code, token):
+    with pytest.raises(UserInputError) as caught:
+        parse_command(text, resolve_locale(locale))
+    assert (caught.value.code, caught.value.token) == (code, token)
