@@ -24,6 +24,7 @@ _MARKED_OR_LONG = re.compile(
 LIST_CUT = "\ue001"  # a word where a list's comma stood (`64, 2000`): each item between them is one number
 BOUNDARY = "\ue002"  # a word where an emoji stood (`64 :fire: 200`): no number's groups are joined across it
 MARKERS = frozenset({LIST_CUT, BOUNDARY})
+LABEL = "\ue003"  # opens a word that names the quantity of a number beside it (`bot.labels`): `\ue003GPUs`
 _TAKES_GROUP = re.compile(r"(?:[^=:\s]+[=:])?\d{1,3}")
 _LEADING_ZERO = re.compile(r"0\d")
 MAX_GROUP_CHOICES = 10
@@ -49,12 +50,32 @@ def join_space_groups(words: list[str], positional: int) -> list[str]:
     with no group mark of its own right after a named value's digits as a number of its own (`a=28 800 64`: an
     actual throughput of 28 with 800 devices, or 28 800 with a number missing?).
     """
-    if MARKERS.isdisjoint(words):
+    cuts = [index for index, word in enumerate(words) if word in MARKERS or word[:1] == LABEL]
+    if not cuts:
         return _joined(words, positional, set())
-    starts = {index - before for before, index in enumerate(i for i, w in enumerate(words) if w in MARKERS)}
-    listed = LIST_CUT in words
-    words = [word for word in words if word not in MARKERS]
-    return _listed(words, starts) if listed else _joined(words, positional, starts)
+    starts = {index - before for before, index in enumerate(cuts)}
+    plain = [word for word in words if word not in MARKERS and word[:1] != LABEL]
+    joined = _listed(plain, starts) if LIST_CUT in words else _joined(plain, positional, starts)
+    return _with_labels(words, joined) if any(word[:1] == LABEL for word in words) else joined
+
+
+def _with_labels(words: list[str], joined: list[str]) -> list[str]:
+    """`joined` (the words' numbers, their groups joined) with the `LABEL` words back where they stood: no number
+    is joined across one, so each stands between two of `joined`'s."""
+    before: dict[int, list[str]] = {}  # the labels right before each plain word
+    waiting: list[str] = []
+    count = 0
+    for word in words:
+        if word[:1] == LABEL:
+            waiting.append(word)
+        elif word not in MARKERS:
+            before[count], waiting, count = waiting, [], count + 1
+    placed: list[str] = []
+    count = 0
+    for segment in joined:
+        placed += [*before.get(count, ()), segment]
+        count += len(segment.split(" "))
+    return placed + waiting
 
 
 def _listed(words: list[str], starts: set[int]) -> list[str]:

@@ -23,8 +23,9 @@ from bot.calculator import Quantity
 from bot.clues import clue_marks
 from bot.errors import LANGUAGE, MENTION, ErrorCode, UserInputError
 from bot.glyphs import folded
-from bot.grouping import join_percent_signs, join_space_groups, join_suffixes, split_keyed
+from bot.grouping import LABEL, join_percent_signs, join_space_groups, join_suffixes, split_keyed
 from bot.keywords import help_words, keywords
+from bot.labels import apply_labels, has_words, label_quantities, mark_labels
 from bot.numbers import SPACES, number_style, reader_modifier, resolve_locale, with_modifier
 from bot.reading import SUFFIXES, Reader, Reading, confirm_house_forms, reader_for
 from bot.values import Bare, read_value
@@ -60,6 +61,7 @@ class Command:
     tokens: dict[Quantity, str] = field(default_factory=dict)
     notes: tuple[Note, ...] = ()
     wants_help: bool = False
+    unit: str | None = None  # the throughput's unit word as typed (`tokens/s`), which the reply keeps
 
 
 def parse_command(text: str, locale: Locale) -> Command:
@@ -106,7 +108,9 @@ def parse_words(words: list[str], locale: Locale, reader: Reader | None = None, 
         return Command(locale=locale, wants_help=True)  # `help`, and `help me`: words but no numbers after it
     reader = reader or reader_for(locale)
     readings: dict[Quantity, tuple[Reading, Bare | None]] = {}
-    keyed = [_split_key(word) for word in join_space_groups(words, len(POSITIONAL_ORDER))]
+    words = join_space_groups(mark_labels(words) if has_words(words) else words, len(POSITIONAL_ORDER))
+    words, unit = apply_labels(words) if any(LABEL in word for word in words) else (words, None)
+    keyed = [_split_key(word) for word in words]
     free = list(_unnamed_order(keyed))
     # beside a named value, or among fewer bare numbers than the three a command needs, a percentage is the
     # efficiency wherever it stands (`v=2000 90% 64`; `64 90%` lacks the throughput, not a place for its `%`)
@@ -125,7 +129,7 @@ def parse_words(words: list[str], locale: Locale, reader: Reader | None = None, 
     for quantity, raw in placed.items():
         readings[quantity] = read_value(quantity, raw, reader)
     clues = clue_marks([(each.key, each.value) for each in keyed], user or locale)
-    return _command_from(readings, locale, clues)
+    return _command_from(readings, locale, clues, unit)
 
 
 def _too_many(keyed: list[_Word], extra: int) -> UserInputError:
@@ -181,6 +185,9 @@ class _Word(NamedTuple):
 
 def _split_key(word: str) -> _Word:
     """`key=value` or `key:value`, or a bare number."""
+    if LABEL in word:  # `64` labelled `GPUs` (`bot.labels`): named as `gpus=64` would be, shown as typed
+        value, label = word.split(LABEL, 1)
+        return _Word(f"{value} {label}", label_quantities()[label.casefold()], value, label.casefold())
     keyed = split_keyed(word)
     if keyed is None:
         if _MENTION.match(word):  # `@anna`, `<@U123|anna>`: a colleague named in the text, never a number
@@ -197,7 +204,9 @@ def _split_key(word: str) -> _Word:
     return _Word(word, quantity, value, key)
 
 
-def _command_from(readings: dict[Quantity, tuple[Reading, Bare | None]], locale: Locale, clues: str) -> Command:
+def _command_from(
+    readings: dict[Quantity, tuple[Reading, Bare | None]], locale: Locale, clues: str, unit: str | None = None
+) -> Command:
     notes = tuple(
         Note(quantity, reading, bare is Bare.PERCENT, bare is Bare.ONE)
         for quantity, (reading, bare) in readings.items()
@@ -207,7 +216,7 @@ def _command_from(readings: dict[Quantity, tuple[Reading, Bare | None]], locale:
         confirm_house_forms([(quantity.value, reading) for quantity, (reading, _) in readings.items()], clues)
     values = {quantity: reading.value for quantity, (reading, _) in readings.items()}
     tokens = {quantity: reading.token for quantity, (reading, _) in readings.items()}
-    return Command(locale=locale, values=values, tokens=tokens, notes=notes)
+    return Command(locale=locale, values=values, tokens=tokens, notes=notes, unit=unit)
 
 
 class FieldErrors(Exception):

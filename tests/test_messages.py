@@ -358,3 +358,18 @@ def test_errors_name_the_token_that_is_wrong_and_how_to_write_it(locale, text, s
     output = reply_text(text, locale)
     for fragment in shown:
         assert fragment in output, output
+
+
+@pytest.mark.parametrize(
+    ("locale", "text", "shown"),
+    [
+        ("en-US", "64 GPUs at 2000 img/s with 90% efficiency", ["Actual throughput: 115,200 img/s", "2,000 img/s"]),
+        ("de-DE", "64 Geräte 2.000 tokens/s 90 %", ["115.200 tokens/s", "128.000 tokens/s"]),
+        ("fr-FR", "64 GPU à 2 000 images/s avec 90 % d’efficacité", ["115\u202f200 images/s"]),
+        ("ja-JP", "64台 2000 90%", ["115,200サンプル/秒"]),  # no unit word: the catalog's own
+    ],
+)
+def test_the_reply_keeps_the_users_unit_word(locale, text, shown):
+    output = reply_text(text, locale)
+    for fragment in shown:
+        assert fragment in output, output

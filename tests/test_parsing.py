@@ -603,3 +603,63 @@ def test_errors_blame_the_token_that_is_wrong(locale, text, code, token):
     with pytest.raises(UserInputError) as caught:
         parse_command(text, resolve_locale(locale))
     assert (caught.value.code, caught.value.token) == (code, token)
+
+
+@pytest.mark.parametrize(
+    ("locale", "text"),
+    [
+        ("en-US", "64 GPUs at 2000 img/s with 90% efficiency"),
+        ("en-US", "64 2k samples/s 90%"),
+        ("en-US", "64 2000 90 percent"),
+        ("en-US", "64 2000 90 per cent"),
+        ("en-US", "64 2000 90% efficiency"),
+        ("en-US", "2000 img/s 64 GPUs 90%"),  # a word that names a quantity settles its place
+        ("en-US", "90% efficiency, 2000 tokens/s per device, 64 devices"),
+        ("en-US", "64 TPUs, 2,000 seq/s each, 90% scaling efficiency"),
+        ("en-US", "efficiency 90% 64 GPUs 2000"),  # with no number before it, the one after it
+        ("en-GB", "64 accelerators at 2,000 samples/s with 90 per cent efficiency"),
+        ("de-DE", "64 Geräte mit 2.000 Samples/s und 90 % Effizienz"),
+        ("de-DE", "64 GPUs 2.000 Bilder/s 90 Prozent"),
+        ("fr-FR", "64 GPU à 2 000 images/s avec 90 % d’efficacité"),
+        ("fr-FR", "64 accélérateurs, 2 000 échantillons/s, 90 pour cent"),
+        ("es-ES", "64 GPU a 2.000 muestras/s con 90 % de eficiencia"),
+        ("es-LA", "64 dispositivos con 2000 imágenes/s y 90 por ciento de eficiencia"),
+        ("it-IT", "64 GPU a 2.000 campioni/s con efficienza del 90%"),
+        ("it-IT", "64 dispositivi, 2.000 immagini/s, 90 per cento"),
+        ("pt-BR", "64 GPUs a 2.000 amostras/s com 90% de eficiência"),
+        ("pt-BR", "64 dispositivos 2000 tokens/s 90 por cento"),
+        ("ja-JP", "64台 2000 90%"),
+        ("ja-JP", "64台で2000サンプル/秒、効率90%"),
+        ("ja-JP", "６４台、２０００トークン/秒、効率９０％"),
+        ("ko-KR", "64대 2000 샘플/초 효율 90%"),
+        ("zh-CN", "64张卡，每卡2000样本/秒，效率90%"),
+        ("ko-KR", "64대, 2000샘플/초, 효율 90%"),
+        ("zh-TW", "64張卡 2000樣本/秒 效率 90%"),
+    ],
+)
+def test_commands_as_people_write_them_read_their_unit_and_filler_words(locale, text):
+    assert parse_command(text, resolve_locale(locale)).values == SEED, text
+
+
+@pytest.mark.parametrize(
+    ("locale", "text", "code", "token"),
+    [
+        ("en-US", "64 GPUs 2000 bananas/s 90%", ErrorCode.UNKNOWN_WORD, "bananas/s"),  # an unknown word is named
+        ("en-US", "64 GPUs 90% GPUs", ErrorCode.DUPLICATE_QUANTITY, "90% GPUs"),
+        ("en-US", "64% GPUs 2000 90%", ErrorCode.PERCENT_NOT_ALLOWED, "64%"),
+        ("en-US", "64 GPUs 2.000 img/s 90%", ErrorCode.AMBIGUOUS_NUMBER, "2.000"),  # read by the same rules
+    ],
+)
+def test_a_label_is_read_by_the_same_rules_and_an_unknown_word_is_still_named(locale, text, code, token):
+    with pytest.raises(UserInputError) as caught:
+        parse_command(text, resolve_locale(locale))
+    assert (caught.value.code, caught.value.token) == (code, token)
+
+
+@pytest.mark.parametrize(
+    ("locale", "text", "unit"),
+    [("en-US", "64 GPUs at 2000 img/s with 90% efficiency", "img/s"), ("de-DE", "64 2.000 tokens/s 90 %", "tokens/s"),
+     ("ja-JP", "64台 2000 トークン/秒 90%", "トークン/秒"), ("en-US", "64 GPUs 2000 90%", None)],
+)
+def test_the_command_keeps_the_users_unit_word(locale, text, unit):
+    assert parse_command(text, resolve_locale(locale)).unit == unit
