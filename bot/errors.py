@@ -53,6 +53,7 @@ class UserInputError(Exception):
     reason: str | None = None  # why it was asked about rather than read (`bot.numbers.AskReason`)
     value: str | None = None  # a solved value that broke the rule, as computed
     cause: str | None = None  # the given quantity a solved value was computed from
+    rule: str | None = None  # the reading rule that asked or refused (`bot.rules.RULES`), for a number's errors
 
     def __str__(self) -> str:  # for logs only; users see the rendered message
         return f"{self.code.value}: token={self.token!r} quantity={self.quantity!r}"

@@ -27,8 +27,8 @@ from bot.grouping import LABEL, join_percent_signs, join_space_groups, join_suff
 from bot.keywords import help_words, keywords
 from bot.labels import apply_labels, has_words, label_quantities, mark_labels
 from bot.numbers import SPACES, number_style, reader_modifier, resolve_locale, with_modifier
-from bot.reading import SUFFIXES, Reader, Reading, confirm_house_forms, reader_for
-from bot.values import Bare, read_value
+from bot.reading import SUFFIXES, Reader, Reading, reader_for
+from bot.values import Bare, read_value, value_marks
 from bot.words import normalized_command, split_text, visible
 
 __all__ = ["MAX_INPUT_LENGTH", "Command", "FieldErrors", "Note", "normalized_command", "parse_command",
@@ -126,10 +126,11 @@ def parse_words(words: list[str], locale: Locale, reader: Reader | None = None, 
         if quantity in placed:
             raise UserInputError(ErrorCode.DUPLICATE_QUANTITY, token=word, quantity=quantity.value)
         placed[quantity] = raw
-    for quantity, raw in placed.items():
-        readings[quantity] = read_value(quantity, raw, reader)
     clues = clue_marks([(each.key, each.value) for each in keyed], user or locale)
-    return _command_from(readings, locale, clues, unit)
+    evidence = clues + "".join(value_marks(quantity, raw, reader) for quantity, raw in placed.items())
+    for quantity, raw in placed.items():
+        readings[quantity] = read_value(quantity, raw, reader, evidence)
+    return _command_from(readings, locale, unit)
 
 
 def _too_many(keyed: list[_Word], extra: int) -> UserInputError:
@@ -205,15 +206,13 @@ def _split_key(word: str) -> _Word:
 
 
 def _command_from(
-    readings: dict[Quantity, tuple[Reading, Bare | None]], locale: Locale, clues: str, unit: str | None = None
+    readings: dict[Quantity, tuple[Reading, Bare | None]], locale: Locale, unit: str | None = None
 ) -> Command:
     notes = tuple(
         Note(quantity, reading, bare is Bare.PERCENT, bare is Bare.ONE)
         for quantity, (reading, bare) in readings.items()
         if reading.kind is not None or bare is not None
     )
-    if notes or clues:  # a number read in another format is noted: it, or a clue, may cast doubt on the others
-        confirm_house_forms([(quantity.value, reading) for quantity, (reading, _) in readings.items()], clues)
     values = {quantity: reading.value for quantity, (reading, _) in readings.items()}
     tokens = {quantity: reading.token for quantity, (reading, _) in readings.items()}
     return Command(locale=locale, values=values, tokens=tokens, notes=notes, unit=unit)
@@ -238,18 +237,16 @@ def parse_fields(fields: dict[Quantity, str | None], locale: Locale, reader: Rea
     reader = reader or reader_for(locale)
     # `％90` is `%90`; a zero-width space pasted along is gone, as in a command
     typed = {quantity: folded(visible(raw or "")).strip() for quantity, raw in fields.items()}
-    for quantity, text in typed.items():
-        if not text:
-            continue
+    filled = {quantity: text for quantity, text in typed.items() if text}
+    evidence = clue_marks([(None, text) for text in filled.values()], locale) + "".join(
+        value_marks(quantity, text, reader) for quantity, text in filled.items())
+    for quantity, text in filled.items():
         try:
-            readings[quantity] = read_value(quantity, text, reader)
+            readings[quantity] = read_value(quantity, text, reader, evidence)
         except UserInputError as error:
             if error.code is ErrorCode.UNKNOWN_WORD:  # a field holds one value: say what a number looks like
                 error = UserInputError(ErrorCode.NOT_A_NUMBER, token=error.token, quantity=quantity.value)
             errors[quantity] = error
     if errors:
         raise FieldErrors(errors)
-    try:
-        return _command_from(readings, locale, clue_marks([(None, text) for text in typed.values() if text], locale))
-    except UserInputError as error:  # a number another field casts doubt on: asked about under its own field
-        raise FieldErrors({Quantity(error.quantity or Quantity.THROUGHPUT): error}) from None
+    return _command_from(readings, locale)

@@ -5,13 +5,14 @@ fraction, and hardly a percentage anyone measured), and only readings that could
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from decimal import Decimal
 from enum import StrEnum
 
 from bot.calculator import Quantity
 from bot.errors import ErrorCode, UserInputError
 from bot.numbers import SPACES
-from bot.reading import Reader, Reading, read_number
+from bot.reading import Reader, Reading, read_number, token_marks
 
 BARE_PERCENT_FROM = Decimal(10)  # a bare efficiency from here to 100 is a percentage; above 1 and below it, refused
 
@@ -23,7 +24,7 @@ class Bare(StrEnum):
     ONE = "one"  # exactly 1: the whole, 100 %
 
 
-def _possible(quantity: Quantity) -> Callable[[Decimal], bool]:
+def possible_for(quantity: Quantity) -> Callable[[Decimal], bool]:
     """Whether a value could be meant for `quantity` at all (efficiency as typed: a fraction or a percentage).
 
     No upper bound but the efficiency's: a reader whose own formats disagree (the unknown format, es-LA) is asked
@@ -42,27 +43,20 @@ _POSSIBLE: dict[Quantity, Callable[[Decimal], bool]] = {
 }
 
 
-def read_value(quantity: Quantity, raw: str, reader: Reader) -> tuple[Reading, Bare | None]:
-    has_percent = raw.endswith("%") or raw.startswith("%")
-    body = raw.strip("%").strip(SPACES) if has_percent else raw
-    if not body or not any(map(str.isnumeric, body)):
-        raise UserInputError(ErrorCode.UNKNOWN_WORD, token=raw)
-    if has_percent and quantity is not Quantity.EFFICIENCY:
-        raise UserInputError(ErrorCode.PERCENT_NOT_ALLOWED, token=raw, quantity=quantity.value)
+def read_value(quantity: Quantity, raw: str, reader: Reader, evidence: str = "") -> tuple[Reading, Bare | None]:
+    """`raw` read as a value of `quantity` (`evidence` as for `bot.reading.read_number`), with how a bare
+    efficiency was read."""
+    has_percent, body = _sign_off(quantity, raw)
     try:
-        reading = read_number(body, reader, _possible(quantity))
+        reading = read_number(body, reader, possible_for(quantity), evidence)
     except UserInputError as error:
         error.token, error.quantity = raw, quantity.value
-        if quantity is Quantity.EFFICIENCY:
+        if quantity is Quantity.EFFICIENCY:  # as fractions, the way the efficiency is read
             error.readings = tuple(v / 100 if has_percent or v > 1 else v for v in error.readings)
         raise
-    if reading.token != raw:  # a percent sign was taken off: the reading names the token as typed
-        reading = Reading(raw, reading.value, reading.kind, reading.alternative, reading.set_aside, reading.marks)
+    reading = replace(reading, token=raw)  # a percent sign taken off: the reading names the token as typed
     if quantity is not Quantity.EFFICIENCY:
         return reading, None
-    if reading.set_aside:  # as fractions, the way an ask about an efficiency gives its readings (above)
-        set_aside = tuple((v / 100 if has_percent or v > 1 else v, marks) for v, marks in reading.set_aside)
-        reading = Reading(reading.token, reading.value, reading.kind, reading.alternative, set_aside, reading.marks)
     if has_percent:
         return _scaled(reading, Decimal("0.01")), None
     if 1 < reading.value < BARE_PERCENT_FROM:
@@ -75,6 +69,27 @@ def read_value(quantity: Quantity, raw: str, reader: Reader) -> tuple[Reading, B
     return reading, None
 
 
+def value_marks(quantity: Quantity, raw: str, reader: Reader) -> str:
+    """What `raw`, a value of `quantity`, says of how its writer writes numbers (`bot.reading.token_marks`)."""
+    try:
+        _, body = _sign_off(quantity, raw)
+    except UserInputError:
+        return ""
+    return token_marks(body, reader, possible_for(quantity))
+
+
+def _sign_off(quantity: Quantity, raw: str) -> tuple[bool, str]:
+    """Whether `raw` has a percent sign, and the number without it; raises where there is no number, or a sign on
+    another quantity than the efficiency."""
+    has_percent = raw.endswith("%") or raw.startswith("%")
+    body = raw.strip("%").strip(SPACES) if has_percent else raw
+    if not body or not any(map(str.isnumeric, body)):
+        raise UserInputError(ErrorCode.UNKNOWN_WORD, token=raw)
+    if has_percent and quantity is not Quantity.EFFICIENCY:
+        raise UserInputError(ErrorCode.PERCENT_NOT_ALLOWED, token=raw, quantity=quantity.value)
+    return has_percent, body
+
+
 def _scaled(reading: Reading, factor: Decimal) -> Reading:
     alternative = None if reading.alternative is None else reading.alternative * factor
-    return Reading(reading.token, reading.value * factor, reading.kind, alternative, reading.set_aside, reading.marks)
+    return replace(reading, value=reading.value * factor, alternative=alternative)
