@@ -7,6 +7,8 @@ Grammar (documented in the help reply):
     [DEVICES [THROUGHPUT [EFFICIENCY]]] [KEY=VALUE ...] [lang=TAG]
 Positional numbers are devices, per-device throughput and efficiency, in that order, less those named.
 Named values may stand in any order; `actual=` (the cluster's measured or wanted throughput) opens the inverse modes.
+Unit and filler words name or confirm a number's quantity as a key does (`64 GPUs at 2000 img/s`: `bot.labels`);
+every number is read by the rules of `bot.rules`, with the evidence of the whole command gathered first.
 """
 
 from __future__ import annotations
@@ -141,11 +143,13 @@ def _too_many(keyed: list[_Word], extra: int) -> UserInputError:
     bare = [index for index, each in enumerate(keyed) if each.quantity is None]
     for before, after in itertools.pairwise(bare):
         if after == before + 1 and not _STANDS_ALONE.match(keyed[after].value):
-            return UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=f"{keyed[before].word} {keyed[after].word}")
+            return UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=f"{keyed[before].word} {keyed[after].word}",
+                                  rule="part_that_cannot_stand_alone")
     run = list(itertools.takewhile(lambda index: keyed[index].quantity is None, range(extra - 1, -1, -1)))[::-1]
     if "%" in keyed[extra].value and len(run) > 1:
-        return UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=" ".join(keyed[index].word for index in run))
-    return UserInputError(ErrorCode.TOO_MANY_NUMBERS, token=keyed[extra].word)
+        return UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=" ".join(keyed[index].word for index in run),
+                              rule="numbers_before_the_percentage")
+    return UserInputError(ErrorCode.TOO_MANY_NUMBERS, token=keyed[extra].word, rule="one_number_too_many")
 
 
 def _unnamed_order(keyed: list[_Word]) -> tuple[Quantity, ...]:

@@ -46,6 +46,17 @@ Then the value is read for its quantity (`bot/values.py`): a percent sign only o
 efficiency from 10 to 100 is a percentage and exactly 1 is 100 %, each with a note; one above 1 and below 10
 (`1.5`) is refused: no fraction, and hardly a measured percentage.
 
+Code that reads a number calls one entry point, so that every number goes through this table:
+`bot.reading.read_number(token, reader, possible, evidence)` for a bare token (it returns a `Reading` whose
+`rule` names the row that decided, or raises the question or refusal, whose `rule` says the same), and
+`bot.values.read_value(quantity, raw, reader, evidence)` for a value of one of the four quantities (its percent
+sign, its bounds). The evidence of a whole command is gathered first: `bot.values.value_marks` of each of its
+numbers and `bot.clues.clue_marks` of its words.
+
+Words beside the numbers (`64 GPUs at 2000 img/s with 90% efficiency`, `64台`, `64 Geräte`) are read by
+`bot/labels.py` before the rules: a unit word names the quantity of its number, a percent word is its sign, a
+filler goes; a labelled number is then read as a named value is.
+
 Decided cases: `2,00` from an English user is read as 2 with a note (`one_other_reading`): a mark followed by two
 digits groups in no format, and a mistyped group is not guessed at. `2000,000` is asked about
 (`first_group_too_long`).
@@ -82,8 +93,49 @@ def table() -> str:
     return "\n".join(rows) + "\n"
 
 
+# how a command's numbers are told apart: each question, by the name its error carries, with a command it answers
+GROUPING = (
+    ("several_ways_fit", "fr-FR", "1 200 300 90 %", "more than one way of joining the groups survives the vetoes"),
+    ("grouped_otherwise", "de-DE", "64 200 2.000 90 %",
+     "the one way joins groups with a space, but another number of the command is grouped with a mark or not at all"),
+    ("group_cut_from_a_named_value", "fr-FR", "a=28 800 64",
+     "the one way leaves a group of three apart right after a named value's digits"),
+    ("group_with_a_leading_zero", "en-US", "64 012 90%",
+     "no way survives, and apart the words would be as many numbers as needed but for a group with a leading zero"),
+    ("listed_item_is_two_numbers", "fr-FR", "1, 200 300 90 %", "an item of a comma list is still two numbers"),
+    ("percent_sign_between_two", "tr-TR", "v=2000 90 % 64",
+     "a `%` standing alone between two numbers, where the sign may be written first, could be either's"),
+    ("part_that_cannot_stand_alone", "en-US", "64 20 00 90%",
+     "one number too many, and a part that no one writes alone (`00`, `012`, `0%`) follows a number"),
+    ("numbers_before_the_percentage", "en-US", "64 1 50 90%",
+     "one number too many, and it is the percentage: the space is among the numbers before it"),
+    ("one_number_too_many", "en-US", "64 2000 90% 5", "one number too many, named"),
+)
+
+
+def grouping_table() -> str:
+    from bot.grouping import VETOES
+    from bot.parsing import parse_command
+
+    vetoes = ", ".join(f"`{name}`" for name, _ in VETOES)
+    rows = ["", "## Where one number ends and the next begins", "",
+            "A word of exactly three digits may continue the number before it (`2 000`; `115 200` as a channel's "
+            "figures are written). Every way of joining is weighed, and one is ruled out by a veto: "
+            f"{vetoes} (`bot.grouping.VETOES`). The one way that survives is read; otherwise the command is asked "
+            "about, each question naming the words in doubt:", "",
+            "| question | when | example | asked about |", "|---|---|---|---|"]
+    for name, tag, text, when in GROUPING:
+        try:
+            parse_command(text, resolve_locale(tag))
+            asked = "read (!)"
+        except UserInputError as error:
+            asked = f"`{error.token}`" + ("" if error.rule == name else f" (by `{error.rule}`!)")
+        rows.append(f"| `{name}` | {when} | {tag}, `{text}` | {asked} |")
+    return "\n".join(rows) + "\n"
+
+
 def render() -> str:
-    return INTRO + table()
+    return INTRO + table() + grouping_table()
 
 
 def main() -> int:

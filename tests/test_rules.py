@@ -20,11 +20,15 @@ from bot.calculator import Quantity
 from bot.candidates import candidates, reader_for
 from bot.errors import UserInputError
 from bot.numbers import NEIGHBOUR_LOCALES, SLACK_LOCALES, resolve_locale
+from bot.parsing import parse_command
 from bot.reading import RULES, read_number
 from bot.rules import Case, Reading, Rule, decide
 from bot.values import possible_for
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+from reading_rules import GROUPING  # noqa: E402
+
 READERS = [*SLACK_LOCALES, *NEIGHBOUR_LOCALES, "en-US@unknown", "de-DE@unknown"]
 QUANTITIES = [None, *Quantity]
 EVIDENCE = ["", ",", "."]
@@ -122,6 +126,13 @@ def test_an_outcome_carries_the_rule_that_decided_it():
     assert raised.value.rule == "other_format_reads_otherwise"
     assert read_number("0,9", resolve_locale("en-US")).rule == "one_other_reading"
     assert read_number("2,000", resolve_locale("en-US")) == Reading("2,000", Decimal(2000))  # the rule aside
+
+
+@pytest.mark.parametrize(("rule", "locale", "text", "when"), GROUPING, ids=[row[0] for row in GROUPING])
+def test_every_grouping_question_names_itself(rule, locale, text, when):
+    with pytest.raises(UserInputError) as raised:
+        parse_command(text, resolve_locale(locale))
+    assert raised.value.rule == rule
 
 
 def test_the_reading_entry_points_examples_hold():
