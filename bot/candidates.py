@@ -18,7 +18,7 @@ from functools import cached_property, lru_cache
 from babel import Locale
 
 from bot.errors import ErrorCode, UserInputError
-from bot.glyphs import plain_digits
+from bot.folding import plain_digits
 from bot.numbers import (
     APOSTROPHES,
     MINUS_SIGNS,

@@ -22,9 +22,9 @@ from typing import NamedTuple
 from babel import Locale
 
 from bot.calculator import Quantity
-from bot.clues import clue_marks
 from bot.errors import LANGUAGE, MENTION, ErrorCode, UserInputError
-from bot.glyphs import folded
+from bot.evidence import clue_marks
+from bot.folding import folded
 from bot.grouping import LABEL, join_percent_signs, join_space_groups, join_suffixes, split_keyed
 from bot.keywords import help_words, keywords
 from bot.labels import apply_labels, has_words, label_quantities, mark_labels

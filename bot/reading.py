@@ -36,7 +36,7 @@ def read_number(
 
     `possible` tells a value that could be meant from one that breaks a rule: impossible alternatives are never
     offered. `evidence` holds the decimal marks the rest of the command points to (`token_marks` of its other
-    numbers, `bot.clues`). The reading names the rule that decided (`Reading.rule`). Raises UserInputError:
+    numbers, `bot.evidence`). The reading names the rule that decided (`Reading.rule`). Raises UserInputError:
     AMBIGUOUS_NUMBER (with every reading, the reason and the rule), NOT_A_NUMBER, NOT_PLAIN_DIGITS (superscripts,
     fractions, circled numbers) or UNKNOWN_SUFFIX.
     """

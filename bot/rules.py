@@ -45,7 +45,7 @@ class Reading:
 @dataclass(frozen=True)
 class Case:
     """One token's readings judged for one quantity: `fits` tells a value that could be meant for it from one that
-    breaks a rule; `evidence` holds the decimal marks that the rest of the command points to (`bot.clues`, and the
+    breaks a rule; `evidence` holds the decimal marks that the rest of the command points to (`bot.evidence`, and the
     numbers of it written in another format)."""
 
     found: Candidates

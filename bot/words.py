@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from bot.glyphs import folded
+from bot.folding import folded
 from bot.grouping import BOUNDARY, LIST_CUT
 from bot.numbers import NARROW_SPACE, SPACES
 

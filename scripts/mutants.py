@@ -44,7 +44,7 @@ MUTANTS = [
            "lambda c: c.ask({c.own, *c.others}, AskReason.OTHER_LOCALES) if c.own is not None and c.others else None",
            "lambda c: c.read(c.own) if c.own is not None and c.others else None",
            ("tests/test_properties.py", "tests/test_parsing.py")),
-    Mutant("reading", "superscripts folded: 10³ read as 103", "bot/glyphs.py",
+    Mutant("reading", "superscripts folded: 10³ read as 103", "bot/folding.py",
            'unicodedata.normalize("NFC", text.translate(_FOLDS))', 'unicodedata.normalize("NFKC", text)',
            ("tests/test_parsing.py",)),
     Mutant("numbers", "a channel's figures written in the author's format", "bot/numbers.py",

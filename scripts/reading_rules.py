@@ -51,7 +51,7 @@ Code that reads a number calls one entry point, so that every number goes throug
 `rule` names the row that decided, or raises the question or refusal, whose `rule` says the same), and
 `bot.values.read_value(quantity, raw, reader, evidence)` for a value of one of the four quantities (its percent
 sign, its bounds). The evidence of a whole command is gathered first: `bot.values.value_marks` of each of its
-numbers and `bot.clues.clue_marks` of its words.
+numbers and `bot.evidence.clue_marks` of its words.
 
 Words beside the numbers (`64 GPUs at 2000 img/s with 90% efficiency`, `64台`, `64 Geräte`) are read by
 `bot/labels.py` before the rules: a unit word names the quantity of its number, a percent word is its sign, a
