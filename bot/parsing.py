@@ -146,7 +146,7 @@ def _too_many(keyed: list[_Word], extra: int) -> UserInputError:
             return UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=f"{keyed[before].word} {keyed[after].word}",
                                   rule="part_that_cannot_stand_alone")
     run = list(itertools.takewhile(lambda index: keyed[index].quantity is None, range(extra - 1, -1, -1)))[::-1]
-    if "%" in keyed[extra].value and len(run) > 1:
+    if keyed[extra].value.endswith("%") and len(run) > 1:  # `90%`; a Turkish `%5` may be the one too many
         return UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=" ".join(keyed[index].word for index in run),
                               rule="numbers_before_the_percentage")
     return UserInputError(ErrorCode.TOO_MANY_NUMBERS, token=keyed[extra].word, rule="one_number_too_many")
