@@ -1,6 +1,7 @@
 """From the text a user typed to the words of its command: control characters and odd spaces as plain spaces,
-full-width forms and every script's digits folded, Slack's escapes undone, emoji and lists' commas marked
-(`bot.grouping.BOUNDARY`, `LIST_CUT`) so that no number's groups are joined across them."""
+full-width forms and every script's digits folded, emoji and lists' commas marked (`bot.grouping.BOUNDARY`,
+`LIST_CUT`) so that no number's groups are joined across them. The text is plain: Slack's markup (mentions,
+escapes) is read by the Slack layer (`bot.slack.mentions`) before it gets here."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ from bot.folding import folded
 from bot.grouping import BOUNDARY, LIST_CUT
 from bot.numbers import NARROW_SPACE, SPACES
 
-_LEADING_MENTION = re.compile(r"^\s*<@[A-Z0-9]+(?:\|[^>]*)?>")  # a bot mention the caller left in
 # `e = 90%`; but `e= lang=de` is two words, and so is a key beside where an emoji stood (`e= :fire: 90%`)
 _KEY_VALUE = re.compile(rf"(?<!{BOUNDARY})\s*([=:])(?:\s+(?![^\s=:]+[=:]|{BOUNDARY}))?")
 _EMOJI = re.compile(r"(?<!\S)(?::[a-z0-9_+'-]+:)+(?!\S)")  # Slack's emoji (`:fire:`), standing alone
@@ -27,18 +27,15 @@ _HELD = "\ue000"  # a no-break group space, held through folding and splitting (
 
 
 def normalized_command(text: str) -> str:
-    """The text as the parser reads it (control characters gone, spaces and compatibility forms folded, Slack's
-    escapes undone): it parses as `text` does, and is what a result's buttons carry."""
+    """The text as the parser reads it (control characters gone, spaces and compatibility forms folded): it
+    parses as `text` does, and is what a result's buttons carry."""
     return " ".join(split_text(text)).replace(f" {LIST_CUT}", ",").replace(BOUNDARY, EMOJI_STAND_IN)
 
 
 def split_text(text: str) -> list[str]:
     """The words, with a percent sign standing alone still a word of its own (`split_words` joins it to its
     number, once it knows the formats the numbers are read in)."""
-    if "&" in text:  # each step only where it has something to do: most commands are a few plain numbers
-        text = text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
-    text = _LEADING_MENTION.sub(" ", text)
-    if not text.isprintable():
+    if not text.isprintable():  # each step only where it has something to do: most commands are a few numbers
         text = visible(text)
     if not text.isascii():  # a no-break space between digits only groups them: `28 800` as dpscale writes it
         text = _NO_BREAK_GROUP.sub(_HELD, text)
