@@ -22,6 +22,7 @@ from bot.errors import UserInputError
 from bot.numbers import neighbour_styles, own_styles, slack_styles
 from bot.rules import RULES, Case, Outcome, Reading, ReadingKind, Rule, decide
 
+_ONLY, _BREAKS = "only_reading", "own_reading_breaks_a_rule"  # the rows that decide plain digits (`RULES`)
 __all__ = ["RULES", "SUFFIXES", "AskReason", "Candidates", "Outcome", "Reader", "Reading", "ReadingKind", "Rule",
            "neighbour_styles", "own_styles", "read_number", "reader_for", "slack_styles", "token_marks"]
 
@@ -40,6 +41,10 @@ def read_number(
     AMBIGUOUS_NUMBER (with every reading, the reason and the rule), NOT_A_NUMBER, NOT_PLAIN_DIGITS (superscripts,
     fractions, circled numbers) or UNKNOWN_SUFFIX.
     """
+    if token.isascii() and token.isdigit():  # plain digits, most tokens: every format reads them alike
+        value = +Decimal(token)  # `+`: to the context's precision, as the arithmetic of the rules rounds
+        fits = possible is None or possible(value)
+        return Reading(token, value, rule=_ONLY if fits else _BREAKS)  # as `decide` would: no other reading
     decision = decide(_case(token, locale, possible, evidence))
     if isinstance(decision, UserInputError):
         raise decision
@@ -50,6 +55,8 @@ def token_marks(token: str, locale: Locale | Reader, possible: Callable[[Decimal
     """What `token` says of how its writer writes numbers, as evidence for the command's other numbers: the decimal
     marks of the formats that read it where only formats other than the reader's do and agree (`0,9` from an
     English user: `,`); nothing for a token that cannot be read at all."""
+    if token.isascii() and token.isdigit():  # read alike by every format: it says nothing
+        return ""
     try:
         return _case(token, locale, possible).marks
     except UserInputError:

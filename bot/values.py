@@ -5,7 +5,6 @@ fraction, and hardly a percentage anyone measured), and only readings that could
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from decimal import Decimal
 from enum import StrEnum
 
@@ -54,7 +53,8 @@ def read_value(quantity: Quantity, raw: str, reader: Reader, evidence: str = "")
         if quantity is Quantity.EFFICIENCY:  # as fractions, the way the efficiency is read
             error.readings = tuple(v / 100 if has_percent or v > 1 else v for v in error.readings)
         raise
-    reading = replace(reading, token=raw)  # a percent sign taken off: the reading names the token as typed
+    if reading.token != raw:  # a percent sign taken off: the reading names the token as typed
+        reading = Reading(raw, reading.value, reading.kind, reading.alternative, reading.rule)
     if quantity is not Quantity.EFFICIENCY:
         return reading, None
     if has_percent:
@@ -71,6 +71,8 @@ def read_value(quantity: Quantity, raw: str, reader: Reader, evidence: str = "")
 
 def value_marks(quantity: Quantity, raw: str, reader: Reader) -> str:
     """What `raw`, a value of `quantity`, says of how its writer writes numbers (`bot.reading.token_marks`)."""
+    if raw.isascii() and raw.rstrip("%").isdigit():  # `64`, `90%`: read alike by every format
+        return ""
     try:
         _, body = _sign_off(quantity, raw)
     except UserInputError:
@@ -92,4 +94,4 @@ def _sign_off(quantity: Quantity, raw: str) -> tuple[bool, str]:
 
 def _scaled(reading: Reading, factor: Decimal) -> Reading:
     alternative = None if reading.alternative is None else reading.alternative * factor
-    return replace(reading, value=reading.value * factor, alternative=alternative)
+    return Reading(reading.token, reading.value * factor, reading.kind, alternative, reading.rule)
