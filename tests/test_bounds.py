@@ -134,3 +134,28 @@ def test_the_ways_of_joining_groups_are_weighed_up_to_their_limit_and_no_further
     assert raised.value.code is ErrorCode.AMBIGUOUS_GROUPING
     past = parse_command("1 " + " ".join(["100"] * (limit + 1)) + " 90%", resolve_locale("en-US"))
     assert len(past.values) == 2
+
+
+@pytest.mark.parametrize("tag", READERS)
+@pytest.mark.parametrize(("quantity", "limit", "step", "upper"), LIMITS,
+                         ids=[f"{q.value}-{'max' if up else 'min'}" for q, _, _, up in LIMITS])
+def test_each_bound_holds_exactly_at_its_limit_in_the_form_too(tag, quantity, limit, step, upper):
+    """The form reads each field by the same rules: the limit is read and kept, one step past it is refused."""
+    from bot.parsing import parse_fields
+
+    locale = locale_of(tag)
+    words = Wording(locale)
+    fields = {DEV: "64", THR: words.number(D(2000)), EFF: words.percent(D("0.9")), ACT: None}
+    if quantity is ACT:
+        fields[EFF] = None
+
+    def written(value: D) -> str:
+        return words.percent(value, 6) if quantity is EFF else words.number(value, 0 if quantity is DEV else 6)
+
+    make_scenario(**parse_fields({**fields, quantity: written(limit)}, locale).values)
+    past = (limit + step if upper else limit - step) if not (quantity is DEV and not upper) else D(0)
+    command = parse_fields({**fields, quantity: written(past)}, locale)
+    assert command.values[quantity] == past
+    with pytest.raises(UserInputError) as refused:
+        make_scenario(**command.values)
+    assert (refused.value.code, refused.value.quantity) == (ErrorCode.OUT_OF_RANGE, quantity.value)
