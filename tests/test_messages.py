@@ -339,3 +339,37 @@ def test_a_list_of_examples_is_separated_as_the_replys_language_separates_a_list
     reply = answer(text, resolve_locale(locale))
     assert reply.is_error
     assert expected in reply.text, reply.text
+
+
+@pytest.mark.parametrize(
+    ("locale", "text", "shown"),
+    [
+        ("en-US", "64 2000,000 90%", ["2000,000 could mean 2000 or 2000000", "a group mark in the wrong place"]),
+        ("de-DE", "64 2000.000 90 %", ["2000.000", "2000", "2000000", "Faktor 1000"]),
+        ("en-US", "64 2000 1.5", ["1.5 is more than 1", "below 10%", "write 1.5%", "like 0.9"]),
+        ("fr-FR", "64 2000 1,5", ["1,5 est supérieur à 1", "1,5\u00a0%", "0,9"]),
+        ("en-US", "64 2000 90% <@U123ABC>", ["<@U123ABC> mentions someone", "devices="]),
+        ("ja-JP", "64 2000 90% @anna", ["@anna は誰かへのメンションです"]),
+        ("en-US", "64 20 00 90%", ["In 20 00 I can't tell where one number ends"]),
+        ("en-US", "64 012 90%", ["In 64 012 I can't tell"]),
+    ],
+)
+def test_errors_name_the_token_that_is_wrong_and_how_to_write_it(locale, text, shown):
+    output = reply_text(text, locale)
+    for fragment in shown:
+        assert fragment in output, output
+
+
+@pytest.mark.parametrize(
+    ("locale", "text", "shown"),
+    [
+        ("en-US", "64 GPUs at 2000 img/s with 90% efficiency", ["Actual throughput: 115,200 img/s", "2,000 img/s"]),
+        ("de-DE", "64 Geräte 2.000 tokens/s 90 %", ["115.200 tokens/s", "128.000 tokens/s"]),
+        ("fr-FR", "64 GPU à 2 000 images/s avec 90 % d’efficacité", ["115\u202f200 images/s"]),
+        ("ja-JP", "64台 2000 90%", ["115,200サンプル/秒"]),  # no unit word: the catalog's own
+    ],
+)
+def test_the_reply_keeps_the_users_unit_word(locale, text, shown):
+    output = reply_text(text, locale)
+    for fragment in shown:
+        assert fragment in output, output

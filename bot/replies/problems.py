@@ -9,7 +9,7 @@ from functools import lru_cache
 from babel import Locale
 
 from bot.calculator import Quantity
-from bot.errors import LANGUAGE, NUMBER_FORMAT, ErrorCode, UserInputError
+from bot.errors import LANGUAGE, MENTION, NUMBER_FORMAT, ErrorCode, UserInputError
 from bot.grouping import KEYED
 from bot.reading import AskReason
 from bot.replies.blocks import Reply, ReplyKind, code, context, escape, section, warning
@@ -55,6 +55,7 @@ def _describe_number_error(error: UserInputError, locale: Locale, own: Locale | 
         example=_example(error, words, words.plain if own is not None else words.number),
         options=_options(error, words),
         hundred=words.hundred,
+        fraction=code(words.number(Decimal("0.9"))),
         low=_bound(error.quantity, error.low, words),
         high=_bound(error.quantity, error.high, words),
     )
@@ -111,6 +112,10 @@ def _ask_reasons(words: Wording) -> dict[AskReason, str]:
             "thousand times off."
         ),
         AskReason.NOT_YOURS: _("It is not written in your number format ({name}), and other formats disagree on it."),
+        AskReason.LOOSE_GROUP: _(
+            "Its first group has more than three digits, so its mark is either a group mark in the wrong place or a "
+            "decimal mark, a thousand times apart."
+        ),
     }
     return {reason: sentence.format(name=escape(words.locale_name), lang=code("lang="))
             for reason, sentence in sentences.items()}
@@ -128,6 +133,9 @@ def _solved_value(quantity: str | None, value: Decimal, words: Wording) -> str:
 
 def _template(error: UserInputError, words: Wording) -> str:
     _ = words.gettext
+    if error.reason == MENTION:
+        return _("{token} mentions someone, and a command holds only numbers and the words {keys}. Mention people "
+                 "outside the command.")
     if error.code is ErrorCode.OUT_OF_RANGE:
         if error.low not in (None, "0"):
             return _("{quantity} must be from {low} to {high}.")
@@ -161,6 +169,10 @@ def _templates(words: Wording) -> dict[ErrorCode, str]:
             "The actual throughput cannot exceed the ideal one ({high}): efficiency would be above {hundred}."
         ),
         ErrorCode.UNKNOWN_LOCALE: _("{token} is not a language I know; use a tag like {example}."),
+        ErrorCode.UNCLEAR_EFFICIENCY: _(
+            "{token} is more than 1, so it is no fraction, and as a percentage it would be below {low}. For a "
+            "percentage write {options}; for a fraction, write one like {fraction}."
+        ),
     }
 
 
@@ -172,6 +184,8 @@ def _options(error: UserInputError, words: Wording) -> str:
     if not written:
         return ""
     options = [code(text) for text in written]
+    if len(options) == 1:
+        return options[0]
     return words.gettext("{first} or {second}").format(first=words.comma.join(options[:-1]), second=options[-1])
 
 

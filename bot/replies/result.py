@@ -68,9 +68,10 @@ class Figures:
         )
 
 
-def build_result_reply(result: Result, notes: tuple[Note, ...], locale: Locale) -> Reply:
-    """The full answer: headline, the numbers, a bar, the worked formula, notes, FAQ and limits."""
-    words = wording_for(locale)
+def build_result_reply(result: Result, notes: tuple[Note, ...], locale: Locale, unit: str | None = None) -> Reply:
+    """The full answer: headline, the numbers, a bar, the worked formula, notes, FAQ and limits; rates in the
+    user's `unit` word where the command named one."""
+    words = wording_for(locale).with_unit(unit)
     figures = Figures.of(result, words)
     blocks = [
         header(headline(result, figures, words)),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from decimal import Decimal
 from functools import cached_property, lru_cache
 
@@ -93,6 +94,14 @@ class Wording:
     @cached_property
     def _rate(self) -> str:
         return self.gettext("{value} samples/s")
+
+    def with_unit(self, unit: str | None) -> Wording:
+        """This wording with rates written in the user's own unit word (`115,200 tokens/s`), or itself."""
+        if not unit:
+            return self
+        other = copy.copy(self)
+        other.__dict__["_rate"] = "{value} " + unit.replace("{", "{{").replace("}", "}}")
+        return other
 
     @cached_property
     def _times(self) -> str:
