@@ -14,7 +14,7 @@ from slack_client import Response, running_app, send_command, send_mention
 pytestmark = pytest.mark.e2e
 ACK_DEADLINE = 3.0
 NNBSP = "\u202f"
-ASKED = {"en": "could mean `2` or `2000`", "de": "kann `2` oder `2000` bedeuten"}
+ASKED = {"en": "Write it as `2` or `2000`", "de": "Schreibe `2` oder `2000`"}
 WRONG = ("115,2 ", "115.2 ")  # 64 × 2 × 90 %: two read as two, not two thousand
 
 
@@ -93,4 +93,4 @@ def test_a_mention_reply_is_written_so_no_locale_misreads_it_and_asks_when_the_l
     by_thread = {call.params["thread_ts"]: call.params["text"] for call in posts}
     german = by_thread["1700000000.000100"]
     assert f"115{NNBSP}200 Beispiele/s" in german and "115.200" not in german
-    assert "could mean" in by_thread["1700000000.000200"]
+    assert "can be read in more than one way" in by_thread["1700000000.000200"]

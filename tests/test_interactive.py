@@ -178,11 +178,11 @@ def test_a_valid_form_delivers_the_result_where_the_command_was_run(server, fake
         ("UDE", {"devices": "64", "throughput": "2.000", "efficiency": "150 %"},
          {"field_efficiency": "Die Skalierungseffizienz muss zwischen"}),
         ("UEN", {"devices": "64.5", "throughput": "2000", "efficiency": "90%"},
-         {"field_devices": "`64.5` — Devices must be a whole number"}),
+         {"field_devices": "Devices must be a whole number, such as `64`. You wrote `64.5`."}),
         ("UEN", {"devices": "64"}, {"field_actual": "Give three of devices"}),
         # `0.9` is written the English way, so `2.000` may be two: asked under its own field
         ("UDE", {"devices": "64", "throughput": "2.000", "efficiency": "0.9"},
-         {"field_throughput": "kann `2` oder `2000` bedeuten"}),
+         {"field_throughput": "Schreibe `2` oder `2000`"}),
     ],
 )
 def test_invalid_form_values_are_shown_under_the_field_that_is_wrong(server, fake, user, values, errors):
@@ -281,7 +281,7 @@ def test_a_lang_result_is_shared_and_edited_in_its_own_language_and_format(serve
     shown = json.dumps(view["blocks"], ensure_ascii=False)  # its examples read alike in both formats: ungrouped
     assert "e.g. 2000" in shown and "For example `2000 · 0.9`" in shown and "2,000" not in shown
     # both formats named: not "your format (English)", which would leave the German one unsaid
-    assert ("Numbers are read in the English format and in your own (German (Germany)); a number "
+    assert ("Numbers are read in the English format and in your own, German (Germany); a number "
             "the two read differently is asked about.") in shown
     asked = submit(server, "UDE", view, {"devices": "64", "throughput": "12,345", "efficiency": "0,9"}).json()
     assert asked["response_action"] == "errors" and "12,345" in asked["errors"]["field_throughput"]

@@ -42,8 +42,9 @@ def test_results_are_written_in_the_readers_locale(locale, text, shown):
     ("locale", "text", "note"),
     [
         ("de-DE", "64 2000 0.9", "0.9 ist nicht in Ihrem Zahlenformat geschrieben; gelesen als 90\u00a0%"),
-        ("en-US", "64 2000 1", "Read 1 as the whole: 100%. If you meant 1%, write 1%."),
-        ("de-DE", "64 2000 1", "1 als Ganzes gelesen: 100\u00a0%. Falls Sie 1\u00a0% meinten, schreiben Sie 1\u00a0%."),
+        ("en-US", "64 2000 1", "Read 1 as a fraction: 100%. If you meant 1%, write 1%."),
+        ("de-DE", "64 2000 1",
+         "1 als Dezimalzahl gelesen: 100\u00a0%. Falls du 1\u00a0% gemeint hast, schreibe 1\u00a0%."),
         ("fr-FR", "64 2 000 0.9", "0.9 n’est pas écrit dans votre format de nombres"),
         ("en-US", "64 0,5k 90%", "0,5k is not written in your number format; read it as 500."),
         ("en-US", "64 2000 90", "Read 90 as a percentage: 90%."),
@@ -71,15 +72,15 @@ def test_a_number_written_as_dpscale_writes_it_carries_no_reading_note(locale, t
 @pytest.mark.parametrize(
     ("locale", "text", "question"),
     [
-        ("en-US", "64 2.000 90%", "2.000 could mean 2 or 2000. Write it as one of those. Other Slack languages "
-                                  "read it differently, so I ask rather than show a result that may be a thousand "
-                                  "times off."),
-        ("de-DE", "64 2,000 90 %", "2,000 kann 2 oder 2000 bedeuten."),
-        ("fr-FR", "64 2.000 90 %", "n’est pas écrit dans votre format de nombres (français (France))"),
+        ("en-US", "64 2.000 90%", "2.000 can be read in more than one way. Write it as 2 or 2000: every number "
+                                  "format reads those alike. Other Slack languages read it differently, so I ask "
+                                  "rather than show a result that may be a thousand times off."),
+        ("de-DE", "64 2,000 90 %", "2,000 lässt sich unterschiedlich lesen. Schreibe 2 oder 2000:"),
+        ("fr-FR", "64 2.000 90 %", "n’est pas écrit dans votre format de nombres, «\u202ffrançais (France)\u202f»"),
         ("es-LA", "64 2.000 90%", "se usa en países que leen este número de forma distinta"),
         ("en-US", "64 2,000 90% lang=de", "Ihr eigenes Zahlenformat und das mit lang= gewählte"),
         ("en-US@unknown", "64 2.000 90%", "Slack did not tell me your number format in time"),
-        ("en-US", "64 1.500 90%", "1.500 could mean 1.5 or 1500"),
+        ("en-US", "64 1.500 90%", "Write it as 1.5 or 1500:"),
         ("en-US", "64 2000 1.500%", None),  # 1500 % is impossible: not offered, 1.5 % is read
     ],
 )
@@ -92,24 +93,27 @@ def test_a_number_two_formats_read_differently_is_asked_about_with_both_readings
 @pytest.mark.parametrize(
     ("locale", "text", "message"),
     [
-        ("en-US", "64 2000 150%", "150% — The scaling efficiency must be from 0.01% to 100%."),
-        ("de-DE", "64 2000 150 %", "150% – Die Skalierungseffizienz muss zwischen 0,01\u00a0% und 100\u00a0% liegen."),
-        ("de-DE", "64,5 2000 90%", "64,5 – Die Gerätezahl muss eine ganze Zahl sein, etwa 64."),
-        ("en-US", "0 2000 90%", "0 — The number of devices must be from 1 to 1,000,000."),
-        ("en-US", "64 -5 90%", "-5 — The per-device throughput must be more than 0 and at most 1,000,000,000,000."),
+        ("en-US", "64 2000 150%", "The scaling efficiency must be from 0.01% to 100%. You wrote 150%."),
+        ("de-DE", "64 2000 150 %",
+         "Die Skalierungseffizienz muss zwischen 0,01\u00a0% und 100\u00a0% liegen. Du hast 150% angegeben."),
+        ("de-DE", "64,5 2000 90%", "Die Gerätezahl muss eine ganze Zahl sein, etwa 64. Du hast 64,5 angegeben."),
+        ("en-US", "0 2000 90%", "The number of devices must be from 1 to 1,000,000. You wrote 0."),
+        ("en-US", "64 -5 90%",
+         "The per-device throughput must be more than 0 and at most 1,000,000,000,000. You wrote -5."),
         ("en-US", "64 2000 apples", "I don't know apples."),
         ("de-DE", "64 2000 Äpfel", "Äpfel kenne ich nicht."),
         ("en-US", "64 2000", "Give three of devices, throughput, efficiency and actual"),
         ("en-US", "64 2000 actual=200000", "cannot exceed the ideal one (128,000)"),
-        ("de-CH", "64 2,000 90%", "2,000 kann 2 oder 2000 bedeuten."),
+        ("de-CH", "64 2,000 90%", "2,000 lässt sich unterschiedlich lesen. Schreibe 2 oder 2000:"),
         ("en-US", "64 10³ 90%", "10³ has characters that only look like digits"),
         ("de-DE", "64 2000 actual=200000", "Die Effizienz läge über 100\u00a0%."),
         ("en-US", "64 2000 90% lang=xx", "xx is not a language I know; use a tag like de-DE."),
         ("en-US", "x" * 600, "at most 500 characters"),
         # the user's own reading breaks a rule: the rule says so, and no other reading is offered in its place
-        ("en-US", "1.024 2000 90%", "1.024 — Devices must be a whole number, such as 64."),
-        ("en-US", "64 2000 12,500", "12,500 — The scaling efficiency must be from 0.01% to 100%."),
-        ("de-DE", "1.500.000 2000 90 %", "1.500.000 – Die Gerätezahl muss zwischen 1 und 1.000.000 liegen."),
+        ("en-US", "1.024 2000 90%", "Devices must be a whole number, such as 64. You wrote 1.024."),
+        ("en-US", "64 2000 12,500", "The scaling efficiency must be from 0.01% to 100%. You wrote 12,500."),
+        ("de-DE", "1.500.000 2000 90 %",
+         "Die Gerätezahl muss zwischen 1 und 1.000.000 liegen. Du hast 1.500.000 angegeben."),
         # a missing value's example is a value of that quantity, as the reader writes it
         ("de-DE", "64 2000 e=", "Nach e= fehlt der Wert; schreiben Sie etwa e=90\u00a0%."),
         ("en-US", "64 2000 actual=", "write it like actual=115,200"),
@@ -144,7 +148,7 @@ def test_help_shows_examples_in_the_readers_number_format():
     assert "/dpscale 64 2.000 ist=115.200" in german
     assert "geräte= durchsatz= effizienz= ist=" in german
     assert "/dpscale 64 2000 90\u00a0% sprache=de" in german  # read alike by the user's format and German
-    assert "zweitausend schreibt man 2.000, neun Zehntel 0,9" in german
+    assert "Zweitausend schreibt man 2.000, neun Zehntel 0,9" in german
     assert "sprache=" in german
 
 
@@ -185,7 +189,8 @@ def test_the_german_wording_follows_slack_the_source_document_and_german_typogra
     assert "um eindeutig zu sein" not in reply_text("64 2000 90", "de-DE")
     assert "Kanal" not in help_text + result
     assert "100 %" not in reply_text("1 2000 90 %", "de-DE") and "100\u00a0%" in reply_text("1 2000 90 %", "de-DE")
-    assert "64,5 – Die Gerätezahl" in reply_text("64,5 2000 90 %", "de-DE")
+    whole = "Die Gerätezahl muss eine ganze Zahl sein, etwa 64. Du hast 64,5 angegeben."
+    assert whole in reply_text("64,5 2000 90 %", "de-DE")
 
 
 def test_the_grouping_advice_gives_an_example_without_spaces():

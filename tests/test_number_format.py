@@ -145,7 +145,7 @@ def test_choosing_in_app_home_saves_the_format_and_commands_use_it(server, fake)
     assert send_command(server, "64 2.000 90 %", user="UMENU").json()["text"].startswith(
         "64 devices × 2.000 samples/s at 90\u00a0% efficiency: 115.200 samples/s actual")
     # another user's numbers are untouched
-    assert "could mean `2` or `2000`" in send_command(server, "64 2.000 90 %", user="UEN").json()["text"]
+    assert "Write it as `2` or `2000`" in send_command(server, "64 2.000 90 %", user="UEN").json()["text"]
 
 
 @pytest.mark.parametrize(
@@ -170,7 +170,8 @@ def test_app_homes_menu_shows_the_format_a_command_chose(server, fake, user, wor
     ("user", "text", "answered"),
     [
         ("UFMT", "format=de-DE 64 2.000 90 %", "115.200 samples/s actual"),  # a result, read in the new format
-        ("UFMT2", "format=de-DE lang=en 64 2,000 90%", "could mean"),  # an ask: the choice is said all the same
+        # an ask: the choice is said all the same
+        ("UFMT2", "format=de-DE lang=en 64 2,000 90%", "can be read in more than one way"),
     ],
 )
 def test_a_format_word_beside_numbers_is_confirmed_above_the_answer(server, user, text, answered):
@@ -225,7 +226,7 @@ def test_an_edited_mention_does_not_save_its_format_word_again(server, fake):
                                                                               "application/json")).status == 200
     fake.wait_for("chat.update", updates + 1)  # the answer, updated for the new efficiency
     # still French: `2.000` is not how French writes two thousand, so it is asked about
-    assert "could mean" in send_command(server, "64 2.000 90 %", user="UMEN3").json()["text"]
+    assert "can be read in more than one way" in send_command(server, "64 2.000 90 %", user="UMEN3").json()["text"]
 
 
 def test_the_format_word_answers_in_the_slack_language(server):
@@ -244,7 +245,7 @@ def test_the_menu_and_its_listener_share_one_action_id():
 
 def test_a_chosen_regions_format_is_named_as_chosen_when_its_countries_disagree():
     locale = with_number_format(resolve_locale("en-US"), resolve_locale("es-LA"))
-    assert "The number format you chose (Spanish (Latin America)) is used in countries that read this number " \
+    assert "The Spanish (Latin America) number format you chose is used in countries that read this number " \
         "differently." in answer("64 2.000 90%", locale).text
 
 
@@ -264,12 +265,12 @@ def test_every_sentence_about_the_users_format_names_the_chosen_one():
 
     locale = with_number_format(resolve_locale("en-US"), resolve_locale("de-CH"))
     help_text = str(build_help_reply(locale).blocks)
-    assert "Numbers are read in the number format you chose (German (Switzerland)): two thousand is written " \
+    assert "Numbers are read in the German (Switzerland) number format you chose: two thousand is written " \
         "`2'000`" in help_text
     form = json.dumps(form_view(locale, FormMetadata.of(locale, None)), ensure_ascii=False)
-    assert "Numbers are read in your format (German (Switzerland))" in form
+    assert "Numbers are read in your German (Switzerland) format" in form
     ask = answer("64 2,000 90%", locale)
-    assert ask.kind == "error" and "(German (Switzerland))" in ask.text
+    assert ask.kind == "error" and "your number format, German (Switzerland)," in ask.text
     assert "United States" not in help_text + form + ask.text
 
 
