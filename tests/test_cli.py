@@ -10,7 +10,7 @@ from bot.cli import main
 def test_cli_prints_the_result_in_the_requested_locale(capsys):
     assert main(["64 2.000 90 %", "--locale", "de-DE"]) == 0
     out = capsys.readouterr().out
-    assert "115.200 Beispiele/s" in out and "57,6×" in out
+    assert "115.200 Samples/s" in out and "57,6×" in out
 
 
 def test_cli_json_is_the_block_kit_payload(capsys):

@@ -114,8 +114,8 @@ def test_the_command_with_no_numbers_opens_a_localized_form(server, fake):
     view = opened_view(fake, before)
     assert view["callback_id"] == "dpscale_form" and view["type"] == "modal"
     labels = [b["label"]["text"] for b in view["blocks"] if b["type"] == "input"]
-    assert labels == ["Geräte", "Durchsatz je Gerät (Beispiele/s)", "Skalierungseffizienz",
-                      "Tatsächlicher Cluster-Durchsatz (Beispiele/s)"]
+    assert labels == ["Geräte", "Durchsatz pro Gerät (Samples/s)", "Skalierungseffizienz",
+                      "Tatsächlicher Cluster-Durchsatz (Samples/s)"]
     assert fake.calls_to("views.open")[before].params["trigger_id"] == "1.2.3"
     assert_within_limits(view["blocks"], max_blocks=MAX_VIEW_BLOCKS)
 
@@ -144,7 +144,7 @@ def test_a_slow_views_open_gets_only_the_time_left_and_holds_up_no_ones_command(
         finished_before_the_help = fake.finished_count("views.open")
         opened = len(fake.calls_to("views.open"))
     assert all(r.status == 200 and r.body == b"" for r in forms)
-    assert "115.200 Beispiele/s" in other.json()["text"] and finished_before_the_answer == 0
+    assert "115.200 Samples/s" in other.json()["text"] and finished_before_the_answer == 0
     assert all(h and h[0].params["text"] == "How to use dpscale" for h in helps)
     assert finished_before_the_help == 0  # each call gave up when its time was spent, not when Slack answered
     assert opened < 20  # a trigger whose time had run out was not even tried
@@ -153,7 +153,7 @@ def test_a_slow_views_open_gets_only_the_time_left_and_holds_up_no_ones_command(
 @pytest.mark.parametrize(
     ("user", "values", "expected"),
     [
-        ("UDE", {"devices": "64", "throughput": "2.000", "efficiency": "90 %"}, "115.200 Beispiele/s"),
+        ("UDE", {"devices": "64", "throughput": "2.000", "efficiency": "90 %"}, "115.200 Samples/s"),
         ("UEN", {"devices": "64", "throughput": "2,000", "actual": "115,200"}, "Measured scaling efficiency: 90%"),
     ],
 )
@@ -252,7 +252,7 @@ def test_app_home_is_published_in_the_viewers_locale(server, fake):
     view = json.loads(view) if isinstance(view, str) else view
     assert call.params["user_id"] == "UDE" and view["type"] == "home"
     text = json.dumps(view, ensure_ascii=False)
-    for fragment in ["So nutzen Sie dpscale", "/dpscale 64 2.000 90", "Was ist die Skalierungseffizienz?", "Grenzen"]:
+    for fragment in ["So nutzt du dpscale", "/dpscale 64 2.000 90", "Was ist die Skalierungseffizienz?", "Grenzen"]:
         assert fragment in text
     assert_within_limits(view["blocks"], max_blocks=MAX_VIEW_BLOCKS)
 

@@ -78,8 +78,8 @@ def test_a_format_word_without_a_value_or_given_twice_is_said_so_and_saves_nothi
                                             "115.200 samples/s actual, 57,6× speedup"),
         ("en-US", "fr-FR", "64 2 000 90 %", "64 devices × 2\u202f000 samples/s at 90\u00a0% efficiency: "
                                             "115\u202f200 samples/s actual, 57,6× speedup"),
-        ("de-DE", "en-US", "64 2,000 90%", "64 Geräte × 2,000 Beispiele/s bei 90% Effizienz: "
-                                           "115,200 Beispiele/s tatsächlich, Speedup 57.6×"),
+        ("de-DE", "en-US", "64 2,000 90%", "64 Geräte × 2,000 Samples/s bei 90% Effizienz: "
+                                           "tatsächlich 115,200 Samples/s, Speedup 57.6×"),
         ("en-US", "en-US", "64 2,000 90%", "64 devices × 2,000 samples/s at 90% efficiency: "
                                            "115,200 samples/s actual, 57.6× speedup"),
     ],
@@ -231,7 +231,8 @@ def test_an_edited_mention_does_not_save_its_format_word_again(server, fake):
 
 def test_the_format_word_answers_in_the_slack_language(server):
     saved = send_command(server, "format=fr-FR", user="UDE").json()["text"]
-    assert saved.startswith("Erledigt: Ihre Zahlen werden jetzt als `1\u202f234\u202f567,89` gelesen")
+    assert saved.startswith("Erledigt: Deine Zahlen werden jetzt im Format „Französisch (Frankreich)“ gelesen und "
+                            "geschrieben, etwa `1\u202f234\u202f567,89`.")
     unknown = send_command(server, "format=klingon", user="UDE").json()["text"]
     assert unknown.startswith("Das Zahlenformat `klingon` kenne ich nicht")
     assert send_command(server, "format=slack", user="UDE").json()["text"].startswith("Erledigt")
