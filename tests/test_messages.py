@@ -49,7 +49,8 @@ def test_results_are_written_in_the_readers_locale(locale, text, shown):
         ("en-US", "64 0,5k 90%", "0,5k is not written in your number format; read it as 500."),
         ("en-US", "64 2000 90", "Read 90 as a percentage: 90%."),
         # the value read, every decimal of it: not cut to 0 at six decimals
-        ("de-DE", "64 0.0000001 90 %", "0.0000001 ist nicht in deinem Zahlenformat geschrieben; gelesen als 0,0000001."),
+        ("de-DE", "64 0.0000001 90 %",
+         "0.0000001 ist nicht in deinem Zahlenformat geschrieben; gelesen als 0,0000001."),
         ("en-US", "64 0,0000012 90%", "0,0000012 is not written in your number format; read it as 0.0000012."),
     ],
 )
