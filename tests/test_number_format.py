@@ -179,7 +179,7 @@ def test_a_format_word_beside_numbers_is_confirmed_above_the_answer(server, user
     payload = send_command(server, text, user=user).json()
     assert answered in payload["text"]
     first = json.dumps(payload["blocks"][0], ensure_ascii=False)
-    assert "Done: your numbers are now read and written as `1.234.567,89` (German (Germany))" in first
+    assert "Done: your numbers are now read and written in the German (Germany) format, as `1.234.567,89`." in first
 
 
 def test_a_no_break_space_beside_a_format_word_still_only_groups_digits(server):
@@ -205,7 +205,7 @@ def test_a_mention_saves_a_format_word_as_a_command_does(server, fake, user, tex
     assert response.status == 200
     posted = fake.wait_for("chat.postMessage", before + 1)[before].params
     blocks = json.dumps(posted["blocks"], ensure_ascii=False)
-    assert "Done: your numbers are now read and written as `1.234.567,89` (German (Germany))" in blocks
+    assert "Done: your numbers are now read and written in the German (Germany) format, as `1.234.567,89`." in blocks
     if answered is not None:
         assert answered in posted["text"]
     # saved: the user's next command reads 2.000 as two thousand

@@ -182,7 +182,8 @@ def test_a_chosen_number_format_reads_numbers_but_keeps_the_slack_language(multi
     fake, server, _ = multi
     install(server, "T1")
     saved = command(server, "format=de-DE", "T1").json()["text"]
-    assert saved.startswith("Done: your numbers are now read and written as `1.234.567,89`")
+    assert saved.startswith("Done: your numbers are now read and written in the German (Germany) format, as "
+                             "`1.234.567,89`.")
     reply = command(server, "64 2.000 90 %", "T1").json()["text"]
     assert reply == ("64 devices × 2.000 samples/s at 90\u00a0% efficiency: 115.200 samples/s actual, "
                      "57,6× speedup")  # English words, German numbers
