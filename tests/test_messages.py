@@ -44,7 +44,7 @@ def test_results_are_written_in_the_readers_locale(locale, text, shown):
         ("de-DE", "64 2000 0.9", "0.9 ist nicht in deinem Zahlenformat geschrieben; gelesen als 90\u00a0%"),
         ("en-US", "64 2000 1", "Read 1 as a fraction: 100%. If you meant 1%, write 1%."),
         ("de-DE", "64 2000 1",
-         "1 als Dezimalzahl gelesen: 100\u00a0%. Falls du 1\u00a0% gemeint hast, schreibe 1\u00a0%."),
+         "1 als Dezimalzahl gelesen, also 100\u00a0%. Falls du 1\u00a0% gemeint hast, schreibe 1\u00a0%."),
         ("fr-FR", "64 2 000 0.9", "0.9 n’est pas écrit dans votre format de nombres"),
         ("en-US", "64 0,5k 90%", "0,5k is not written in your number format; read it as 500."),
         ("en-US", "64 2000 90", "Read 90 as a percentage: 90%."),
