@@ -3,35 +3,40 @@
 from __future__ import annotations
 
 import logging
+import logging.config
 import re
 
-from slack_bolt import App
+from slack_bolt import App, BoltContext
 from slack_bolt.error import BoltError
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 from slack_sdk.http_retry import HttpRequest, HttpResponse, RetryState, default_retry_handlers
 from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 
-from bot.logs import one_line_handler
+from bot.logs import logging_config
 from bot.numbers import resolve_locale
 from bot.settings import Settings
-from bot.slack import actions, commands, events, failures, forms, home, installs, preferences, workspaces
+from bot.slack import actions, commands, events, failures, forms, home, installs, preferences, series, workspaces
+from bot.slack.delivery import BadAnswerRetry
+from bot.slack.followups import Runtime
 from bot.slack.locales import LocaleDirectory
 from bot.slack.plumbing import ProvideServices, Services
-from bot.store import Store, upgrade
+from bot.store import Job, Store, upgrade
+from bot.store.tokens import TokenCipher, TokenKeyError
 
 API_TIMEOUT = 10
 LOOKUP_TIMEOUT = 10  # seconds a users.info lookup waits for Slack, in its own thread (bot.slack.locales)
 MAX_RATE_LIMIT_WAIT = 5  # seconds a call waits, once, when Slack's rate limit asks it to retry later
-FEATURES = (failures, commands, events, actions, forms, home, preferences, installs)  # each registers its own
+FEATURES = (failures, commands, events, actions, forms, series, home, preferences, installs)  # each registers its own
 
 
 _SLACK_ERROR_CODE = re.compile(r"[a-z_]{1,64}")  # `invalid_auth`, `ratelimited`: what Slack's answers say
 
 
 class TokenCheckFailed(Exception):
-    """Bolt's check of SLACK_BOT_TOKEN (an `auth.test` call, made when the App is built) did not pass; the
-    message says in one line whether Slack refused the token or could not be asked."""
+    """Bolt's check of SLACK_BOT_TOKEN (an `auth.test` call, made when the App is built) did not pass, or the
+    stored tokens are not readable with DPSCALE_TOKEN_KEYS; the message says which in one line (whether Slack
+    refused the token or could not be asked)."""
 
 
 class ShortRateLimitRetry(RateLimitErrorRetryHandler):
@@ -50,24 +55,46 @@ class ShortRateLimitRetry(RateLimitErrorRetryHandler):
         return after.isdigit() and int(after) <= MAX_RATE_LIMIT_WAIT
 
 
-def configure_logging(settings: Settings) -> None:
-    """Log lines to stderr at the configured level; the process's only log configuration (see bot/logs.py).
+def follow_up_runtime(app: App, services: Services) -> Runtime:
+    """How follow-up work taken up from the database gets what its request would have given it: the client with
+    its workspace's token (the app's own, or the installation's in multi-workspace mode) and a context."""
 
-    No timestamp: the platform's log router stamps each line, and formatting one costs more than the rest of
-    a request's log line. Nor the caller's file and line, thread name or multiprocessing name, which no line
-    prints and which logging would otherwise look up for every record (the logging HOWTO's "Optimization"
-    section). The process id stays: servers' own formats may print it.
+    def runtime(job: Job) -> tuple[WebClient, BoltContext]:
+        workspace = job.workspace
+        client = app.client
+        bot_user_id = job.payload.get("bot_user_id")
+        if app.installation_store is not None:
+            bot = app.installation_store.find_bot(enterprise_id=workspace.enterprise_id, team_id=workspace.team_id,
+                                                  is_enterprise_install=workspace.is_enterprise_install)
+            if bot is None:
+                raise LookupError("the workspace's installation is gone")
+            client = WebClient(token=bot.bot_token, base_url=app.client.base_url, timeout=API_TIMEOUT,
+                               retry_handlers=app.client.retry_handlers)
+            bot_user_id = bot_user_id or bot.bot_user_id
+        context = BoltContext({
+            "services": services, "locale": job.payload.get("locale") or str(services.locales.default),
+            "enterprise_id": workspace.enterprise_id, "team_id": workspace.team_id,
+            "is_enterprise_install": workspace.is_enterprise_install, "bot_user_id": bot_user_id,
+            "user_id": job.payload.get("user_id"), "client": client,
+        })
+        return client, context
+
+    return runtime
+
+
+def configure_logging(settings: Settings) -> None:
+    """Log lines to stderr at the configured level, in the configured format; the process's only log
+    configuration (`bot.logs.logging_config`, which a process manager may apply to its own loggers as well).
+
+    Each line is stamped with its time in UTC, to the millisecond, formatted once per second. Not the caller's
+    file and line, thread name or multiprocessing name, which no line prints and which logging would otherwise
+    look up for every record (the logging HOWTO's "Optimization" section). The process id stays: servers' own
+    formats may print it.
     """
     logging._srcfile = None  # type: ignore[attr-defined]
     logging.logThreads = False
     logging.logMultiprocessing = False
-    logging.basicConfig(level=settings.log_level, handlers=[one_line_handler()], force=True)
-    # Bolt asks its logger's own level, not the effective one, before writing each middleware's debug line: left
-    # unset, it wrote seven lines per request for logging to drop
-    logging.getLogger("bot.bolt").setLevel(settings.log_level)
-    # waitress warns "Task queue depth is N" for every request that waits for a free thread: under load, a line
-    # per request that says only that the process is busy
-    logging.getLogger("waitress.queue").setLevel(logging.ERROR)
+    logging.config.dictConfig(logging_config(settings))
 
 
 def create_services(settings: Settings, store: Store | None = None) -> Services:
@@ -76,7 +103,7 @@ def create_services(settings: Settings, store: Store | None = None) -> Services:
     in. Built apart from the app so that the server that serves it can let those pools finish when it stops."""
     if store is None:  # the schema is brought up to date here too, so that any server (or test) can run the app
         store = Store.open(settings.database_url)
-        upgrade(store.database)
+        upgrade(store.database, tokens=TokenCipher(settings.token_keys) if settings.token_keys else None)
     token = settings.slack_bot_token.get_secret_value() if settings.slack_bot_token else None
     # a request waits for a lookup only DPSCALE_LOCALE_TIMEOUT; the lookup itself waits longer, so that an answer
     # Slack gives a little later is still kept for the user's next request
@@ -85,7 +112,10 @@ def create_services(settings: Settings, store: Store | None = None) -> Services:
         lookup_client, resolve_locale(settings.dpscale_default_locale), preferences=store.preferences,
         deadline=settings.dpscale_locale_timeout,
     )
-    return Services(locales=locales, store=store, client_id=settings.slack_client_id)
+    services = Services(locales=locales, store=store, client_id=settings.slack_client_id)
+    services.followups.lease = settings.dpscale_followup_lease
+    services.followups.expire_every = settings.dpscale_expiry_interval
+    return services
 
 
 def create_app(settings: Settings, store: Store | None = None, services: Services | None = None) -> App:
@@ -100,9 +130,12 @@ def create_app(settings: Settings, store: Store | None = None, services: Service
     token = settings.slack_bot_token.get_secret_value() if settings.slack_bot_token else None
     default = resolve_locale(settings.dpscale_default_locale)
     client = WebClient(token=token, base_url=settings.slack_api_url, timeout=API_TIMEOUT,
-                       retry_handlers=[*default_retry_handlers(), ShortRateLimitRetry()])
+                       retry_handlers=[*default_retry_handlers(), ShortRateLimitRetry(), BadAnswerRetry()])
     secret = settings.slack_signing_secret
-    oauth = workspaces.oauth_options(settings, services.store, default) if settings.multi_workspace else {}
+    try:
+        oauth = workspaces.oauth_options(settings, services.store, default) if settings.multi_workspace else {}
+    except TokenKeyError as error:  # the stored tokens are not readable with DPSCALE_TOKEN_KEYS
+        raise TokenCheckFailed(str(error)) from None
     try:
         app = App(
             client=client,
@@ -117,6 +150,9 @@ def create_app(settings: Settings, store: Store | None = None, services: Service
         raise token_check_failure(error) from None
     for feature in FEATURES:
         feature.register(app)
+        for kind, (handler, apology) in getattr(feature, "FOLLOW_UPS", {}).items():
+            services.followups.register(kind, handler, apology)
+    services.followups.runtime = follow_up_runtime(app, services)
     for fallback in (actions, forms):  # buttons and forms from an older version: after every feature's own
         fallback.register_fallback(app)
     return app

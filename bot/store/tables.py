@@ -1,16 +1,25 @@
 """Every table dpscale keeps, as SQLAlchemy metadata: slack-sdk's installation and OAuth-state tables and
-dpscale's own. The Alembic migrations create exactly this schema (a test compares the two)."""
+dpscale's own. The Alembic migrations create exactly this schema (a test compares the two).
+
+The token columns of slack-sdk's tables are wider than slack-sdk makes them: they hold Fernet tokens
+(bot/store/tokens.py), which the installation store reads and writes through copies of these tables.
+"""
 
 from __future__ import annotations
 
 from slack_sdk.oauth.installation_store.sqlalchemy import SQLAlchemyInstallationStore
 from slack_sdk.oauth.state_store.sqlalchemy import SQLAlchemyOAuthStateStore
-from sqlalchemy import Column, DateTime, Index, MetaData, String, Table
+from sqlalchemy import Boolean, Column, DateTime, Index, Integer, MetaData, String, Table, Text, false
+
+from bot.store.tokens import STORED_WIDTH, TOKEN_COLUMNS
 
 metadata = MetaData()
 
 installations = SQLAlchemyInstallationStore.build_installations_table(metadata, "slack_installations")
 bots = SQLAlchemyInstallationStore.build_bots_table(metadata, "slack_bots")
+for _table in (installations, bots):
+    for _name in TOKEN_COLUMNS[_table.name]:
+        _table.c[_name].type = String(STORED_WIDTH)  # an encrypted token (migration 0005), before any use
 oauth_states = SQLAlchemyOAuthStateStore.build_oauth_states_table(metadata, "slack_oauth_states")
 
 # Something that must happen once only, across every process and host: a Slack event handled, a Share posted.
@@ -23,6 +32,7 @@ handled = Table(
     Column("enterprise_id", String(32), nullable=False, server_default=""),
     Column("team_id", String(32), nullable=False, server_default=""),
     Column("expires_at", DateTime, nullable=False),
+    Column("owner", String(200), nullable=False, server_default=""),  # the work holding it, if any
     Index("dpscale_handled_expires_idx", "expires_at"),
     Index("dpscale_handled_workspace_idx", "enterprise_id", "team_id"),
 )
@@ -51,4 +61,28 @@ answers = Table(
     Column("fingerprint", String(64), nullable=False),
     Column("expires_at", DateTime, nullable=False),
     Index("dpscale_answers_expires_idx", "expires_at"),
+)
+
+# Follow-up work acknowledged to Slack but not yet done (a mention's answer, a Share, a form's result): recorded
+# before the acknowledgement, so that whichever process survives finishes it. A row is waiting until it is done;
+# the process working on it holds it until `lease_until`, after which another may take it. `stage` says how far the
+# work got (`posting`: its one visible effect may have reached Slack). Done rows keep their key, without their
+# payload, until `expires_at`, so that Slack's redeliveries of the same request are recognised.
+work = Table(
+    "dpscale_work",
+    metadata,
+    Column("kind", String(16), primary_key=True),
+    Column("key", String(200), primary_key=True),
+    Column("enterprise_id", String(32), nullable=False, server_default=""),
+    Column("team_id", String(32), nullable=False, server_default=""),
+    Column("payload", Text, nullable=False, server_default=""),
+    Column("done", Boolean, nullable=False, server_default=false()),
+    Column("stage", String(16), nullable=False, server_default=""),
+    Column("attempts", Integer, nullable=False, server_default="0"),
+    Column("lease_until", DateTime, nullable=False),
+    Column("created_at", DateTime, nullable=False),
+    Column("expires_at", DateTime, nullable=False),
+    Index("dpscale_work_due_idx", "done", "lease_until"),
+    Index("dpscale_work_expires_idx", "expires_at"),
+    Index("dpscale_work_workspace_idx", "enterprise_id", "team_id"),
 )
