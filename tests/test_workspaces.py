@@ -256,13 +256,14 @@ def test_a_chosen_number_format_reads_numbers_but_keeps_the_slack_language(multi
     fake, server, _ = multi
     install(server, "T1")
     saved = command(server, "format=de-DE", "T1").json()["text"]
-    assert saved.startswith("Done: your numbers are now read and written as `1.234.567,89`")
+    assert saved.startswith("Done: your numbers are now read and written in the German (Germany) format, as "
+                             "`1.234.567,89`.")
     reply = command(server, "64 2.000 90 %", "T1").json()["text"]
     assert reply == ("64 devices × 2.000 samples/s at 90\u00a0% efficiency: 115.200 samples/s actual, "
                      "57,6× speedup")  # English words, German numbers
     assert "2.000" in command(server, "64 2.000 90 % lang=de", "T1").json()["text"]
     assert "Done" in command(server, "format=slack", "T1").json()["text"]
-    assert "could mean `2` or `2000`" in command(server, "64 2.000 90 %", "T1").json()["text"]  # English again
+    assert "Write it as `2` or `2000`" in command(server, "64 2.000 90 %", "T1").json()["text"]  # English again
 
 
 def test_an_org_wide_installation_serves_every_workspace_of_the_organisation(multi):
@@ -336,7 +337,7 @@ def test_a_number_format_chosen_on_one_process_is_used_by_the_other_at_once(two_
         return post(server.url + "/slack/events", body,
                     signed_headers(body, "application/x-www-form-urlencoded")).json()["text"]
 
-    assert "could mean `2` or `2000`" in reply(second, "64 2.000 90 %")  # the second process has read "no choice"
-    assert "could mean `2` or `2000`" in reply(second, "64 2.000 90 %")  # and keeps it
+    assert "Write it as `2` or `2000`" in reply(second, "64 2.000 90 %")  # the second process has read "no choice"
+    assert "Write it as `2` or `2000`" in reply(second, "64 2.000 90 %")  # and keeps it
     assert reply(first, "format=de-DE").startswith("Done")
     assert reply(second, "64 2.000 90 %").startswith("64 devices × 2.000 samples/s")

@@ -63,11 +63,11 @@ def _describe_number_error(error: UserInputError, locale: Locale, own: Locale | 
         solved = words.gettext("With {token} it comes out at {value}.").format(
             token=token, value=_solved_value(error.quantity, Decimal(error.value), words)
         )
-        return f"{message} {solved}"
+        return words.sentences(message, solved)
     if error.code in _RULES_WITHOUT_TOKEN and error.token is not None:
-        return words.gettext("{token} — {message}").format(token=token, message=message)
+        return words.gettext("{message} You wrote {token}.").format(token=token, message=message)
     if error.code is ErrorCode.AMBIGUOUS_NUMBER and error.reason:
-        return message + " " + _ask_reason(error.reason, words)
+        return words.sentences(message, _ask_reason(error.reason, words))
     return message
 
 
@@ -80,7 +80,9 @@ def _number_templates(words: Wording) -> dict[ErrorCode, str]:
             "{token} has characters that only look like digits (superscripts, fractions or circled numbers). "
             "Write the number with the digits 0 to 9, like {example}."
         ),
-        ErrorCode.AMBIGUOUS_NUMBER: _("{token} could mean {options}. Write it as one of those."),
+        ErrorCode.AMBIGUOUS_NUMBER: _(
+            "{token} can be read in more than one way. Write it as {options}: every number format reads those alike."
+        ),
         ErrorCode.AMBIGUOUS_GROUPING: _(
             "In {token} I can't tell where one number ends and the next begins. Write numbers without spaces "
             "inside them, like {example}."
@@ -103,15 +105,17 @@ def _ask_reasons(words: Wording) -> dict[AskReason, str]:
         AskReason.UNKNOWN_FORMAT: _(
             "Slack did not tell me your number format in time, and Slack's languages read this number differently."
         ),
-        AskReason.REGION: _("The number format you chose ({name}) is used in countries that read this number "
+        AskReason.REGION: _("The {name} number format you chose is used in countries that read this number "
                             "differently.") if words.chosen_format else
-        _("Your Slack language ({name}) is used in countries that read this number differently."),
+        _("Your Slack language, {name}, is used in countries that read this number differently."),
         AskReason.LANG: _("Your own number format and the one {lang} chooses read this number differently."),
         AskReason.OTHER_LOCALES: _(
             "Other Slack languages read it differently, so I ask rather than show a result that may be a "
             "thousand times off."
         ),
-        AskReason.NOT_YOURS: _("It is not written in your number format ({name}), and other formats disagree on it."),
+        AskReason.NOT_YOURS: _(
+            "It is not written in your number format, {name}, and other formats read it differently."
+        ),
         AskReason.LOOSE_GROUP: _(
             "Its first group has more than three digits, so its mark is either a group mark in the wrong place or a "
             "decimal mark, a thousand times apart."
