@@ -25,7 +25,11 @@ TOKEN_KEYS_PROBLEM = ("DPSCALE_TOKEN_KEYS is required in multi-workspace mode (S
                       "tokens are stored encrypted with it (generate a key with `python -m bot.store new-key`)")
 OAUTH_SOCKET_PROBLEM = "multi-workspace mode (SLACK_CLIENT_ID) needs HTTP and SLACK_SIGNING_SECRET, not Socket Mode"
 # The least a reply needs: the command, mentions, posting replies, and each user's locale.
-DEFAULT_SCOPES = "commands,app_mentions:read,chat:write,users:read"
+# the history scopes let dpscale look in the thread it answers whether an answer whose post timed out, or whose
+# process died while posting, landed after all (bot/slack/events.py): without them it never posts an answer twice,
+# but may lose one
+DEFAULT_SCOPES = ("commands,app_mentions:read,chat:write,users:read,"
+                  "channels:history,groups:history,im:history,mpim:history")
 
 
 class Settings(BaseSettings):

@@ -1,5 +1,8 @@
 """Configuration: every problem named at once, secrets never shown."""
 
+import re
+from pathlib import Path
+
 import pytest
 
 from bot.processes import default_process_count
@@ -51,10 +54,13 @@ MULTI = {"SLACK_CLIENT_ID": "1111.2222", "SLACK_CLIENT_SECRET": "client-s3cret",
          "DPSCALE_TOKEN_KEYS": KEY}
 
 
-def test_client_id_and_secret_select_multi_workspace_mode_with_the_least_scopes():
+def test_client_id_and_secret_select_multi_workspace_mode_with_the_scopes_the_manifests_ask_for():
     settings = load_settings(MULTI)
     assert settings.multi_workspace and settings.slack_bot_token is None
-    assert settings.scopes == ["commands", "app_mentions:read", "chat:write", "users:read"]
+    manifest = (Path(__file__).resolve().parent.parent / "manifest-distribution.yaml").read_text()
+    bot_scopes = re.findall(r"^      - ([a-z_:]+)$", manifest.split("bot:", 1)[1].split("settings:", 1)[0], re.M)
+    assert settings.scopes == bot_scopes  # what the app asks for at install is what its manifest declares
+    assert {"commands", "app_mentions:read", "chat:write", "users:read", "channels:history"} <= set(bot_scopes)
     assert "client-s3cret" not in repr(settings)
     assert not load_settings(GOOD).multi_workspace
 
