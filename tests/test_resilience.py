@@ -749,3 +749,117 @@ def test_a_failed_token_check_at_start_up_exits_1_with_one_line_saying_why(case,
     assert expected in errors[0]
     assert "portal-page" not in log  # nothing of what came back is written
     assert log_problems(log) == []  # no traceback, no token, every line one event
+
+
+def hold_idle_connections(port: int, count: int, stop: threading.Event, reopened: list[int]) -> None:
+    """Keep `count` connections open to `port` that never send a byte, opening a new one as each is closed."""
+    import selectors
+
+    selector = selectors.DefaultSelector()
+
+    def open_one() -> None:
+        connection = socket.socket()
+        connection.setblocking(False)
+        connection.connect_ex(("127.0.0.1", port))
+        selector.register(connection, selectors.EVENT_READ)
+
+    for _ in range(count):
+        open_one()
+    while not stop.is_set():
+        for key, _ in selector.select(timeout=0.1):
+            connection = key.fileobj
+            try:
+                closed = connection.recv(1024) == b""  # type: ignore[union-attr]
+            except (BlockingIOError, InterruptedError):
+                continue
+            except OSError:
+                closed = True
+            if closed:
+                selector.unregister(connection)
+                connection.close()  # type: ignore[union-attr]
+                reopened[0] += 1
+                open_one()
+    for key in list(selector.get_map().values()):
+        key.fileobj.close()  # type: ignore[union-attr]
+    selector.close()
+
+
+def test_two_thousand_idle_reconnecting_connections_leave_every_signed_command_answered_in_time(server):
+    """A client holding 2,000 connections that send nothing, reconnecting as each is closed: silent connections are
+    closed after 2 s and only file descriptors bound how many may be open, so signed commands sent meanwhile are
+    each answered within Slack's 3 s."""
+    stop, reopened = threading.Event(), [0]
+    holder = threading.Thread(target=hold_idle_connections, args=(server.port, 2000, stop, reopened), daemon=True)
+    holder.start()
+    try:
+        time.sleep(0.5)  # the connections are open (the first ones being closed and reopened from now on)
+        responses = []
+        for n in range(10):
+            responses.append(send_command(server, "64 2000 90%", user=f"UIDLE{n}"))
+            time.sleep(0.5)
+    finally:
+        stop.set()
+        holder.join(10)
+    assert [r.status for r in responses] == [200] * 10
+    assert max(r.elapsed for r in responses) < ACK_DEADLINE, [round(r.elapsed, 2) for r in responses]
+    assert reopened[0] >= 2000  # each was closed by the server within the few seconds and reopened
+
+
+def test_content_length_beside_chunked_framing_is_refused_and_nothing_after_it_is_served(server):
+    """RFC 9112: Content-Length with Transfer-Encoding is an error; the bytes after the chunked body are never read
+    as a second request (request smuggling behind a proxy that trusts Content-Length)."""
+    with socket.create_connection(("127.0.0.1", server.port)) as connection:
+        connection.settimeout(10)
+        connection.sendall(b"POST /slack/events HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n"
+                           b"Transfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n"
+                           b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        received = b""
+        while chunk := connection.recv(65536):
+            received += chunk
+    assert received.startswith(b"HTTP/1.1 400 ") and received.count(b"HTTP/1.1 ") == 1
+
+
+def test_a_killed_worker_is_replaced_and_logged_within_a_second_and_requests_go_on():
+    from test_shutdown import children_of
+
+    with running_app() as (_, server):
+        replaced, worker, answered, log = _kill_the_worker(server, children_of)
+    assert replaced is not None and replaced < 1.0, replaced
+    assert f"Worker (pid:{worker}) was sent SIGKILL" in log
+    assert answered.status == 200 and "115,200 samples/s" in answered.json()["text"]
+
+
+def _kill_the_worker(server, children_of):
+    """SIGKILL the server's worker; how soon another was serving, which was killed, a command's answer, the log."""
+    assert server.process is not None
+    (worker,) = children_of(server.process.pid)
+    os.kill(worker, 9)
+    killed = time.monotonic()
+    replaced = None
+    while time.monotonic() - killed < 5:
+        found = [pid for pid in children_of(server.process.pid) if pid != worker]
+        if found and server.log_so_far().count("Booting worker") >= 2:
+            replaced = time.monotonic() - killed
+            break
+        time.sleep(0.02)
+    answered = send_command(server, "64 2000 90%", user="UREPLACED")
+    return replaced, worker, answered, server.log_so_far()
+
+
+def test_host_keeps_the_server_on_the_address_it_names():
+    fake = FakeSlack().start()
+    app = AppServer(fake, env={"HOST": "127.0.0.1"}).start()
+    try:
+        outside = next(address for address in _own_addresses() if not address.startswith("127."))
+        with pytest.raises(OSError):
+            socket.create_connection((outside, app.port), timeout=2).close()
+        assert send_command(app, "64 2000 90%").status == 200
+    finally:
+        app.stop()
+        fake.stop()
+
+
+def _own_addresses() -> list[str]:
+    """This machine's IPv4 addresses (its loopback too)."""
+    found = subprocess.run(["hostname", "-I"], capture_output=True, text=True).stdout.split()
+    return [a for a in found if "." in a] or pytest.skip("no address but loopback here")
