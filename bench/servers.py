@@ -7,9 +7,16 @@ The evidence behind the server choice in docs/performance.md. Each candidate ser
 level, candidates taking turns; then each is measured again with `--stalled` connections open that sent headers
 announcing a 100,000-byte body and never send it: a server that gives each connection a thread stalls.
 
-  gthread 1x16   gunicorn's threaded worker, as the Procfile ran before
-  waitress 16    waitress: one I/O thread reads each request in full, then hands it to one of 16 threads
-  uvicorn+wsgi   uvicorn (httptools) with a small ASGI front reading the body in full, then 16 threads
+  gthread 1x16    gunicorn's threaded worker
+  waitress 16     waitress: one I/O thread reads each request in full, then hands it to one of 16 threads (the
+                  server dpscale ran before, with a hand-written fork loop around it)
+  uvicorn+wsgi    uvicorn (httptools) with a small ASGI front reading the body in full, then 16 threads
+  dpscale server  what `python -m bot.server` runs: gunicorn's arbiter, one uvicorn worker (bot/workers.py), the
+                  ASGI front of bot/asgi.py and a2wsgi, 16 threads
+
+With `--app dpscale` the same candidates (less the ASGI sketch) serve dpscale itself instead of the floor, on an
+SQLite file. Each row also gives the serving processes' resident memory after the run (RSS, summed over the
+process and its children).
 """
 
 from __future__ import annotations
@@ -38,21 +45,38 @@ FLOOR = "bench.bare:create_wsgi_app(inline=True)"
 THREADS = 16
 
 
-def candidates(port: int) -> dict[str, list[str]]:
+def candidates(port: int, app: str = "floor") -> dict[str, list[str]]:
     gunicorn = shutil.which("gunicorn", path=str(Path(sys.executable).parent)) or "gunicorn"
-    me = [sys.executable, str(Path(__file__).resolve()), "--serve"]
-    return {
+    me = [sys.executable, str(Path(__file__).resolve()), "--app", app, "--serve"]
+    target = FLOOR if app == "floor" else "bot.server:create_wsgi_app()"
+    found = {
         "gthread 1x16": [gunicorn, "-k", "gthread", "--threads", str(THREADS), "-w", "1", "-b",
-                         f"127.0.0.1:{port}", "--error-logfile", "-", "--log-level", "warning", FLOOR],
+                         f"127.0.0.1:{port}", "--error-logfile", "-", "--log-level", "warning", target],
         "waitress 16": [*me, "waitress", str(port)],
         "uvicorn+wsgi": [*me, "uvicorn", str(port)],
+        "dpscale server": [*me, "dpscale", str(port)],
     }
+    if app != "floor":
+        del found["uvicorn+wsgi"]
+    return found
 
 
-def serve(kind: str, port: int) -> None:
+def serve(kind: str, port: int, which: str = "floor") -> None:
     from bench.bare import create_wsgi_app
 
-    app = create_wsgi_app(inline=True)
+    if kind == "dpscale":
+        from bot.server import serve as serve_dpscale
+        from bot.settings import load_settings
+
+        settings = load_settings({**os.environ, "PORT": str(port), "HOST": "127.0.0.1", "WEB_CONCURRENCY": "1",
+                                  "WEB_THREADS": str(THREADS), "LOG_LEVEL": "WARNING"})
+        return serve_dpscale(settings, app=create_wsgi_app(inline=True) if which == "floor" else None)
+    if which == "floor":
+        app = create_wsgi_app(inline=True)
+    else:
+        from bot.server import create_wsgi_app as create_dpscale
+
+        app = create_dpscale()
     if kind == "waitress":
         from waitress import serve as waitress_serve
 
@@ -112,6 +136,25 @@ def asgi_front(wsgi: Callable[..., Any]) -> Callable[..., Any]:
     return app
 
 
+def tree_rss_mib(pid: int) -> float:
+    """Resident memory of `pid` and every process below it, in MiB."""
+    total, pending = 0, [pid]
+    while pending:
+        current = pending.pop()
+        try:
+            status = Path(f"/proc/{current}/status").read_text()
+        except OSError:
+            continue
+        total += int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmRSS:")))
+        for child in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                if int(child.read_text().rsplit(")", 1)[1].split()[1]) == current:
+                    pending.append(int(child.parent.name))
+            except (OSError, ValueError, IndexError):
+                continue
+    return total / 1024
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--serve", nargs=2, metavar=("KIND", "PORT"))
@@ -119,14 +162,19 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--levels", type=int, nargs="+", default=[1, 16, 64])
     parser.add_argument("--stalled", type=int, default=32)
+    parser.add_argument("--app", choices=["floor", "dpscale"], default="floor")
     args = parser.parse_args()
     if args.serve:
-        return serve(args.serve[0], int(args.serve[1]))
+        return serve(args.serve[0], int(args.serve[1]), args.app)
     fake = FakeSlack(locales={u: "en-US" for u in USERS}).start()
+    data = tempfile.mkdtemp(prefix="dpscale-servers-")
     env = {"PATH": os.environ["PATH"], "PYTHONPATH": str(ROOT), "SLACK_BOT_TOKEN": BOT_TOKEN,
-           "SLACK_SIGNING_SECRET": SIGNING_SECRET, "SLACK_API_URL": fake.api_url}
-    ports = {name: free_port() for name in candidates(0)}
-    processes = {name: subprocess.Popen(candidates(ports[name])[name], cwd=ROOT, env=env) for name in ports}
+           "SLACK_SIGNING_SECRET": SIGNING_SECRET, "SLACK_API_URL": fake.api_url, "LOG_LEVEL": "WARNING"}
+    ports = {name: free_port() for name in candidates(0, args.app)}
+    processes = {}
+    for name, port in ports.items():  # each its own database: they never wait on each other's writes
+        database = {"DATABASE_URL": f"sqlite:///{data}/{port}.sqlite3"}
+        processes[name] = subprocess.Popen(candidates(port, args.app)[name], cwd=ROOT, env={**env, **database})
     script = Path(tempfile.mkdtemp()) / "floor.lua"
     try:
         for port in ports.values():
@@ -141,6 +189,7 @@ def main() -> None:
                     time.sleep(0.05)
         texts = command_mix()
         results: dict[tuple[str, str], list[float]] = {}
+        p99s: dict[tuple[str, str], list[float]] = {}
         errors: dict[tuple[str, str], int] = {}
         for _ in range(args.rounds):
             for level in args.levels:
@@ -153,12 +202,16 @@ def main() -> None:
                             s.close()
                         key = (name, f"{level}" + (f" + {stalled} stalled" if stalled else ""))
                         results.setdefault(key, []).append(run.rps)
+                        p99s.setdefault(key, []).append(run.p99_ms)
                         errors[key] = errors.get(key, 0) + run.errors
+        print(f"app: {args.app}; median of {args.rounds} rounds of {args.duration} s, candidates taking turns")
         print("| clients | " + " | ".join(ports) + " |")
         print("|---|" + "---:|" * len(ports))
         for label in dict.fromkeys(label for _, label in results):
-            cells = [f"{statistics.median(results[(n, label)]):,.0f} req/s, {errors[(n, label)]} errors" for n in ports]
+            cells = [f"{statistics.median(results[(n, label)]):,.0f} req/s, "
+                     f"p99 {statistics.median(p99s[(n, label)]):.1f} ms, {errors[(n, label)]} errors" for n in ports]
             print(f"| {label} | " + " | ".join(cells) + " |")
+        print("| memory (RSS) | " + " | ".join(f"{tree_rss_mib(processes[n].pid):.0f} MiB" for n in ports) + " |")
     finally:
         for process in processes.values():
             process.terminate()

@@ -13,17 +13,21 @@ The ASGI lifespan carries a process's start and stop to `lifespan`: `start()` on
 gunicorn's fork: threads started here belong to the worker), `stop(deadline)` once it has stopped accepting and
 answered what it had received; the deadline is `drain` seconds after the stop began.
 
-The bridge from ASGI to WSGI is a2wsgi's, fed a body already complete.
+The bridge to WSGI is this module's own and small, since every request reaches it complete and every answer of
+dpscale's WSGI app is a few kilobytes in one piece: the environ built from the ASGI scope (PEP 3333), the app
+called in one of `threads` threads, its answer sent once it has returned. a2wsgi, which streams both ways through a
+queue between the thread and the loop, served half as many requests on the floor app (bench/servers.py).
 """
 
 from __future__ import annotations
 
 import asyncio
+import io
+import sys
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
-
-from a2wsgi import WSGIMiddleware
 
 from bot.http import ARRIVED, MAX_BODY, WSGIApp
 
@@ -50,7 +54,8 @@ class Front:
     """dpscale's WSGI app (bot/http.py) as an ASGI app whose requests reach a thread only once complete."""
 
     def __init__(self, app: WSGIApp, threads: int, lifespan: Lifespan | None = None, drain: float = 20.0) -> None:
-        self._bridge: Any = WSGIMiddleware(_with_arrival(app), workers=threads)  # type: ignore[arg-type]
+        self._app = app
+        self._threads = ThreadPoolExecutor(threads, thread_name_prefix="dpscale-http")
         self._lifespan = lifespan
         self.drain = drain
         self.abandoned = 0  # requests cut off by the drain timeout (cancelled by the server)
@@ -89,17 +94,29 @@ class Front:
                 return await _plain(send, 413, _TOO_LARGE)
             if not message.get("more_body"):
                 break
-        complete = bytes(body)
-        delivered = False
+        environ = wsgi_environ(scope, bytes(body), arrived)
+        status, headers, content = await asyncio.get_running_loop().run_in_executor(self._threads, self._call, environ)
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": content})
 
-        async def replay() -> Message:
-            nonlocal delivered
-            if not delivered:
-                delivered = True
-                return {"type": "http.request", "body": complete, "more_body": False}
-            return await receive()  # after the body: only a disconnect can come
+    def _call(self, environ: dict[str, Any]) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
+        """Run the WSGI app on `environ` (in a worker thread): its status, headers and whole body."""
+        started: list[Any] = []
 
-        await self._bridge({**scope, ARRIVED: arrived}, replay, send)
+        def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Callable[..., None]:
+            started[:] = [status, headers]
+            return lambda data: None  # the app never writes through it (PEP 3333's legacy path)
+
+        result = self._app(environ, start_response)
+        try:
+            content = b"".join(result)
+        finally:
+            close = getattr(result, "close", None)
+            if close is not None:
+                close()
+        status, headers = started
+        return int(status.split(" ", 1)[0]), [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers], \
+            content
 
     async def _run_lifespan(self, receive: Receive, send: Send) -> None:
         while True:
@@ -117,14 +134,30 @@ class Front:
                 return
 
 
-def _with_arrival(app: WSGIApp) -> WSGIApp:
-    """`app`, told when each request arrived (the front's note on the ASGI scope, which a2wsgi passes along)."""
-
-    def application(environ: dict[str, Any], start_response: Any) -> Any:
-        environ[ARRIVED] = environ.get("asgi.scope", {}).get(ARRIVED)
-        return app(environ, start_response)
-
-    return application
+def wsgi_environ(scope: Scope, body: bytes, arrived: float) -> dict[str, Any]:
+    """The WSGI environ (PEP 3333) of a complete HTTP request, from its ASGI scope; `ARRIVED` says when it came."""
+    server = scope.get("server") or ("localhost", 80)
+    client = scope.get("client") or ("", 0)
+    environ: dict[str, Any] = {
+        "REQUEST_METHOD": scope["method"],
+        "SCRIPT_NAME": "",
+        "PATH_INFO": scope["path"].encode("utf-8").decode("latin-1"),
+        "QUERY_STRING": scope.get("query_string", b"").decode("latin-1"),
+        "SERVER_NAME": server[0], "SERVER_PORT": str(server[1] or 0),
+        "SERVER_PROTOCOL": f"HTTP/{scope.get('http_version', '1.1')}",
+        "REMOTE_ADDR": client[0], "REMOTE_PORT": str(client[1]),
+        "CONTENT_LENGTH": str(len(body)),
+        "wsgi.version": (1, 0), "wsgi.url_scheme": scope.get("scheme", "http"), "wsgi.input": io.BytesIO(body),
+        "wsgi.errors": sys.stderr, "wsgi.multithread": True, "wsgi.multiprocess": True, "wsgi.run_once": False,
+        ARRIVED: arrived,
+    }
+    for raw_name, raw_value in scope.get("headers", ()):
+        name, value = raw_name.decode("latin-1").upper().replace("-", "_"), raw_value.decode("latin-1")
+        if name == "CONTENT_LENGTH":
+            continue  # the body's own length stands
+        key = name if name == "CONTENT_TYPE" else f"HTTP_{name}"
+        environ[key] = f"{environ[key]},{value}" if key in environ else value
+    return environ
 
 
 def _content_length(scope: Scope) -> int | None:
