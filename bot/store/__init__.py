@@ -3,6 +3,7 @@
     store = Store.open(settings.database_url)
     store.handled.first(EVENT, event_id, ttl, workspace)          # exactly once, across processes
     store.preferences.number_format(workspace, user_id)             # a user's own number format
+    store.locales.read(workspace, user_id)                          # a user's Slack locale, kept for a day
     store.answers.get(workspace, channel, message_ts)               # where a mention's answer is
     store.forget(workspace, client_id)                              # uninstalled: delete all of it
 
@@ -18,13 +19,14 @@ from bot.store.cache import SharedCache
 from bot.store.db import Database
 from bot.store.events import EVENT, SHARE, HandledOnce
 from bot.store.installations import forget_workspace
+from bot.store.locales import UserLocales
 from bot.store.migrate import upgrade
 from bot.store.preferences import Preferences
 from bot.store.workspace import Workspace
 
 __all__ = [
-    "EVENT", "SHARE", "Answers", "Database", "HandledOnce", "PostedAnswer", "Preferences", "Store", "Workspace",
-    "upgrade",
+    "EVENT", "SHARE", "Answers", "Database", "HandledOnce", "PostedAnswer", "Preferences", "Store", "UserLocales",
+    "Workspace", "upgrade",
 ]
 
 
@@ -35,12 +37,14 @@ class Store:
     handled: HandledOnce = field(init=False)
     preferences: Preferences = field(init=False)
     answers: Answers = field(init=False)
+    locales: UserLocales = field(init=False)
 
     def __post_init__(self) -> None:
         self.cache = SharedCache(self.database)
         self.handled = HandledOnce(self.database)
         self.preferences = Preferences(self.database, self.cache)
         self.answers = Answers(self.database)
+        self.locales = UserLocales(self.database)
 
     @classmethod
     def open(cls, database_url: str | None) -> Store:
