@@ -244,3 +244,18 @@ def test_an_unreachable_database_still_gets_the_users_locale_from_slack(fake, tm
         assert str(locales.locale_of("T", "UDE1")) == "de_DE"
         assert wait_until(lambda: "could not be stored" in caplog.text)
     assert "stored locales could not be read (OperationalError)" in caplog.text
+
+
+def test_a_number_format_chosen_in_another_process_shows_in_this_ones_next_command(database_url, fake):
+    """A process keeps each known user's locale tag in memory; another process's change of the user's number
+    format is seen within moments, as before."""
+    app, store = started(database_url, fake)
+    assert "115,200" in command(app, "UEN1") and "115,200" in command(app, "UEN1")  # known, then from memory
+    other = Store.open(database_url)
+    other.preferences.set_number_format(Workspace(team_id="T0TEAM"), "UEN1", "de-DE")
+    assert wait_until(lambda: "115.200" in command(app, "UEN1"))
+    other.preferences.set_number_format(Workspace(team_id="T0TEAM"), "UEN1", None)
+    assert wait_until(lambda: "115,200" in command(app, "UEN1"))
+    assert wait_until(lookups_done)
+    for each in (other, store):
+        each.close()

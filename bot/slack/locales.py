@@ -90,10 +90,29 @@ class LocaleDirectory:
         self._deadline = deadline
         self._cache: ExpiringCache[Locale] = ExpiringCache(CACHE_ENTRIES, CACHE_TTL, clock)
         self._pauses: ExpiringCache[bool] = ExpiringCache(CACHE_ENTRIES, MAX_PAUSE, clock)  # per workspace
+        # (team, enterprise, user) → the number formats' version and when the Slack locale expires, and the tag
+        self._tags: dict[tuple[str | None, str | None, str | None], tuple[int, float, str]] = {}
         self._lock = threading.Lock()
         self._in_flight: dict[tuple[str | None, str], _Lookup] = {}
         if preferences is not None:
             preferences.watch()  # so that the first request's number format is kept, not read again
+
+    def tag_for(self, context: BoltContext, user_id: str | None, wait: float | None = None) -> str:
+        """`str(locale_for(…))`, the tag a request's context carries; for a user this process knows, from one
+        memory kept while neither the Slack locale's time nor the process's number formats have changed."""
+        key = (context.team_id, context.enterprise_id, user_id)
+        version = self._preferences.version if self._preferences is not None else 0
+        known = self._tags.get(key)
+        if known is not None and known[0] == version and known[1] > self._clock():
+            return known[2]
+        locale = self.locale_for(context, user_id, wait)
+        tag = str(locale)
+        expires = self._cache.expires((context.team_id, user_id))
+        if version is not None and expires is not None:
+            if len(self._tags) >= CACHE_ENTRIES:
+                self._tags.clear()
+            self._tags[key] = (version, expires, tag)
+        return tag
 
     def locale_for(self, context: BoltContext, user_id: str | None, wait: float | None = None) -> Locale:
         """The locale a user's request is read and answered in: the Slack language's words, and the number format

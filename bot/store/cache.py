@@ -129,6 +129,12 @@ class SharedCache:
         """Start watching the database's changes in this process now, before the first read needs it."""
         self._ready()
 
+    @property
+    def version(self) -> int | None:
+        """The epoch of what this process keeps (it moves whenever anything is forgotten); None while nothing is
+        kept, changes not being watched."""
+        return self._memory.epoch if self._ready() else None
+
     def snapshot(self) -> int:
         """A mark taken before reading a value elsewhere, for `offer` to tell whether a change overlapped the read."""
         return self._memory.epoch

@@ -34,6 +34,12 @@ class Preferences:
         """Begin watching for other processes' changes now, so that the first request already reads from memory."""
         self._cache.start()
 
+    @property
+    def version(self) -> int | None:
+        """A number that moves whenever any number format this process keeps may have changed; None while none is
+        kept (changes are not watched), when every read goes to the database."""
+        return self._cache.version
+
     def snapshot(self) -> int:
         """A mark to take before reading a number format in another query (see `offer`)."""
         return self._cache.snapshot()
