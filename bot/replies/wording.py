@@ -30,14 +30,23 @@ class Wording:
         self.locale = locale
         self.style = number_style(locale)
         catalog = translations_for(locale)
-        self.gettext = catalog.gettext
-        self.ngettext = catalog.ngettext
+        # a catalog never changes once compiled: each sentence is looked up once per locale (a reply asks for a
+        # dozen, each through two dictionary probes and a fallback check in the standard library's gettext)
+        self.gettext = lru_cache(maxsize=1024)(catalog.gettext)
+        self.ngettext = lru_cache(maxsize=1024)(catalog.ngettext)
         self.keys = shown_keys(catalog_name(locale))
 
     def language_note(self) -> list[str]:
         """One line saying the reply is in English because the reader's language has no catalog; else nothing,
         and nothing under a reply written for a whole channel or an unknown reader (its numbers are in neither
         the language's format nor the reader's)."""
+        return list(self._language_note)
+
+    @cached_property
+    def _language_note(self) -> tuple[str, ...]:
+        return tuple(self._written_language_note())
+
+    def _written_language_note(self) -> list[str]:
         language = base_locale(self.locale).language
         if catalog_name(self.locale).split("_")[0] == language or reader_modifier(self.locale):
             return []
