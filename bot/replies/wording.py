@@ -30,10 +30,8 @@ class Wording:
         self.locale = locale
         self.style = number_style(locale)
         catalog = translations_for(locale)
-        # a catalog never changes once compiled: each sentence is looked up once per locale (a reply asks for a
-        # dozen, each through two dictionary probes and a fallback check in the standard library's gettext)
-        self.gettext = lru_cache(maxsize=1024)(catalog.gettext)
-        self.ngettext = lru_cache(maxsize=1024)(catalog.ngettext)
+        self.gettext = catalog.gettext
+        self.ngettext = catalog.ngettext
         self.keys = shown_keys(catalog_name(locale))
 
     def language_note(self) -> list[str]:
