@@ -121,9 +121,20 @@ def count_round_trips(database_url: str, fake: FakeSlack, label: str) -> RoundTr
     for n in range(3 * len(users)):  # every user looked up, and the lookups' writes seen by the cache
         dispatch(app, n)
     _wait(lambda: not any(t.name == "dpscale-lookup" for t in threading.enumerate()))
-    time.sleep(0.2)  # on SQLite a lookup's write makes the process read its kept rows once more; let that pass
-    for n in range(len(users)):
-        dispatch(app, n)
+
+    def settled() -> bool:
+        """On SQLite a lookup's write makes the process read its kept rows once more (the file's change counter
+        cannot say which row changed): settled once three rounds of every user, apart, cost nothing."""
+        for _ in range(3):
+            statements.clear()
+            for n in range(len(users)):
+                dispatch(app, n)
+            if statements:
+                return False
+            time.sleep(0.15)
+        return True
+
+    _wait(settled)
     statements.clear()
     for n in range(200):
         dispatch(app, n)

@@ -56,7 +56,9 @@ class UserLocales:
         chosen = select(preferences.c.user_id, preferences.c.number_format, cast(null(), DateTime)).where(
             preferences.c.enterprise_id == workspace.enterprise_key, preferences.c.team_id == workspace.team_key,
             preferences.c.user_id == user_id)
-        with self._database.engine.connect() as connection:
+        # outside a transaction: on PostgreSQL one query is then one exchange, with no BEGIN before it and no
+        # ROLLBACK after (the pool's ping on checkout, bot/store/db.py, is one more)
+        with self._database.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
             rows = connection.execute(union_all(lookups, chosen)).all()
         found, tag, left, paused, chosen_format = False, None, 0.0, 0.0, None
         for row_user, value, expires_at in rows:
