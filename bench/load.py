@@ -241,6 +241,7 @@ def main() -> None:
     parser.add_argument("--cold-starts", type=int, default=5)
     parser.add_argument("--out", type=Path, default=ROOT / "docs")
     parser.add_argument("--before", type=Path, help="a checkout of an earlier dpscale, measured beside this one")
+    parser.add_argument("--before-label", help="what to call --before's checkout (default: its git commit)")
     parser.add_argument("--scale", action="store_true", help="compare workspace modes and process layouts")
     parser.add_argument("--clients", type=int, default=16, help="concurrent clients for --scale")
     parser.add_argument("--burst-rounds", type=int, default=5, help="cold bursts per server (medians reported)")
@@ -253,9 +254,9 @@ def main() -> None:
         main_scale(args)
         return
     if args.before:
-        label = "dpscale before (" + subprocess.run(
+        label = "dpscale before (" + (args.before_label or subprocess.run(
             ["git", "-C", str(args.before), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
-        ).stdout.strip() + ")"
+        ).stdout.strip()) + ")"
         APPS[label] = APPS["dpscale"]
         ROOTS[label] = args.before.resolve()
 
