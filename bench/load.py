@@ -37,6 +37,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import textwrap
 import time
 from dataclasses import dataclass, field
 from importlib.metadata import version
@@ -395,13 +396,15 @@ def render_targets(bursts: dict[str, list[Burst]], trips: list[RoundTrips], inst
                      f"{'yes' if found.restart <= 1 and not found.restart_lookups else '**no**'} |")
     if instructions:
         dpscale = instructions["dpscale"]
-        lines.append(f"| in-process instructions ≤ 1.5 M per command ({args.instructions} of the mix) | "
+        lines.append(f"| in-process instructions ≤ 1.5 M per command ({args.instructions} of the mix, the "
+                     "dispatching thread) | "
                      f"{dpscale / 1e6:.3f} M (floor {instructions['bolt in-line (floor)'] / 1e6:.3f} M) | "
                      f"{'yes' if dpscale <= 1.5e6 else '**no**'} |")
+    about = (f"{BURST_DESCRIPTION} Medians of {args.burst_rounds} bursts per server, the servers taking turns; the "
+             "restarted row is one burst of the last round's users after that server was restarted on its database. "
+             "How these were reached: [`lookups-and-cost.md`](lookups-and-cost.md).")
     lines += [
-        "", "## The cold burst", "",
-        f"{BURST_DESCRIPTION} Medians of {args.burst_rounds} bursts per server, the servers taking turns; the",
-        "restarted row is one burst of the last round's users after that server was restarted on its database.", "",
+        "", "## The cold burst", "", *textwrap.wrap(about, 115), "",
         "| server | ack p50 ms | ack p99 ms | max ms | over 3 s | replies in the user's format | users.info |",
         "|---|---:|---:|---:|---:|---:|---:|",
     ]
