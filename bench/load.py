@@ -640,10 +640,18 @@ def render_scale_report(runs: dict[str, list[Run]], args: argparse.Namespace) ->
                      f"| {p50:.2f} | {p99:.2f} | {sum(r.errors for r in runs[name])} |")
     lines += ["", "Ratios, each taken within one round, then the median and range over the rounds:", "",
               "| ratio | median | lowest – highest round | target |", "|---|---:|---:|---:|"]
+    widest = 0.0
     for what, numerator, denominator, target in RATIOS:
         ratios = [a.rps / b.rps for a, b in zip(runs[numerator], runs[denominator], strict=True)]
+        widest = max(widest, (max(ratios) - min(ratios)) / statistics.median(ratios))
         lines.append(f"| {what} | {statistics.median(ratios):.2f} | {min(ratios):.2f} – {max(ratios):.2f} "
                      f"| {f'≥ {target}' if target else '—'} |")
+    worst = max((max(r.rps for r in runs[n]) - min(r.rps for r in runs[n])) / rps(n) for n in LAYOUTS)
+    lines += ["", *textwrap.wrap(
+        f"How noisy this is: one layout's rounds differed by up to {worst:.0%} of its median, and a ratio taken "
+        f"within one round by up to {widest:.0%} of its median from one round to another. A single round, or a "
+        "single run of a few rounds, is not a figure to publish alone; the medians above are, with their ranges.",
+        115)]
     return "\n".join(lines) + "\n"
 
 
