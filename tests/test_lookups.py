@@ -238,7 +238,9 @@ def test_waiting_requests_of_one_user_share_one_read_and_one_users_info(database
         thread.join()
     assert {locale for locale, _ in results} == {"de_DE"} and len(results) == 120
     assert len(fake.calls_to("users.info")) == 40
-    assert wait_until(lambda: len(trips) == 80)  # per user: one read, one write
+    assert wait_until(lookups_done, timeout=20)
+    kinds = [statement.split()[0] for statement in trips.statements]
+    assert (kinds.count("SELECT"), kinds.count("INSERT"), len(kinds)) == (40, 40, 80)  # per user: a read, a write
     assert sorted(seconds for _, seconds in results)[-1] < 1.5
     assert wait_until(lookups_done)
     store.close()
