@@ -108,7 +108,8 @@ class LocaleDirectory:
         locale = self.locale_for(context, user_id, wait)
         tag = str(locale)
         expires = self._cache.expires((context.team_id, user_id))
-        if version is not None and expires is not None:
+        # kept only when everything it stands for was read: never a number format that could not be read
+        if version is not None and expires is not None and not context.get("preference_unread"):
             if len(self._tags) >= CACHE_ENTRIES:
                 self._tags.clear()
             self._tags[key] = (version, expires, tag)
