@@ -147,6 +147,8 @@ class LocaleDirectory:
             return cached
         workspace = workspace or Workspace(team_id=team_id)
         with self._lock:
+            if (cached := self._cache.get(key)) is not None:  # a lookup ended since: it is not made again
+                return cached
             if self._stored is None and self._pauses.get(workspace):  # nothing stored to read meanwhile
                 return self.unknown
             lookup = self._in_flight.get(key)
