@@ -37,6 +37,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import textwrap
 import time
 from dataclasses import dataclass, field
 from importlib.metadata import version
@@ -45,6 +46,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
+from bench.burst import LOOKUP_DELAY, Burst, RoundTrips, cold_burst, count_round_trips, median_of  # noqa: E402
 from fake_slack import TEAM_ID, FakeSlack  # noqa: E402
 from slack_client import (  # noqa: E402
     BOT_TOKEN,
@@ -240,16 +242,22 @@ def main() -> None:
     parser.add_argument("--cold-starts", type=int, default=5)
     parser.add_argument("--out", type=Path, default=ROOT / "docs")
     parser.add_argument("--before", type=Path, help="a checkout of an earlier dpscale, measured beside this one")
+    parser.add_argument("--before-label", help="what to call --before's checkout (default: its git commit)")
     parser.add_argument("--scale", action="store_true", help="compare workspace modes and process layouts")
     parser.add_argument("--clients", type=int, default=16, help="concurrent clients for --scale")
+    parser.add_argument("--burst-rounds", type=int, default=5, help="cold bursts per server (medians reported)")
+    parser.add_argument("--burst-threads", type=int, nargs="+", default=[16, 64],
+                        help="WEB_THREADS of the dpscale servers the cold burst is sent to")
+    parser.add_argument("--instructions", type=int, default=300, metavar="N",
+                        help="commands counted under callgrind for the instruction target (0: skip)")
     args = parser.parse_args()
     if args.scale:
         main_scale(args)
         return
     if args.before:
-        label = "dpscale before (" + subprocess.run(
+        label = "dpscale before (" + (args.before_label or subprocess.run(
             ["git", "-C", str(args.before), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
-        ).stdout.strip() + ")"
+        ).stdout.strip()) + ")"
         APPS[label] = APPS["dpscale"]
         ROOTS[label] = args.before.resolve()
 
@@ -285,10 +293,17 @@ def main() -> None:
             server.stop()
     finally:
         fake.stop()
+    bursts = measure_cold_bursts(args)
+    trips = measure_round_trips()
+    instructions = measure_instructions(args.instructions)
     report = render_report(runs, cold, memory, engine_time_us(), args, len(texts), stalled_runs)
+    report = render_targets(bursts, trips, instructions, args) + report
     args.out.mkdir(exist_ok=True)
     (args.out / "benchmarks.md").write_text(report)
-    draw_chart(runs, args.levels, args.out / "benchmarks.png")
+    try:
+        draw_chart(runs, args.levels, args.out / "benchmarks.png")
+    except ImportError:  # the report stands without it
+        print("docs/benchmarks.png not drawn: pip install -e '.[bench]' (matplotlib)", file=sys.stderr)
     print(report)
 
 
@@ -302,22 +317,131 @@ def measure_cold_starts(fake: FakeSlack, count: int) -> dict[str, float]:
     return {name: statistics.median(values) for name, values in samples.items()}
 
 
+def burst_servers(fake: FakeSlack, threads: list[int]) -> dict[str, Server]:
+    """dpscale at each thread count, and the floor, under the same server; all against `fake`."""
+    servers = {f"dpscale, WEB_THREADS={n}": Server(f"dpscale {n}", APPS["dpscale"], fake,
+                                                   extra_env={"WEB_THREADS": str(n)}) for n in threads}
+    servers[FLOOR] = Server(FLOOR, APPS[FLOOR], fake)
+    return servers
+
+
+def measure_cold_bursts(args: argparse.Namespace) -> dict[str, list[Burst]]:
+    """Each server gets `--burst-rounds` bursts of users new to it, the servers taking turns; then the last
+    dpscale server is restarted on its database (a deploy) and gets the last round's users again."""
+    fake = FakeSlack(behaviour={"users.info": LOOKUP_DELAY}).start()
+    bursts: dict[str, list[Burst]] = {}
+    try:
+        servers = burst_servers(fake, args.burst_threads)
+        last = list(servers)[len(args.burst_threads) - 1]
+        database = f"sqlite:///{tempfile.mkdtemp(prefix='dpscale-bench-')}/dpscale.sqlite3"
+        servers[last].extra_env["DATABASE_URL"] = database
+        for server in servers.values():
+            server.start()
+        for run in range(args.burst_rounds):
+            for name, server in servers.items():
+                bursts.setdefault(name, []).append(cold_burst(server.url, fake, run))
+        for server in servers.values():
+            server.stop()
+        deployed = Server("deployed", APPS["dpscale"], fake, extra_env=dict(servers[last].extra_env))
+        deployed.start()
+        bursts[f"{last}, restarted (same users)"] = [cold_burst(deployed.url, fake, args.burst_rounds - 1)]
+        deployed.stop()
+    finally:
+        fake.stop()
+    return bursts
+
+
+def measure_round_trips() -> list[RoundTrips]:
+    """Database round trips per command, on an SQLite file and (with DPSCALE_TEST_POSTGRES_URL) PostgreSQL."""
+    fake = FakeSlack(locales={u: ("de-DE" if i % 2 else "en-US") for i, u in enumerate(USERS)}).start()
+    try:
+        found = [count_round_trips(f"sqlite:///{tempfile.mkdtemp(prefix='dpscale-bench-')}/d.sqlite3", fake,
+                                   "SQLite")]
+        if os.environ.get("DPSCALE_TEST_POSTGRES_URL"):
+            from postgres_server import fresh_database
+
+            with fresh_database(os.environ["DPSCALE_TEST_POSTGRES_URL"]) as url:
+                found.append(count_round_trips(url, fake, "PostgreSQL"))
+    finally:
+        fake.stop()
+    return found
+
+
+def measure_instructions(requests: int) -> dict[str, float]:
+    """Instructions per in-process dispatch (bench/instructions.py --in-process), dpscale and the floor."""
+    if not requests or not shutil.which("valgrind"):
+        return {}
+    from bench.instructions import APPS as COUNTED
+    from bench.instructions import dispatch_count
+
+    fake = FakeSlack(locales={u: ("de-DE" if i % 2 else "en-US") for i, u in enumerate(USERS)}).start()
+    try:
+        return {name: dispatch_count(name, fake, requests) for name in COUNTED}
+    finally:
+        fake.stop()
+
+
+def render_targets(bursts: dict[str, list[Burst]], trips: list[RoundTrips], instructions: dict[str, float],
+                   args: argparse.Namespace) -> str:
+    """The targets, measured side by side in this run, then the cold burst's table."""
+    lines = ["# Benchmarks", "", "## Targets, measured side by side in this run", "",
+             "| target | measured | met |", "|---|---|---|"]
+    for name, runs in bursts.items():
+        if name.startswith("dpscale") and "restarted" not in name:
+            p99, late = median_of(runs, lambda b: b.p(0.99)), sum(b.late for b in runs)
+            lines.append(f"| cold burst, {name}: ack p99 ≤ 300 ms, none over 3 s | p99 {p99:,.0f} ms, {late} over "
+                         f"3 s | {'yes' if p99 <= 300 and not late else '**no**'} |")
+    for found in trips:
+        lines.append(f"| warm path, {found.database}: 0 database round trips per command | {found.warm:.2f} | "
+                     f"{'yes' if found.warm == 0 else '**no**'} |")
+        lines.append(f"| after a restart, {found.database}: ≤ 1 round trip and no users.info per user | "
+                     f"{found.restart:.2f}, {found.restart_lookups} users.info | "
+                     f"{'yes' if found.restart <= 1 and not found.restart_lookups else '**no**'} |")
+    if instructions:
+        dpscale = instructions["dpscale"]
+        lines.append(f"| in-process instructions ≤ 1.5 M per command ({args.instructions} of the mix, the "
+                     "dispatching thread) | "
+                     f"{dpscale / 1e6:.3f} M (floor {instructions['bolt in-line (floor)'] / 1e6:.3f} M) | "
+                     f"{'yes' if dpscale <= 1.5e6 else '**no**'} |")
+    about = (f"{BURST_DESCRIPTION} Medians of {args.burst_rounds} bursts per server, the servers taking turns; the "
+             "restarted row is one burst of the last round's users after that server was restarted on its database. "
+             "How these were reached: [`lookups-and-cost.md`](lookups-and-cost.md).")
+    lines += [
+        "", "## The cold burst", "", *textwrap.wrap(about, 115), "",
+        "| server | ack p50 ms | ack p99 ms | max ms | over 3 s | replies in the user's format | users.info |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name, runs in bursts.items():
+        own = "—" if name == FLOOR else f"{median_of(runs, lambda b: b.own_format):.0f} of 200"
+        p50, p99 = median_of(runs, lambda b: b.p(0.5)), median_of(runs, lambda b: b.p(0.99))
+        lines.append(f"| {name} | {p50:,.0f} | {p99:,.0f} "
+                     f"| {median_of(runs, lambda b: max(b.ack_ms)):,.0f} | {sum(b.late for b in runs)} | {own} "
+                     f"| {median_of(runs, lambda b: b.lookups):.0f} |")
+    return "\n".join(lines) + "\n\n## Throughput, latency, cold start, memory\n\n"
+
+
+BURST_DESCRIPTION = ("200 signed `/dpscale` commands from 100 users new to the server (two each, 5 ms apart; a user "
+                     "every 10 ms: 1 s in all), Slack's `users.info` answering in 200 ms, one connection per "
+                     "command. A slash command's reply is its acknowledgement, so the ack's time is the reply's; "
+                     "a reply in the user's format (de-DE) is one whose lookup was in time, any other came in the "
+                     "unknown format.")
+
+
 def render_report(runs, cold, memory, engine, args, mix_size, stalled_runs) -> str:  # type: ignore[no-untyped-def]
     def median(name: str, level: int, attribute: str) -> float:
         return statistics.median(getattr(r, attribute) for r in runs[(name, level)])
 
     lines = [
-        "# Benchmarks",
-        "",
-        "Written by `python bench/load.py`; every figure below comes from one run of it. Each app ran under waitress",
-        "with bot/server.py's settings (dpscale as the Procfile starts it) against a fake Slack Web API on loopback;",
+        "Written by `python bench/load.py`; every figure on this page comes from one run of it. Each app ran under",
+        "the production server (dpscale as the Procfile starts it, the floor through `bot.server.serve`) against a",
+        "fake Slack Web API on loopback;",
         f"wrk sent signed `/dpscale` requests cycling through {mix_size} different texts (German and English; results,",
         f"errors, help) from {len(USERS)} users. Each cell is the median of {args.rounds} runs of {args.duration} s,",
         "the apps taking turns, so a noisy machine moves them alike. Ratios are to the floor: a bare Bolt app",
         "answering in-line with a constant message.",
         "",
         f"Machine: {os.cpu_count()} cores, {platform.processor() or platform.machine()}, Python "
-        f"{platform.python_version()}; slack-bolt {version('slack-bolt')}, waitress {version('waitress')}, "
+        f"{platform.python_version()}; slack-bolt {version('slack-bolt')}, {server_versions()}, "
         f"babel {version('babel')}; wrk on the same machine.",
         "",
         "| clients | app | requests/s | × floor | p50 ms | p99 ms | p99 × floor | errors |",
@@ -367,6 +491,19 @@ def render_report(runs, cold, memory, engine, args, mix_size, stalled_runs) -> s
     lines += [f"| {tag} | {us:.0f} |" for tag, us in engine.items()]
     lines += ["", "![throughput and p99 against clients](benchmarks.png)", ""]
     return "\n".join(lines)
+
+
+def server_versions() -> str:
+    """The installed HTTP servers' versions (the production server is among them)."""
+    from importlib.metadata import PackageNotFoundError
+
+    found = []
+    for name in ("waitress", "gunicorn", "uvicorn"):
+        try:
+            found.append(f"{name} {version(name)}")
+        except PackageNotFoundError:
+            pass
+    return ", ".join(found)
 
 
 def draw_chart(runs, levels, path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -479,6 +616,9 @@ def main_scale(args: argparse.Namespace) -> None:
 
 
 def render_scale_report(runs: dict[str, list[Run]], args: argparse.Namespace) -> str:
+    """Each layout's median over the rounds with its range, and each ratio taken within a round (the layouts of a
+    round ran one after another, so a slow moment of the machine moves both sides) with its median and range."""
+
     def rps(name: str) -> float:
         return statistics.median(r.rps for r in runs[name])
 
@@ -486,25 +626,39 @@ def render_scale_report(runs: dict[str, list[Run]], args: argparse.Namespace) ->
         "# Scaling: many workspaces, several processes",
         "",
         "Written by `python bench/load.py --scale`; every figure comes from one run of it. Each layout ran under",
-        "the production server (`bot.server`) against the fake Slack Web API and one PostgreSQL database (the",
-        "distribution's server on loopback); wrk sent the benchmark's signed `/dpscale` mix from",
-        f"{args.clients} concurrent clients. Each cell is the median of {args.rounds} runs of {args.duration} s, the",
-        "layouts taking turns. \"20 workspaces\": installed in the store, requests spread over them, authorization",
-        "cached per token. \"1 per core\": the process count `bot.server` chooses for a shared database.",
+        "the production server (`python -m bot.server`) against the fake Slack Web API and one PostgreSQL database",
+        "(the distribution's server on loopback); wrk sent the benchmark's signed `/dpscale` mix from",
+        f"{args.clients} concurrent clients, {args.rounds} rounds of {args.duration} s per layout, the layouts taking",
+        "turns within each round. \"20 workspaces\": installed in the store, requests spread over them,",
+        "authorization cached per token. \"1 per core\": the process count `bot.server` chooses for a shared database.",
         "",
         f"Machine: {os.cpu_count()} cores, Python {platform.python_version()}; wrk on the same machine (it takes a",
-        "share of the same cores).",
+        "share of the same cores), which other work shared during the run.",
         "",
-        "| layout | requests/s | p50 ms | p99 ms | errors |",
-        "|---|---:|---:|---:|---:|",
+        "| layout | requests/s, median | lowest – highest round | spread | p50 ms | p99 ms | errors |",
+        "|---|---:|---:|---:|---:|---:|---:|",
     ]
     for name in LAYOUTS:
+        rates = [r.rps for r in runs[name]]
         p50 = statistics.median(r.p50_ms for r in runs[name])
         p99 = statistics.median(r.p99_ms for r in runs[name])
-        lines.append(f"| {name} | {rps(name):,.0f} | {p50:.2f} | {p99:.2f} | {sum(r.errors for r in runs[name])} |")
-    lines += ["", "| ratio | measured | target |", "|---|---:|---:|"]
+        spread = (max(rates) - min(rates)) / rps(name)
+        lines.append(f"| {name} | {rps(name):,.0f} | {min(rates):,.0f} – {max(rates):,.0f} | ±{spread / 2:.0%} "
+                     f"| {p50:.2f} | {p99:.2f} | {sum(r.errors for r in runs[name])} |")
+    lines += ["", "Ratios, each taken within one round, then the median and range over the rounds:", "",
+              "| ratio | median | lowest – highest round | target |", "|---|---:|---:|---:|"]
+    widest = 0.0
     for what, numerator, denominator, target in RATIOS:
-        lines.append(f"| {what} | {rps(numerator) / rps(denominator):.2f} | {f'≥ {target}' if target else '—'} |")
+        ratios = [a.rps / b.rps for a, b in zip(runs[numerator], runs[denominator], strict=True)]
+        widest = max(widest, (max(ratios) - min(ratios)) / statistics.median(ratios))
+        lines.append(f"| {what} | {statistics.median(ratios):.2f} | {min(ratios):.2f} – {max(ratios):.2f} "
+                     f"| {f'≥ {target}' if target else '—'} |")
+    worst = max((max(r.rps for r in runs[n]) - min(r.rps for r in runs[n])) / rps(n) for n in LAYOUTS)
+    lines += ["", *textwrap.wrap(
+        f"How noisy this is: one layout's rounds differed by up to {worst:.0%} of its median, and a ratio taken "
+        f"within one round by up to {widest:.0%} of its median from one round to another. A single round, or a "
+        "single run of a few rounds, is not a figure to publish alone; the medians above are, with their ranges.",
+        115)]
     return "\n".join(lines) + "\n"
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
 
 from bot.calculator import Quantity
 from bot.numbers import resolve_locale
@@ -55,3 +57,23 @@ def test_a_result_read_for_an_unknown_reader_is_edited_in_the_locale_slack_has_t
     chosen = ResultState.of_text(resolve_locale("de_DE@unknown"), "64 2000 90%").model_copy(
         update={"own_tag": str(unknown)})  # `lang=de` from an unknown reader: both kept
     assert known_now(chosen, resolve_locale("fr-FR")) == chosen
+
+
+@settings(max_examples=300)
+@given(text=st.text(max_size=520), tag=st.sampled_from(["de_DE", "en_US", "en_US@unknown", "fr_FR@numbers=de_CH"]))
+def test_a_commands_button_value_is_written_exactly_as_the_model_writes_it(text, tag):
+    """The value a command's buttons carry is written directly, for speed: the same text as the model's, and
+    refused where the model refuses it."""
+    from bot.formats import parse_reader_locale
+
+    locale = parse_reader_locale(tag)
+    try:
+        expected: str | type[Exception] = ResultState.of_text(locale, text).encode()
+    except ValueError:
+        expected = ValueError
+    try:
+        written: str | type[Exception] = ResultState.text_value(locale, text)
+    except ValueError:
+        written = ValueError
+    event("refused" if expected is ValueError else "written")
+    assert written == expected

@@ -223,9 +223,11 @@ def test_forgetting_a_workspace_deletes_its_installation_and_all_its_rows_and_no
         store.handled.first(EVENT, f"Ev-{workspace.team_id}", 60, workspace)
         store.answers.put(workspace, "C1", "1.1", PostedAnswer("9.1", workspace.team_key), 60)
         store.work.accept(Job("mention", f"Ev-{workspace.team_id}", workspace, {"event": {"text": "64"}}), 30, 60)
+        store.locales.remember(workspace, "U1", "de-DE")
     deleted = store.forget(gone, CLIENT_ID)
     assert deleted == {"dpscale_preferences": 1, "dpscale_handled": 1, "dpscale_answers": 1, "dpscale_work": 1,
-                       "slack_installations": 1, "slack_bots": 1}
+                       "dpscale_user_locales": 1, "slack_installations": 1, "slack_bots": 1}
+    assert not store.locales.read(gone, "U1").found and store.locales.read(kept, "U1").tag == "de-DE"
     assert bot_token(store, "T1") is None and store.preferences.number_format(gone, "U1") is None
     assert store.answers.get(gone, "C1", "1.1") is None
     assert bot_token(store, "T2") == "xoxb-T2" and store.preferences.number_format(kept, "U1") == "de-DE"

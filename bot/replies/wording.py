@@ -40,6 +40,13 @@ class Wording:
         """One line saying the reply is in English because the reader's language has no catalog; else nothing,
         and nothing under a reply written for a whole channel or an unknown reader (its numbers are in neither
         the language's format nor the reader's)."""
+        return list(self._language_note)
+
+    @cached_property
+    def _language_note(self) -> tuple[str, ...]:
+        return tuple(self._written_language_note())
+
+    def _written_language_note(self) -> list[str]:
         language = base_locale(self.locale).language
         if catalog_name(self.locale).split("_")[0] == language or reader_modifier(self.locale):
             return []

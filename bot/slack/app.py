@@ -110,7 +110,7 @@ def create_services(settings: Settings, store: Store | None = None) -> Services:
     lookup_client = WebClient(token=token, base_url=settings.slack_api_url, timeout=LOOKUP_TIMEOUT, retry_handlers=[])
     locales = LocaleDirectory(
         lookup_client, resolve_locale(settings.dpscale_default_locale), preferences=store.preferences,
-        deadline=settings.dpscale_locale_timeout,
+        stored=store.locales, deadline=settings.dpscale_locale_timeout,
     )
     services = Services(locales=locales, store=store, client_id=settings.slack_client_id)
     services.followups.lease = settings.dpscale_followup_lease

@@ -33,6 +33,11 @@ class ExpiringCache(Generic[V]):
             self._entries.move_to_end(key)
             return value
 
+    def expires(self, key: object) -> float | None:
+        """When `key`'s value will be forgotten (on this cache's clock); None if it is not held."""
+        entry = self._entries.get(key)
+        return entry[0] if entry is not None and entry[0] > self._clock() else None
+
     def put(self, key: object, value: V, ttl: float | None = None) -> None:
         with self._lock:
             self._store(key, value, self._ttl if ttl is None else ttl)

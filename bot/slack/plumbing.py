@@ -159,7 +159,7 @@ class ReadUserLocale(Middleware):
         """Put the reader's locale tag on the context, then go on."""
         context = req.context
         locales = services_of(context).locales
-        context["locale"] = str(locales.locale_for(context, context.user_id, wait=time_left(deadline_of(context))))
+        context["locale"] = locales.tag_for(context, context.user_id, wait=time_left(deadline_of(context)))
         next()
         return resp
 

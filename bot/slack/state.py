@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Self
 
+import orjson
 from babel import Locale
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -113,6 +114,22 @@ class ResultState(_Carried):
     @classmethod
     def of_text(cls, locale: Locale, text: str) -> ResultState:
         return cls(locale_tag=str(locale), text=text)
+
+    @classmethod
+    def text_value(cls, locale: Locale, text: str) -> str:
+        """`of_text(locale, text).encode()`, the value every command's result buttons carry, written directly:
+        the same JSON, without building and validating a model for what this app has just read itself (a tag
+        from a locale, a text the engine took). ValueError as `encode` raises it."""
+        tag = str(locale)
+        if len(text) > MAX_INPUT_LENGTH or len(tag) > LOCALE_TAG_LIMIT:
+            return cls.of_text(locale, text).encode()  # refused as the model refuses it
+        try:
+            value = orjson.dumps({"l": tag, "t": text}).decode()
+        except orjson.JSONEncodeError:  # a lone surrogate: written as the model writes it
+            return cls.of_text(locale, text).encode()
+        if len(value) > cls.limit:
+            raise ValueError(f"{cls.__name__} is {len(value)} characters; Slack takes {cls.limit}")
+        return value
 
     @classmethod
     def of_fields(cls, locale: Locale, fields: dict[Quantity, str | None], own: Locale | None = None) -> ResultState:

@@ -36,8 +36,23 @@ def with_buttons(reply: Reply, state: ResultState) -> Reply:
         value = state.encode()
     except ValueError:
         return reply
-    # the buttons speak the body's language, which a `lang=` word may have chosen
-    locale = written_in(reply, state.locale)
+    return with_state_value(reply, state.locale, value)
+
+
+def with_text_buttons(reply: Reply, locale: Locale, text: str) -> Reply:
+    """`with_buttons(reply, ResultState.of_text(locale, text))`, the same buttons and value written directly."""
+    if reply.kind is not ReplyKind.RESULT:
+        return reply
+    try:
+        value = ResultState.text_value(locale, text)
+    except ValueError:
+        return reply
+    return with_state_value(reply, locale, value)
+
+
+def with_state_value(reply: Reply, locale: Locale, value: str) -> Reply:
+    """`reply` with the buttons carrying `value`, in the body's language (a `lang=` word's), else `locale`'s."""
+    locale = written_in(reply, locale)
     actions = result_actions(locale=locale, value=value)
     if is_series_reply(reply):  # a series' FAQ is a click away, not under its table (`bot.slack.series_form`)
         actions = with_explain_button(actions, locale)

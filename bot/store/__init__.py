@@ -3,6 +3,7 @@
     store = Store.open(settings.database_url)
     store.handled.first(EVENT, event_id, ttl, workspace)          # exactly once, across processes
     store.preferences.number_format(workspace, user_id)             # a user's own number format
+    store.locales.read(workspace, user_id)                          # a user's Slack locale, kept for a day
     store.answers.get(workspace, channel, message_ts)               # where a mention's answer is
     store.work.accept(job, lease, memory)                           # follow-up work, finished by some process
     store.delete_expired()                                          # what has outlived its use: on a clock
@@ -22,6 +23,7 @@ from bot.store.cache import SharedCache
 from bot.store.db import Database
 from bot.store.events import EVENT, SHARE, HandledOnce, utcnow
 from bot.store.installations import forget_workspace
+from bot.store.locales import UserLocales
 from bot.store.migrate import upgrade
 from bot.store.preferences import Preferences
 from bot.store.tables import oauth_states
@@ -29,8 +31,8 @@ from bot.store.work import Job, Work
 from bot.store.workspace import Workspace
 
 __all__ = [
-    "EVENT", "SHARE", "Answers", "Database", "HandledOnce", "Job", "PostedAnswer", "Preferences", "Store", "Work",
-    "Workspace", "upgrade",
+    "EVENT", "SHARE", "Answers", "Database", "HandledOnce", "Job", "PostedAnswer", "Preferences", "Store",
+    "UserLocales", "Work", "Workspace", "upgrade",
 ]
 
 
@@ -42,6 +44,7 @@ class Store:
     preferences: Preferences = field(init=False)
     answers: Answers = field(init=False)
     work: Work = field(init=False)
+    locales: UserLocales = field(init=False)
 
     def __post_init__(self) -> None:
         self.cache = SharedCache(self.database)
@@ -49,6 +52,7 @@ class Store:
         self.preferences = Preferences(self.database, self.cache)
         self.answers = Answers(self.database)
         self.work = Work(self.database)
+        self.locales = UserLocales(self.database)
 
     def delete_expired(self) -> dict[str, int]:
         """Delete every row whose time is up: handled-once keys, answers' whereabouts, finished or stale work, and
@@ -58,6 +62,7 @@ class Store:
             "dpscale_handled": self.handled.delete_expired(),
             "dpscale_answers": self.answers.delete_expired(),
             "dpscale_work": self.work.delete_expired(),
+            "dpscale_user_locales": self.locales.delete_expired(),
         }
         with self.database.engine.begin() as connection:
             deleted[oauth_states.name] = connection.execute(

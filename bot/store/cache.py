@@ -125,6 +125,32 @@ class SharedCache:
                 memory.entries[key] = (now + self._ttl, value)
         return value
 
+    def start(self) -> None:
+        """Start watching the database's changes in this process now, before the first read needs it."""
+        self._ready()
+
+    @property
+    def version(self) -> int | None:
+        """The epoch of what this process keeps (it moves whenever anything is forgotten); None while nothing is
+        kept, changes not being watched."""
+        return self._memory.epoch if self._ready() else None
+
+    def snapshot(self) -> int:
+        """A mark taken before reading a value elsewhere, for `offer` to tell whether a change overlapped the read."""
+        return self._memory.epoch
+
+    def offer(self, key: str, value: object, snapshot: int) -> None:
+        """Keep `value`, read by another query than `get`'s own load (it began after `snapshot`), as `get` keeps
+        what it loads: unless a change overlapped the read, or changes are not watched."""
+        memory = self._memory
+        if not self._ready():
+            return
+        with memory.lock:
+            if memory.epoch == snapshot and memory.watching.is_set():
+                if len(memory.entries) >= MAX_ENTRIES:
+                    memory.entries.clear()
+                memory.entries[key] = (time.monotonic() + self._ttl, value)
+
     def changed(self, connection: Connection, key: str = EVERYTHING) -> None:
         """Announce, inside the writer's transaction, that `key` (or everything) changed."""
         self._memory.forget(key)

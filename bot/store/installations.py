@@ -21,7 +21,7 @@ from sqlalchemy import ColumnElement, Table, and_, delete, select, true
 from bot.store.cache import SharedCache
 from bot.store.db import Database
 from bot.store.events import utcnow
-from bot.store.tables import answers, bots, handled, installations, oauth_states, preferences, work
+from bot.store.tables import answers, bots, handled, installations, oauth_states, preferences, user_locales, work
 from bot.store.tokens import TokenCipher, encrypted_tables, rewrite_tokens
 from bot.store.workspace import Workspace
 
@@ -113,7 +113,7 @@ def forget_workspace(database: Database, workspace: Workspace, client_id: str | 
     with database.engine.begin() as connection:
         if cache is not None:
             cache.changed(connection)
-        for table in (preferences, handled, answers, work):
+        for table in (preferences, handled, answers, work, user_locales):
             deleted[table.name] = connection.execute(delete(table).where(_ours(table, workspace))).rowcount
         if client_id is not None:
             for table in (installations, bots):

@@ -30,6 +30,25 @@ class Preferences:
 
         return self._cache.get(_cache_key(workspace, user_id), load)
 
+    def watch(self) -> None:
+        """Begin watching for other processes' changes now, so that the first request already reads from memory."""
+        self._cache.start()
+
+    @property
+    def version(self) -> int | None:
+        """A number that moves whenever any number format this process keeps may have changed; None while none is
+        kept (changes are not watched), when every read goes to the database."""
+        return self._cache.version
+
+    def snapshot(self) -> int:
+        """A mark to take before reading a number format in another query (see `offer`)."""
+        return self._cache.snapshot()
+
+    def offer(self, workspace: Workspace, user_id: str, tag: str | None, snapshot: int) -> None:
+        """Keep the user's number format, read in another query begun after `snapshot` (`bot.store.locales` reads
+        it beside the user's locale), as if `number_format` had read it."""
+        self._cache.offer(_cache_key(workspace, user_id), tag, snapshot)
+
     def set_number_format(self, workspace: Workspace, user_id: str, tag: str | None) -> None:
         """Remember `tag` for the user; None forgets it (numbers follow the Slack language again)."""
         with self._database.engine.begin() as connection:

@@ -86,3 +86,17 @@ work = Table(
     Index("dpscale_work_expires_idx", "expires_at"),
     Index("dpscale_work_workspace_idx", "enterprise_id", "team_id"),
 )
+
+# Each user's Slack locale as `users.info` last told it, shared by every process so that a deploy does not ask Slack
+# again (`locale` None: Slack gave none or would not describe the user, who is read in the unknown format). The row
+# under user "" is the workspace's pause: lookups wait until `expires_at` after Slack rate-limited or failed one.
+user_locales = Table(
+    "dpscale_user_locales",
+    metadata,
+    Column("enterprise_id", String(32), primary_key=True),
+    Column("team_id", String(32), primary_key=True),
+    Column("user_id", String(32), primary_key=True),
+    Column("locale", String(35), nullable=True),
+    Column("expires_at", DateTime, nullable=False),
+    Index("dpscale_user_locales_expires_idx", "expires_at"),
+)
