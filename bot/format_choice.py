@@ -13,7 +13,7 @@ from babel import Locale
 
 from bot.errors import NUMBER_FORMAT, ErrorCode, UserInputError
 from bot.formats import NUMBER_FORMATS, example_number
-from bot.i18n import translations_for
+from bot.i18n import catalog_name, translations_for
 from bot.numbers import resolve_locale
 from bot.replies.blocks import Reply, ReplyKind, code, context, escape, section
 from bot.replies.wording import wording_for
@@ -123,7 +123,7 @@ def _current_option(current: str, offered: list[dict[str, Any]], locale: Locale)
 
 def _format_name(tag: str, locale: Locale) -> str:
     named = resolve_locale(tag)
-    return named.get_display_name(locale.language) or tag
+    return named.get_display_name(Locale.parse(catalog_name(locale))) or tag
 
 
 def _option(value: str, text: str) -> dict[str, Any]:

@@ -105,6 +105,15 @@ def test_the_menu_offers_every_slack_locale_with_an_example_and_same_as_slack():
     assert chosen["text"]["text"] == example_number("fr-FR") + " · Französisch (Frankreich)"
 
 
+@pytest.mark.parametrize(("slack_locale", "german"),
+                         [("zh-TW", "德文 (德國)"), ("zh-CN", "德语 (德国)"), ("ja-JP", "ドイツ語 (ドイツ)")])
+def test_the_menu_names_formats_in_the_script_of_the_readers_language(slack_locale, german):
+    """A Taiwanese reader's menu is in Traditional characters, as every reply is, not in the bare language's."""
+    labels = {o["value"]: o["text"]["text"]
+              for o in build_format_blocks(None, resolve_locale(slack_locale))[0]["accessory"]["options"]}
+    assert labels["de-DE"] == "1.234.567,89 · " + german
+
+
 def test_a_stored_format_that_names_no_locale_shows_same_as_slack():
     select = build_format_blocks("xx-YY", resolve_locale("en-US"))[0]["accessory"]
     assert select["initial_option"]["value"] == "slack" and select["initial_option"] in select["options"]
