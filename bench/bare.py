@@ -41,3 +41,11 @@ def create_wsgi_app(inline: bool) -> Callable[[dict[str, Any], Callable[..., Any
         return slack(environ, start_response)
 
     return application
+
+
+def create_asgi_app() -> Any:
+    """The in-line floor behind dpscale's own ASGI front, for gunicorn with dpscale's worker class: the same server
+    as `python -m bot.server`, without dpscale's app (for the cold start beside it)."""
+    from bot.asgi import Front
+
+    return Front(create_wsgi_app(inline=True), threads=16)
