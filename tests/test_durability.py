@@ -28,6 +28,7 @@ import postgres_server
 from fake_slack import BOT_USER_ID, FakeSlack
 from slack_client import (
     AppServer,
+    get,
     log_problems,
     mention_body,
     post,
@@ -146,7 +147,7 @@ def test_a_process_killed_with_answers_in_flight_leaves_none_unanswered_or_answe
     """Twelve mentions acknowledged, their answers being posted (Slack takes 3 s), when the worker is killed with
     SIGKILL; the worker gunicorn starts in its place takes their work up when its lease ends, looks in each thread
     for what already landed, and posts only what did not."""
-    env = {"DATABASE_URL": f"sqlite:///{tmp_path / 'd.sqlite3'}", "DPSCALE_FOLLOWUP_LEASE": "4"}
+    env = {"DATABASE_URL": f"sqlite:///{tmp_path / 'd.sqlite3'}", "DPSCALE_FOLLOWUP_LEASE": "6"}
     with running_app(env=env, **{"chat.postMessage": 3.0}) as (fake, server), ThreadPoolExecutor(12) as pool:
         assert server.process is not None
         (worker,) = children_of(server.process.pid)
@@ -156,7 +157,8 @@ def test_a_process_killed_with_answers_in_flight_leaves_none_unanswered_or_answe
         os.kill(worker, signal.SIGKILL)
         server.wait_for_log("was sent SIGKILL")
         # the new worker's line for each mention it took up: written once that work is done
-        done = server.wait_for_log("kind=mention locale=en_US outcome=ok", count=12, timeout=40)
+        done = server.wait_for_log("kind=mention locale=en_US outcome=ok", count=12, timeout=60)
+        wait_until(lambda: fake.finished_count("chat.postMessage") == len(fake.calls_to("chat.postMessage")), 30)
         log = server.output()
     per_thread = answers_per_thread(fake)
     report = {"acknowledged": sum(a == [200] for a in acks), "answered": len(per_thread),
@@ -281,3 +283,31 @@ def test_in_multi_workspace_mode_a_database_outage_is_never_taken_for_a_missing_
 
 def pool_deliver(server: AppServer, body: str):
     return ThreadPoolExecutor(1).submit(deliver_like_slack, server, body)
+
+
+def test_three_thousand_install_page_visits_leave_no_state_rows_once_their_lifetime_is_over(tmp_path):
+    """Each GET of /slack/install makes an OAuth state; none of these visits ever installs, and their rows are gone
+    once SLACK_STATE_EXPIRATION_SECONDS (60 s) have passed, deleted by the server's own clock."""
+    path = tmp_path / "d.sqlite3"
+    env = {**MULTI, "DATABASE_URL": f"sqlite:///{path}", "DPSCALE_EXPIRY_INTERVAL": "1",
+           "SLACK_STATE_EXPIRATION_SECONDS": "60"}
+    fake = FakeSlack().start()
+    server = AppServer(fake, env=env).start()
+    try:
+        with ThreadPoolExecutor(8) as pool:
+            statuses = list(pool.map(lambda _: get(server.url + "/slack/install").status, range(3000)))
+        made = time.monotonic()
+        with sqlite3.connect(path) as connection:
+            stored = connection.execute("SELECT count(*) FROM slack_oauth_states").fetchone()[0]
+
+        def left() -> int:
+            with sqlite3.connect(path) as connection:
+                return connection.execute("SELECT count(*) FROM slack_oauth_states").fetchone()[0]
+
+        gone = wait_until(lambda: left() == 0, 90)
+        waited = time.monotonic() - made
+    finally:
+        server.stop()
+        fake.stop()
+    assert statuses == [200] * 3000 and stored == 3000
+    assert gone and waited < 60 + 10, waited  # within the lifetime and a few sweeps

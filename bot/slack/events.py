@@ -105,7 +105,7 @@ def reply_in_thread(job: Job, client: WebClient, context: BoltContext) -> str:
     with _MESSAGE_LOCKS[hash((message.channel, message.ts)) % len(_MESSAGE_LOCKS)]:  # edits here update in turn
         if earlier is not None:
             return _update(client, services.store, message, earlier, reply)
-        _post(client, services.store, message, thread_ts, reply, job)
+        _post(client, services.store, message, thread_ts, reply, job, hold=services.followups.lease)
     return "error" if reply.is_error else "ok"
 
 
@@ -167,7 +167,8 @@ def _earlier_answer(store: Store, message: Message, owner: str) -> PostedAnswer 
         time.sleep(next(delays, POLL_DELAYS[-1]))
 
 
-def _post(client: WebClient, store: Store, message: Message, thread_ts: str | None, reply: Reply, job: Job) -> None:
+def _post(client: WebClient, store: Store, message: Message, thread_ts: str | None, reply: Reply, job: Job, *,
+          hold: float) -> None:
     """Post the answer, once, and record where it is.
 
     The post carries the work's key as its metadata. Before it is sent the work notes that it is posting; should
@@ -177,7 +178,7 @@ def _post(client: WebClient, store: Store, message: Message, thread_ts: str | No
     will never come."""
     posted_ts = find_posted(client, message.channel, thread_ts, job.key) if job.stage == POSTING else None
     if posted_ts is None:
-        store.work.reached(job, POSTING)
+        store.work.reached(job, POSTING, hold=hold)  # held for the post's whole time, from now
         try:
             posted = client.chat_postMessage(channel=message.channel, thread_ts=thread_ts, **reply.payload(),
                                              metadata=marker(job.key))

@@ -100,9 +100,11 @@ class Work:
                     taken.append(_job(row, attempts=row.attempts + 1))
         return taken
 
-    def reached(self, job: Job, stage: str) -> Job:
-        """Note that `job` got as far as `stage` (before an effect that cannot be taken back is attempted)."""
-        self._set(job, stage=stage)
+    def reached(self, job: Job, stage: str, hold: float) -> Job:
+        """Note that `job` got as far as `stage` (before an effect that cannot be taken back is attempted), and hold
+        it `hold` seconds from now: the effect's whole time, so that no process takes the job up while it may
+        still be landing."""
+        self._set(job, stage=stage, lease_until=utcnow() + timedelta(seconds=hold))
         return replace(job, stage=stage)
 
     def current(self, job: Job) -> Job:
