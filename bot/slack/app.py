@@ -15,7 +15,7 @@ from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 from bot.logs import one_line_handler
 from bot.numbers import resolve_locale
 from bot.settings import Settings
-from bot.slack import actions, commands, events, failures, forms, home, installs, preferences, workspaces
+from bot.slack import actions, commands, events, failures, forms, home, installs, preferences, shortcuts, workspaces
 from bot.slack.locales import LocaleDirectory
 from bot.slack.plumbing import ProvideServices, Services
 from bot.store import Store, upgrade
@@ -23,7 +23,8 @@ from bot.store import Store, upgrade
 API_TIMEOUT = 10
 LOOKUP_TIMEOUT = 10  # seconds a users.info lookup waits for Slack, in its own thread (bot.slack.locales)
 MAX_RATE_LIMIT_WAIT = 5  # seconds a call waits, once, when Slack's rate limit asks it to retry later
-FEATURES = (failures, commands, events, actions, forms, home, preferences, installs)  # each registers its own
+# each registers its own listeners
+FEATURES = (failures, commands, events, actions, shortcuts, forms, home, preferences, installs)
 
 
 _SLACK_ERROR_CODE = re.compile(r"[a-z_]{1,64}")  # `invalid_auth`, `ratelimited`: what Slack's answers say
