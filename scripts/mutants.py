@@ -79,6 +79,15 @@ MUTANTS = [
            ("tests/test_parsing.py",)),
     Mutant("store", "SQL errors quote their values: an installation's bot token in the log", "bot/store/db.py",
            '"hide_parameters": True', '"hide_parameters": False', ("tests/test_faults.py",)),
+    Mutant("shortcut", "a message's numbers read in the clicker's format, not its author's", "bot/slack/shortcuts.py",
+           'or ""), author)', 'or ""), clicker)',
+           ("tests/test_shortcuts.py",)),
+    Mutant("shortcut", "a number in doubt dropped without a question", "bot/excerpts.py",
+           "question = question or error", "pass", ("tests/test_excerpts.py",)),
+    Mutant("cli", "Slack markup printed raw (emoji names, bold marks, backticks)", "bot/replies/plain.py",
+           "return _unescaped(_emoji(text))", "return text", ("tests/test_cli.py",)),
+    Mutant("deploy", "the Heroku recipe without PostgreSQL", "app.json",
+           '"plan": "heroku-postgresql:essential-0"', '"plan": "heroku-redis:mini"', ("tests/test_deploy.py",)),
 ]
 
 
