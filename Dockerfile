@@ -10,9 +10,8 @@ RUN sh install.sh deps /opt/dpscale .
 COPY pyproject.toml README.md LICENSE ./
 COPY bot bot
 COPY locales locales
-RUN sh install.sh app /opt/dpscale . \
-    && /opt/dpscale/bin/pip uninstall -q -y pip \
-    && find /opt/dpscale -name '__pycache__' -prune -exec rm -rf {} +
+# pip compiled every module as it installed it (a quicker cold start); pip and setuptools are not needed to run
+RUN sh install.sh app /opt/dpscale . && sh install.sh strip /opt/dpscale
 
 # Run: the virtualenv alone, as an unprivileged user, with the Procfile's web command.
 FROM ${PYTHON}
