@@ -2,7 +2,7 @@
 
 A message written as a command (`64 2.000 90 %`, `d=64 v=2k e=90%`) is read exactly as that command: the form
 holds the values it names. Any other message ("64 GPUs, 115k samples/s, 2k on one") is read number by number,
-words between them passed over, and each number is placed by what it is:
+words between them (and labels such as `run 7:` or `#12`) passed over, and each number is placed by what it is:
 
 1. a percentage is the scaling efficiency;
 2. a whole number followed by a word for devices (`64 GPUs`, `8 Geräte`, `16 nodes`) is the device count;
@@ -76,6 +76,8 @@ def _read_prose(text: str, author: Locale) -> Excerpt:
     numbers: list[tuple[Decimal, str, bool]] = []  # value, token, followed by a word for devices
     question = None
     for index, word in enumerate(words):
+        if word.startswith("#") or word.endswith(":"):  # a label: `run 7:`, `#12`
+            continue
         token = _PER_UNIT.sub("", word.strip(_EDGES))  # `2,000/s`, `2k/GPU`
         if index + 1 < len(words) and words[index + 1] in ("%", "％") and not token.endswith("%"):
             token += "%"  # `90 %`

@@ -26,6 +26,9 @@ def author(tag: str):
     # prose: a percentage is the efficiency, a whole number before a word for devices the count
     ("de-DE", "Wir haben 64 GPUs mit je 2.000 Samples/s bei 90 % Effizienz", {D: "64", V: "2000", E: "0.90"}),
     ("fr-FR", "64 GPU à 2000,5 échantillons/s, efficacité 0,9", {D: "64", V: "2000.5", E: "0.9"}),
+    # a label is no value
+    ("de-DE", "Lauf 7: 64 GPUs, je 2.000 Samples/s, Effizienz 90 %", {D: "64", V: "2000", E: "0.90"}),
+    ("en-US", "#12 64 GPUs 2,000 samples/s 90%", {D: "64", V: "2000", E: "0.90"}),
     # of two throughputs the smaller is one device's, the larger the cluster's
     ("en-US", "64 GPUs, 115k samples/s, 2k on one", {D: "64", V: "2000", A: "115000"}),
     ("ja-JP", "115,200 samples/s on 64 nodes, 2,000 each", {D: "64", V: "2000", A: "115200"}),
