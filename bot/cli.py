@@ -30,7 +30,8 @@ DEFAULT_LOCALE = "en-US"
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="dpscale", description="Data-parallel scaling: what a cluster delivers.")
-    parser.add_argument("text", nargs="*", help='what you would type after /dpscale, e.g. "64 2.000 90 %%"')
+    parser.add_argument("text", nargs="*", help='what you would type after /dpscale, e.g. "64 2.000 90 %%"; '
+                        "format=de-DE reads this run's numbers in that format")
     parser.add_argument(
         "--locale",
         default=DEFAULT_LOCALE,
