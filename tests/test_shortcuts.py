@@ -126,3 +126,16 @@ def test_the_filled_form_submitted_posts_the_result_where_the_shortcut_was_used(
     assert response.status == 200
     posted = fake.wait_for("/response/shortcut-submit", 1)[0].params
     assert posted["response_type"] == "ephemeral" and "115,200 samples/s" in posted["text"]
+
+
+def test_an_author_slack_does_not_describe_in_time_is_read_in_the_unknown_format(server, fake):
+    """users.info for the author hangs: the form still opens in time, `2.000` is asked, not read as German."""
+    fake.users["USLOW"] = "hang"
+    try:
+        message = {"user": "USLOW", "text": "64 GPUs, 2.000 Samples/s, 90 %", "ts": "1700000000.000600"}
+        message_action(server, fake, "UDE", message, "shortcut-slow-author")  # a German reader would read 2000
+        view = opened_form(fake, "trigger-shortcut-slow-author")
+    finally:
+        fake.users.pop("USLOW")
+    assert filled(view) == {"devices": "64", "efficiency": "90\u00a0%"}
+    assert "Zahlenformat der Person nicht mitgeteilt" in notes(view) and "`2.000`" in notes(view)
