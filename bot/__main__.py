@@ -23,18 +23,20 @@ def run_socket_mode(settings: Settings) -> int:
     from slack_bolt.adapter.socket_mode import SocketModeHandler
 
     from bot.processes import freeze_startup_heap, prepare_database
-    from bot.slack.app import TokenCheckFailed, configure_logging, create_app
+    from bot.slack.app import TokenCheckFailed, configure_logging, create_app, create_services
 
     assert settings.slack_app_token is not None
     configure_logging(settings)
     prepare_database(settings)
+    services = create_services(settings)
     try:
-        app = create_app(settings)
+        app = create_app(settings, services=services)
     except TokenCheckFailed as failure:  # one line, as the web process says it (bot/server.py)
         logging.getLogger("bot.server").error("not serving: %s", failure)
         return 1
     handler = SocketModeHandler(app, settings.slack_app_token.get_secret_value())
     freeze_startup_heap()
+    services.start()  # follow-up work left by a process before this one is taken up
     handler.start()
     return 0
 

@@ -34,6 +34,8 @@ class Settings(BaseSettings):
     slack_signing_secret: SecretStr | None = None
     slack_app_token: SecretStr | None = None
     slack_api_url: str = SLACK_API_URL
+    # the address to listen on: every interface by default; 127.0.0.1 keeps the app behind a local proxy
+    host: str = Field(default="0.0.0.0", min_length=1, max_length=253, pattern=r"^[0-9A-Za-z.:\-]+$")
     port: int = Field(default=3000, ge=1, le=65535)
     web_threads: int = Field(default=16, ge=1, le=256)
     web_concurrency: int | None = Field(default=None, ge=1, le=64)  # processes; unset: bot.processes decides

@@ -20,13 +20,11 @@ from bot.engine import answer, answer_form
 from bot.errors import UserInputError
 from bot.numbers import for_channel, is_unknown
 from bot.parsing import FieldErrors, parse_command, parse_fields
-from bot.replies import Reply, ReplyKind, build_failure_reply
-from bot.slack.delivery import post_to_response_url
-from bot.slack.failures import apologizing_on_failure
+from bot.replies import Reply, ReplyKind, build_failure_reply, build_unavailable_reply
+from bot.slack.delivery import Delivery, deliver, post_to_response_url
 from bot.slack.forms import open_form_or_help
 from bot.slack.ids import ANY_ID, EDIT_ACTION, SHARE_ACTION
 from bot.slack.plumbing import (
-    SHARE_MEMORY_TTL,
     acknowledge,
     deadline_of,
     locale_of,
@@ -36,9 +34,12 @@ from bot.slack.plumbing import (
 )
 from bot.slack.state import BadState, FormMetadata, ResultState
 from bot.slack.views import form_initial_values, outdated_reply, share_failed_reply, shared_reply, written_in
-from bot.store import SHARE
+from bot.slack.workspaces import workspace_of
+from bot.store import Job
 
 logger = logging.getLogger(__name__)
+
+SHARE_WORK = "share"
 
 
 def rebuild(state: ResultState, locale: Locale | None = None) -> Reply:
@@ -51,37 +52,66 @@ def rebuild(state: ResultState, locale: Locale | None = None) -> Reply:
 
 
 @logged("share")
-def share(body: dict[str, Any], action: dict[str, Any], client: WebClient, context: BoltContext) -> str:
-    user_id = body["user"]["id"]
-    locale: Locale = locale_of(context)  # the clicking user's, until the button says which it was shown in
+def accept_share(ack: Ack, body: dict[str, Any], action: dict[str, Any], client: WebClient,
+                 context: BoltContext) -> str:
+    """Record the Share as work to do before Slack hears the click was received, then share at once. A second
+    click on the same result (a double click, perhaps on another process) shares nothing more."""
+    services = services_of(context)
+    job = Job(SHARE_WORK, share_key(body, action), workspace_of(context), {
+        "user_id": body["user"]["id"], "response_url": body.get("response_url"), "value": action.get("value"),
+        "locale": context["locale"],
+    })
     try:
-        if not services_of(context).first_time(SHARE, share_key(body, action), SHARE_MEMORY_TTL, context):
-            return "duplicate"  # a double click, perhaps on another process: shared once already
-    except SQLAlchemyError as error:  # the click cannot be recorded: the apology beside the result, to try again
+        accepted = services.followups.accept(job)
+    except SQLAlchemyError as error:  # nothing can be promised: said beside the result, to click again later
+        ack()
         logger.warning("a Share click could not be recorded (%s)", type(error).__name__)
-        post_to_response_url(body.get("response_url"), **build_failure_reply(locale).payload(replace_original=False))
-        return "failed"
+        note = build_unavailable_reply(locale_of(context))
+        services.background.submit(post_to_response_url, body.get("response_url"),
+                                   **note.payload(response_type="ephemeral", replace_original=False))
+        return "unavailable"
+    ack()
+    if not accepted:
+        return "duplicate"
+    services.followups.run_now(job, client, context)
+    return "accepted"
+
+
+@logged("share_post")
+def share(job: Job, client: WebClient, context: BoltContext) -> str:
+    """Post the result for the whole conversation and remove the private copy; if Slack refuses, say so where
+    the button was (or, failing that, by direct message). A post whose answer never came is not said to have
+    failed: it may well have landed."""
+    user_id, response_url = job.payload["user_id"], job.payload.get("response_url")
+    locale: Locale = locale_of(context)  # the clicking user's, until the button says which it was shown in
     reply: Reply | None = None
     try:
-        state = ResultState.decode(action.get("value"))
+        state = ResultState.decode(job.payload.get("value"))
         locale = state.locale
         reply = rebuild(state, for_channel(state.locale))  # the whole channel will read it
     except (BadState, UserInputError, FieldErrors):
         pass
     context["locale"] = str(locale)
-    response_url = body.get("response_url")
     if reply is not None:  # what goes with the result speaks its language, which a `lang=` word may have chosen
         locale = written_in(reply, locale)
     if reply is not None and reply.kind is ReplyKind.RESULT:
         copy = shared_reply(reply, user_id=user_id, locale=locale)
-        if post_to_response_url(response_url, **copy.payload(response_type="in_channel", replace_original=False)):
-            post_to_response_url(response_url, delete_original=True)
+        shared = deliver(response_url, **copy.payload(response_type="in_channel", replace_original=False))
+        if shared is Delivery.DONE:
+            deliver(response_url, delete_original=True)
             return "ok"
+        if shared is Delivery.UNKNOWN:
+            return "unknown"
     failed = share_failed_reply(locale)
-    if not post_to_response_url(response_url, **failed.payload(replace_original=True)):
-        with apologizing_on_failure(client, user_id, None, locale):
-            client.chat_postMessage(channel=user_id, **failed.payload())
+    if deliver(response_url, **failed.payload(replace_original=True)) is Delivery.REFUSED:
+        client.chat_postMessage(channel=user_id, **failed.payload())
     return "share_failed"
+
+
+def apologize_for_share(job: Job, client: WebClient, context: BoltContext) -> None:
+    """The Share could not be done however often it was tried: the apology beside the result."""
+    reply = build_failure_reply(locale_of(context))
+    post_to_response_url(job.payload.get("response_url"), **reply.payload(replace_original=False))
 
 
 @logged("edit")
@@ -138,8 +168,11 @@ def share_key(body: dict[str, Any], action: dict[str, Any]) -> str:
 
 
 def register(app: App) -> None:
-    app.action(SHARE_ACTION, middleware=[read_user_locale])(ack=acknowledge, lazy=[share])
+    app.action(SHARE_ACTION, middleware=[read_user_locale])(accept_share)
     app.action(EDIT_ACTION, middleware=[read_user_locale])(edit)
+
+
+FOLLOW_UPS = {SHARE_WORK: (share, apologize_for_share)}  # bot.slack.app registers them
 
 
 def register_fallback(app: App) -> None:

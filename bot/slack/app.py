@@ -5,20 +5,21 @@ from __future__ import annotations
 import logging
 import re
 
-from slack_bolt import App
+from slack_bolt import App, BoltContext
 from slack_bolt.error import BoltError
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
-from slack_sdk.http_retry import HttpRequest, HttpResponse, RetryState, default_retry_handlers
+from slack_sdk.http_retry import HttpRequest, HttpResponse, RetryHandler, RetryState, default_retry_handlers
 from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 
 from bot.logs import one_line_handler
 from bot.numbers import resolve_locale
 from bot.settings import Settings
 from bot.slack import actions, commands, events, failures, forms, home, installs, preferences, shortcuts, workspaces
+from bot.slack.followups import Runtime
 from bot.slack.locales import LocaleDirectory
 from bot.slack.plumbing import ProvideServices, Services
-from bot.store import Store, upgrade
+from bot.store import Job, Store, upgrade
 
 API_TIMEOUT = 10
 LOOKUP_TIMEOUT = 10  # seconds a users.info lookup waits for Slack, in its own thread (bot.slack.locales)
@@ -49,6 +50,50 @@ class ShortRateLimitRetry(RateLimitErrorRetryHandler):
             return False
         after = next((values[0] for name, values in response.headers.items() if name.lower() == "retry-after"), "1")
         return after.isdigit() and int(after) <= MAX_RATE_LIMIT_WAIT
+
+
+class BadAnswerRetry(RetryHandler):
+    """One retry of a call Slack answered with a server error (5xx), or with a page that is not its JSON at all (a
+    proxy's HTML): Slack did not do what was asked. A body cut short is not retried here: Slack may have done it,
+    and the caller looks before asking again (bot/slack/events.py)."""
+
+    def __init__(self) -> None:
+        super().__init__(max_retry_count=1)
+
+    def _can_retry(self, *, state: RetryState, request: HttpRequest, response: HttpResponse | None = None,
+                   error: Exception | None = None) -> bool:
+        if response is None:
+            return False
+        if response.status_code >= 500:
+            return True
+        return response.status_code == 200 and not (response.data or b"").lstrip().startswith(b"{")
+
+
+def follow_up_runtime(app: App, services: Services) -> Runtime:
+    """How follow-up work taken up from the database gets what its request would have given it: the client with
+    its workspace's token (the app's own, or the installation's in multi-workspace mode) and a context."""
+
+    def runtime(job: Job) -> tuple[WebClient, BoltContext]:
+        workspace = job.workspace
+        client = app.client
+        bot_user_id = job.payload.get("bot_user_id")
+        if app.installation_store is not None:
+            bot = app.installation_store.find_bot(enterprise_id=workspace.enterprise_id, team_id=workspace.team_id,
+                                                  is_enterprise_install=workspace.is_enterprise_install)
+            if bot is None:
+                raise LookupError("the workspace's installation is gone")
+            client = WebClient(token=bot.bot_token, base_url=app.client.base_url, timeout=API_TIMEOUT,
+                               retry_handlers=app.client.retry_handlers)
+            bot_user_id = bot_user_id or bot.bot_user_id
+        context = BoltContext({
+            "services": services, "locale": job.payload.get("locale") or str(services.locales.default),
+            "enterprise_id": workspace.enterprise_id, "team_id": workspace.team_id,
+            "is_enterprise_install": workspace.is_enterprise_install, "bot_user_id": bot_user_id,
+            "user_id": job.payload.get("user_id"), "client": client,
+        })
+        return client, context
+
+    return runtime
 
 
 def configure_logging(settings: Settings) -> None:
@@ -101,7 +146,7 @@ def create_app(settings: Settings, store: Store | None = None, services: Service
     token = settings.slack_bot_token.get_secret_value() if settings.slack_bot_token else None
     default = resolve_locale(settings.dpscale_default_locale)
     client = WebClient(token=token, base_url=settings.slack_api_url, timeout=API_TIMEOUT,
-                       retry_handlers=[*default_retry_handlers(), ShortRateLimitRetry()])
+                       retry_handlers=[*default_retry_handlers(), ShortRateLimitRetry(), BadAnswerRetry()])
     secret = settings.slack_signing_secret
     oauth = workspaces.oauth_options(settings, services.store, default) if settings.multi_workspace else {}
     try:
@@ -118,6 +163,9 @@ def create_app(settings: Settings, store: Store | None = None, services: Service
         raise token_check_failure(error) from None
     for feature in FEATURES:
         feature.register(app)
+        for kind, (handler, apology) in getattr(feature, "FOLLOW_UPS", {}).items():
+            services.followups.register(kind, handler, apology)
+    services.followups.runtime = follow_up_runtime(app, services)
     for fallback in (actions, forms):  # buttons and forms from an older version: after every feature's own
         fallback.register_fallback(app)
     return app

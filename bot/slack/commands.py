@@ -13,7 +13,7 @@ from slack_sdk import WebClient
 
 from bot.engine import answer
 from bot.parsing import normalized_command
-from bot.replies import ReplyKind
+from bot.replies import ReplyKind, with_preference_unread
 from bot.slack.forms import open_form_or_help
 from bot.slack.ids import COMMAND
 from bot.slack.mentions import readable_mentions, strip_own_mention
@@ -41,6 +41,8 @@ def handle_command(ack: Ack, command: dict[str, Any], client: WebClient, context
         return "form"
     reply = answer(text, locale)
     reply = confirmed_above(with_unknown_reader_note(reply, locale), saved, locale)
+    if context.get("preference_unread"):
+        reply = with_preference_unread(reply, locale)
     if reply.kind is ReplyKind.RESULT:  # only a result carries state; a text too long to carry is an error reply
         carried = text if text.isprintable() else normalized_command(text)  # control characters would not fit
         reply = with_buttons(reply, ResultState.of_text(locale, carried))

@@ -29,19 +29,18 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from slack_bolt import App, BoltContext, BoltResponse
+from slack_bolt import Ack, App, BoltContext, BoltResponse
 from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError
 from sqlalchemy.exc import SQLAlchemyError
 
 from bot.engine import answer
 from bot.numbers import for_channel
-from bot.replies import Reply
-from bot.slack.failures import apologizing_on_failure
+from bot.replies import Reply, build_failure_reply
 from bot.slack.ids import MENTION_EVENT, RATE_LIMITED_EVENT
 from bot.slack.mentions import readable_mentions, strip_own_mention
 from bot.slack.plumbing import (
     EVENT_MEMORY_TTL,
-    acknowledge,
     locale_of,
     logged,
     read_user_locale,
@@ -49,45 +48,77 @@ from bot.slack.plumbing import (
 )
 from bot.slack.preferences import choose_format_by_command, confirmed_above
 from bot.slack.workspaces import workspace_of
-from bot.store import EVENT, PostedAnswer, Store, Workspace
+from bot.store import EVENT, Job, PostedAnswer, Store, Workspace
 
 logger = logging.getLogger(__name__)
 
 EVENTS_PER_WINDOW = 30_000  # Slack: events from one workspace to one app in WINDOW_MINUTES
 WINDOW_MINUTES = 60
 _MESSAGE_LOCKS = tuple(threading.Lock() for _ in range(64))
+MENTION_WORK = "mention"
+POSTING = "posting"  # the work's stage while its answer is being posted
+ANSWER_EVENT_TYPE = "dpscale_answer"
+LANDING_WAIT = 3.0  # seconds a post that timed out is given to land before the thread is looked through
 ANSWER_WAIT = 10.0  # seconds an edit waits for another process's first answer: the Web API client's timeout
 POLL_DELAYS = (0.02, 0.05, 0.1, 0.2)  # between looks for that answer; the last repeats
 
 
 @logged("mention")
-def reply_in_thread(body: dict[str, Any], event: dict[str, Any], context: BoltContext, client: WebClient) -> str:
-    """Answer a mention in its thread once, or update that answer in place when the mention was edited."""
+def accept_mention(ack: Ack, body: dict[str, Any], event: dict[str, Any], context: BoltContext,
+                   client: WebClient) -> str:
+    """Record the mention's answer as work to do before Slack hears it was received, then answer it at once.
+
+    Should the database not record it, the acknowledgement fails (bot.slack.failures answers 503) and Slack sends
+    the event again; a redelivery of one already recorded is acknowledged and left to the work in hand."""
     if event.get("bot_id") or event.get("subtype") == "bot_message":
+        ack()
         return "from_bot"
+    followups = services_of(context).followups
+    job = Job(MENTION_WORK, str(body.get("event_id") or _message_of(event, context).claim), workspace_of(context), {
+        "event": event, "locale": context["locale"], "bot_user_id": context.bot_user_id,
+    })
+    if not followups.accept(job):
+        ack()
+        return "duplicate"
+    ack()
+    followups.run_now(job, client, context)
+    return "accepted"
+
+
+@logged("mention_answer")
+def reply_in_thread(job: Job, client: WebClient, context: BoltContext) -> str:
+    """Answer a mention in its thread once, or update that answer in place when the mention was edited."""
     services = services_of(context)
-    channel, ts = event.get("channel"), event.get("ts")
-    event_id = body.get("event_id")
+    event = job.payload["event"]
     edited = "edited" in event
-    locale = locale_of(context)
-    thread_ts = event.get("thread_ts") or ts
-    message = Message(workspace_of(context), str(channel), str(ts))
-    # the claims too: a database that cannot record one (locked, gone) gets the apology, not a mention dropped in
-    # silence, which Slack, its event acknowledged, would never send again
-    with apologizing_on_failure(client, channel, thread_ts, locale):
-        if event_id and not services.first_time(EVENT, event_id, EVENT_MEMORY_TTL, context):
-            return "duplicate"
-        if not edited and not services.first_time(EVENT, message.claim, EVENT_MEMORY_TTL, context):
-            return "duplicate"  # the same message under another event id
-        reply = mention_reply(event, context, edited=edited)
-        # an edit finds the answer to update, or waits for the one being posted, before it takes the message's
-        # lock: the process posting that answer, this one included, may need the lock to post it
-        earlier = _earlier_answer(services.store, message) if edited else None
-        with _MESSAGE_LOCKS[hash((channel, ts)) % len(_MESSAGE_LOCKS)]:  # two edits in this process update in turn
-            if earlier is not None:
-                return _update(client, services.store, message, earlier, reply)
-            _post(client, services.store, message, thread_ts, reply)
+    message = _message_of(event, context)
+    thread_ts = event.get("thread_ts") or message.ts
+    # the same message under another event id is answered once: the claim is this work's, and still is when the
+    # work is taken up again after its process died
+    if not edited and not services.store.handled.first(EVENT, message.claim, EVENT_MEMORY_TTL, message.workspace,
+                                                       owner=job.key):
+        return "duplicate"
+    reply = mention_reply(event, context, edited=edited)
+    # an edit finds the answer to update, or waits for the one being posted, before it takes the message's
+    # lock: the process posting that answer, this one included, may need the lock to post it
+    earlier = _earlier_answer(services.store, message, job.key) if edited else None
+    with _MESSAGE_LOCKS[hash((message.channel, message.ts)) % len(_MESSAGE_LOCKS)]:  # edits here update in turn
+        if earlier is not None:
+            return _update(client, services.store, message, earlier, reply)
+        _post(client, services.store, message, thread_ts, reply, job)
     return "error" if reply.is_error else "ok"
+
+
+def apologize_in_thread(job: Job, client: WebClient, context: BoltContext) -> None:
+    """The mention could not be answered however often it was tried: the apology in its thread."""
+    event = job.payload["event"]
+    reply = build_failure_reply(locale_of(context))
+    client.chat_postMessage(channel=event.get("channel"), thread_ts=event.get("thread_ts") or event.get("ts"),
+                            **reply.payload())
+
+
+def _message_of(event: dict[str, Any], context: BoltContext) -> Message:
+    return Message(workspace_of(context), str(event.get("channel")), str(event.get("ts")))
 
 
 def mention_reply(event: dict[str, Any], context: BoltContext, *, edited: bool = False) -> Reply:
@@ -116,7 +147,7 @@ class Message:
         return f"message:{self.channel}:{self.ts}"
 
 
-def _earlier_answer(store: Store, message: Message) -> PostedAnswer | None:
+def _earlier_answer(store: Store, message: Message, owner: str) -> PostedAnswer | None:
     """An edit's answer to update: the one already posted, or the one another process is posting, waited for.
 
     None when there is none to update. Either this edit claims the message now (no process was answering it:
@@ -126,7 +157,8 @@ def _earlier_answer(store: Store, message: Message) -> PostedAnswer | None:
     delays, deadline = iter(POLL_DELAYS), time.monotonic() + ANSWER_WAIT
     while True:
         earlier = store.answers.get(message.workspace, message.channel, message.ts)
-        if earlier is not None or store.handled.first(EVENT, message.claim, EVENT_MEMORY_TTL, message.workspace):
+        if earlier is not None or store.handled.first(EVENT, message.claim, EVENT_MEMORY_TTL, message.workspace,
+                                                      owner=owner):
             return earlier
         if time.monotonic() >= deadline:
             logger.warning("an edited mention's first answer, being posted by another process, did not come "
@@ -135,19 +167,59 @@ def _earlier_answer(store: Store, message: Message) -> PostedAnswer | None:
         time.sleep(next(delays, POLL_DELAYS[-1]))
 
 
-def _post(client: WebClient, store: Store, message: Message, thread_ts: str | None, reply: Reply) -> None:
-    """Post the answer and record where it is. A failed post gives the message up again, so that an edit of it,
-    on any process, is answered at once instead of waiting for an answer that will never come."""
-    try:
-        posted = client.chat_postMessage(channel=message.channel, thread_ts=thread_ts, **reply.payload())
-    except Exception:
-        store.handled.release(EVENT, message.claim)
-        raise
-    answered = PostedAnswer(str(posted.get("ts")), fingerprint(reply))
+def _post(client: WebClient, store: Store, message: Message, thread_ts: str | None, reply: Reply, job: Job) -> None:
+    """Post the answer, once, and record where it is.
+
+    The post carries the work's key as its metadata. Before it is sent the work notes that it is posting; should
+    its outcome be unknown (the call timed out, or the process died during it) the thread is looked through for a
+    message with that key before anything is posted again (`find_posted`). A post Slack refused gives the message
+    up again, so that an edit of it, on any process, is answered at once instead of waiting for an answer that
+    will never come."""
+    posted_ts = find_posted(client, message.channel, thread_ts, job.key) if job.stage == POSTING else None
+    if posted_ts is None:
+        store.work.reached(job, POSTING)
+        try:
+            posted = client.chat_postMessage(channel=message.channel, thread_ts=thread_ts, **reply.payload(),
+                                             metadata=marker(job.key))
+            posted_ts = str(posted.get("ts"))
+        except SlackApiError:  # Slack answered: it did not post
+            store.handled.release(EVENT, message.claim)
+            raise
+        except (OSError, ValueError):  # no answer, or one cut short: it may have posted all the same
+            posted_ts = find_posted(client, message.channel, thread_ts, job.key, patience=LANDING_WAIT)
+            if posted_ts is None:
+                raise
+    answered = PostedAnswer(posted_ts, fingerprint(reply))
     try:
         store.answers.put(message.workspace, message.channel, message.ts, answered, EVENT_MEMORY_TTL)
     except SQLAlchemyError:  # the answer stands: no apology under it; an edit of it posts a new one
-        logger.exception("the answer to a mention was posted but where it is could not be recorded")
+        logger.warning("the answer to a mention was posted but where it is could not be recorded")
+
+
+def marker(key: str) -> dict[str, Any]:
+    """The metadata an answer is posted with: which work posted it (so that it is never posted twice)."""
+    return {"event_type": ANSWER_EVENT_TYPE, "event_payload": {"work": key}}
+
+
+def find_posted(client: WebClient, channel: str, thread_ts: str | None, key: str, patience: float = 0.0) -> str | None:
+    """The ts of the message posted in the thread with `key`'s marker, looked for now and, if not found, again
+    `patience` seconds later (a post that timed out may still be landing); None if there is none.
+
+    Reading the thread needs the history scopes. Without them, or should Slack not answer, the post is taken to
+    have landed (the ts of the thread stands for it): a message is never posted twice, though one may be lost."""
+    for wait in (patience, patience) if patience else (0.0,):
+        time.sleep(wait)
+        try:
+            found = client.conversations_replies(channel=channel, ts=thread_ts or "", include_all_metadata=True,
+                                                 limit=200)
+        except (SlackApiError, OSError) as error:
+            logger.warning("a post's outcome could not be looked up (%s): taken to have landed", type(error).__name__)
+            return thread_ts or ""
+        for posted in found.get("messages") or []:
+            payload = (posted.get("metadata") or {}).get("event_payload") or {}
+            if posted.get("metadata", {}).get("event_type") == ANSWER_EVENT_TYPE and payload.get("work") == key:
+                return str(posted.get("ts"))
+    return None
 
 
 def _update(client: WebClient, store: Store, message: Message, earlier: PostedAnswer, reply: Reply) -> str:
@@ -195,4 +267,7 @@ def _minute(epoch: object) -> str:
 
 
 def register(app: App) -> None:
-    app.event(MENTION_EVENT, middleware=[read_user_locale])(ack=acknowledge, lazy=[reply_in_thread])
+    app.event(MENTION_EVENT, middleware=[read_user_locale])(accept_mention)
+
+
+FOLLOW_UPS = {MENTION_WORK: (reply_in_thread, apologize_in_thread)}  # bot.slack.app registers them

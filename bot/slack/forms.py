@@ -10,15 +10,15 @@ from babel import Locale
 from slack_bolt import Ack, App, BoltContext
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackClientError
+from sqlalchemy.exc import SQLAlchemyError
 
 from bot.calculator import Quantity
 from bot.engine import answer_form
 from bot.parsing import FieldErrors
-from bot.replies import build_help_reply
-from bot.slack.delivery import post_to_response_url
-from bot.slack.failures import apologizing_on_failure
-from bot.slack.ids import ANY_ID, FORM_CALLBACK
-from bot.slack.plumbing import locale_of, logged, read_user_locale, time_left
+from bot.replies import build_failure_reply, build_help_reply, unavailable_text
+from bot.slack.delivery import Delivery, deliver, post_to_response_url
+from bot.slack.ids import ANY_ID, FORM_BLOCK_IDS, FORM_CALLBACK
+from bot.slack.plumbing import locale_of, logged, read_user_locale, services_of, time_left
 from bot.slack.state import BadState, FormMetadata, ResultState
 from bot.slack.views import (
     direct_message_copy,
@@ -30,8 +30,12 @@ from bot.slack.views import (
     with_buttons,
     with_unknown_reader_note,
 )
+from bot.slack.workspaces import workspace_of
+from bot.store import Job
 
 logger = logging.getLogger(__name__)
+
+FORM_WORK = "form"
 
 MIN_CALL_SECONDS = 0.05  # less than this left, and a call could not even connect
 
@@ -97,7 +101,11 @@ def submitted_metadata(view: dict[str, Any], context: BoltContext) -> FormMetada
 
 
 @logged("form")
-def validate_form(ack: Ack, view: dict[str, Any], context: BoltContext) -> str:
+def validate_form(ack: Ack, body: dict[str, Any], view: dict[str, Any], client: WebClient,
+                  context: BoltContext) -> str:
+    """Check the form: each wrong field gets its message and the form stays open; a valid one closes once its
+    result is recorded as work to do (so that it comes whatever happens next), and the result follows at once.
+    Should the database not record it, the form stays open with a note to try again: its values are kept."""
     metadata = submitted_metadata(view, context)
     locale = metadata.locale
     context["locale"] = str(locale)
@@ -109,12 +117,26 @@ def validate_form(ack: Ack, view: dict[str, Any], context: BoltContext) -> str:
     except BadState:  # not a state this form's inputs send: as a form this version does not know
         ack(response_action="update", view=outdated_view(locale))
         return "outdated"
+    followups = services_of(context).followups
+    job = Job(FORM_WORK, f"{view.get('id')}:{view.get('hash')}", workspace_of(context), {
+        "user_id": body["user"]["id"], "locale": context["locale"],
+        "view": {"private_metadata": view.get("private_metadata"), "state": view.get("state")},
+    })
+    try:
+        accepted = followups.accept(job)
+    except SQLAlchemyError as error:
+        logger.warning("a form's result could not be recorded (%s): the form stays open", type(error).__name__)
+        ack(response_action="errors", errors={FORM_BLOCK_IDS[next(iter(Quantity))]: unavailable_text(locale)})
+        return "unavailable"
     ack()
+    if accepted:
+        followups.run_now(job, client, context)
     return "ok"
 
 
 @logged("form_result")
-def deliver_form_result(body: dict[str, Any], view: dict[str, Any], client: WebClient, context: BoltContext) -> str:
+def deliver_form_result(job: Job, client: WebClient, context: BoltContext) -> str:
+    view = job.payload["view"]
     metadata = submitted_metadata(view, context)
     locale = metadata.locale
     context["locale"] = str(locale)
@@ -129,12 +151,18 @@ def deliver_form_result(body: dict[str, Any], view: dict[str, Any], client: WebC
     copy = direct_message_copy(reply, locale)
     if metadata.direct:  # edited from a result that came by direct message: it stays such a copy, in place
         reply = copy
-    if post_to_response_url(metadata.response_url, **reply.payload(response_type="ephemeral", replace_original=True)):
+    delivered = deliver(metadata.response_url, **reply.payload(response_type="ephemeral", replace_original=True))
+    if delivered is Delivery.DONE:
         return "ok"
-    user_id = body["user"]["id"]
-    with apologizing_on_failure(client, user_id, None, locale):
-        client.chat_postMessage(channel=user_id, **copy.payload())
+    if delivered is Delivery.UNKNOWN:  # it may have landed: a second copy by direct message would be one too many
+        return "unknown"
+    client.chat_postMessage(channel=job.payload["user_id"], **copy.payload())
     return "direct_message"
+
+
+def apologize_for_form(job: Job, client: WebClient, context: BoltContext) -> None:
+    """The form's result could not be delivered however often it was tried: the apology by direct message."""
+    client.chat_postMessage(channel=job.payload["user_id"], **build_failure_reply(locale_of(context)).payload())
 
 
 @logged("outdated_form")
@@ -145,7 +173,10 @@ def answer_outdated_form(ack: Ack, context: BoltContext) -> str:
 
 
 def register(app: App) -> None:
-    app.view(FORM_CALLBACK, middleware=[read_user_locale])(ack=validate_form, lazy=[deliver_form_result])
+    app.view(FORM_CALLBACK, middleware=[read_user_locale])(validate_form)
+
+
+FOLLOW_UPS = {FORM_WORK: (deliver_form_result, apologize_for_form)}  # bot.slack.app registers them
 
 
 def register_fallback(app: App) -> None:

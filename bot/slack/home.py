@@ -8,6 +8,7 @@ from typing import Any
 from slack_bolt import App, BoltContext
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackClientError
+from sqlalchemy.exc import SQLAlchemyError
 
 from bot.format_choice import build_format_blocks
 from bot.slack.ids import HOME_EVENT
@@ -43,7 +44,11 @@ def home_with_format_menu(context: BoltContext, user_id: str) -> dict[str, Any]:
     """The Home tab, with the viewer's own number format menu first."""
     locale = locale_of(context)
     view = home_view(locale)
-    chosen = services_of(context).store.preferences.number_format(workspace_of(context), user_id)
+    try:
+        chosen = services_of(context).store.preferences.number_format(workspace_of(context), user_id)
+    except SQLAlchemyError as error:  # the tab still opens, its menu showing no choice
+        log.warning("a saved number format could not be read for the Home tab (%s)", type(error).__name__)
+        chosen = None
     return {**view, "blocks": [*build_format_blocks(chosen, locale), *view["blocks"]]}
 
 

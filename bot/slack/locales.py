@@ -29,6 +29,7 @@ from babel import Locale
 from slack_bolt import BoltContext
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackClientError
+from sqlalchemy.exc import SQLAlchemyError
 
 from bot.errors import UserInputError
 from bot.formats import with_number_format
@@ -87,7 +88,13 @@ class LocaleDirectory:
         locale = self.locale_of(context.team_id, user_id, token=context.bot_token, wait=wait)
         if self._preferences is None or not user_id:
             return locale
-        tag = self._preferences.number_format(workspace_of(context), user_id)
+        try:
+            tag = self._preferences.number_format(workspace_of(context), user_id)
+        except SQLAlchemyError as error:  # the Slack language's format, said under the answer (bot.slack.commands)
+            logger.warning("a saved number format could not be read (%s): the Slack language's is used",
+                           type(error).__name__)
+            context["preference_unread"] = True
+            return locale
         if tag is None:
             return locale
         try:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import inspect
 import logging
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -23,11 +24,13 @@ from slack_bolt.middleware import Middleware
 from bot.formats import parse_reader_locale
 from bot.http import ARRIVAL_HEADER
 from bot.shutdown import WorkPool
+from bot.slack.followups import FollowUps
 from bot.slack.locales import LocaleDirectory
 from bot.slack.workspaces import workspace_of
 from bot.store import Store
 
 request_log = logging.getLogger("bot.requests")
+shutdown_log = logging.getLogger("bot.server")
 
 EVENT_MEMORY_TTL = 3600.0  # Slack retries an event for at most about an hour
 SHARE_MEMORY_TTL = 1800.0  # a response_url, and so a Share button, works for 30 minutes
@@ -43,10 +46,15 @@ class Services:
     locales: LocaleDirectory
     store: Store
     client_id: str | None = None  # multi-workspace mode: whose installations the store holds
+    # work acknowledged to Slack and not yet done, kept in the store until some process has done it
+    followups: FollowUps = field(init=False)
     # work that may wait on Slack after the acknowledgement, off the server's request threads
     background: WorkPool = field(default_factory=lambda: WorkPool(BACKGROUND_THREADS, thread_name_prefix="dpscale"))
     # Bolt's lazy listeners (a mention's answer, Share, a form's result), given to the App as its listener_executor
     lazy: WorkPool = field(default_factory=lambda: WorkPool(LAZY_THREADS, thread_name_prefix="bolt"))
+
+    def __post_init__(self) -> None:
+        self.followups = FollowUps(self.store)
 
     def first_time(self, kind: str, key: str, ttl: float, context: BoltContext) -> bool:
         """True for the first process to handle `key` (an event id, a click), False for any later one: the
@@ -54,14 +62,34 @@ class Services:
         return self.store.handled.first(kind, key, ttl, workspace_of(context))
 
     @property
-    def pools(self) -> tuple[WorkPool, WorkPool]:
+    def pools(self) -> tuple[WorkPool, ...]:
         """Where work outlives its request, for a stopping server to wait for: lazy listeners first, since what
         they start could still go to the background pool."""
-        return (self.lazy, self.background)
+        return (self.lazy, self.background, *self.followups.pools)
+
+    def start(self) -> None:
+        """A worker process begins serving (bot/asgi.py's lifespan): its sweeper of follow-up work starts."""
+        self.followups.start()
+
+    def stop(self, deadline: float, abandoned: int = 0) -> int:
+        """A worker process stops: the work its requests left is finished by `deadline` (follow-up work not yet
+        started is handed back to the database, for another process); what the drain timeout cut off
+        (`abandoned` requests, and the tasks this returns) is counted in a warning."""
+        left = self.followups.stop(deadline) + sum(pool.finish(deadline) for pool in (self.lazy, self.background))
+        if abandoned or left:
+            shutdown_log.warning("the drain timeout (WEB_DRAIN_TIMEOUT) abandoned %s and %s",
+                                 _count(abandoned, "request"), _count(left, "background task"))
+        shutdown_log.info("stopped (pid %d)", os.getpid())
+        return left
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Services:
         """Bolt copies a request's context for lazy listeners; the services are shared, never copied."""
         return self
+
+
+def _count(number: int, thing: str) -> str:
+    """`1 request`, `2 requests`."""
+    return f"{number} {thing}" + ("" if number == 1 else "s")
 
 
 class ProvideServices(Middleware):

@@ -4,6 +4,8 @@
     store.handled.first(EVENT, event_id, ttl, workspace)          # exactly once, across processes
     store.preferences.number_format(workspace, user_id)             # a user's own number format
     store.answers.get(workspace, channel, message_ts)               # where a mention's answer is
+    store.work.accept(job, lease, memory)                           # follow-up work, finished by some process
+    store.delete_expired()                                          # what has outlived its use: on a clock
     store.forget(workspace, client_id)                              # uninstalled: delete all of it
 
 Nothing here knows Slack's request shapes; the Slack layer passes plain ids.
@@ -13,18 +15,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from sqlalchemy import delete
+
 from bot.store.answers import Answers, PostedAnswer
 from bot.store.cache import SharedCache
 from bot.store.db import Database
-from bot.store.events import EVENT, SHARE, HandledOnce
+from bot.store.events import EVENT, SHARE, HandledOnce, utcnow
 from bot.store.installations import forget_workspace
 from bot.store.migrate import upgrade
 from bot.store.preferences import Preferences
+from bot.store.tables import oauth_states
+from bot.store.work import Job, Work
 from bot.store.workspace import Workspace
 
 __all__ = [
-    "EVENT", "SHARE", "Answers", "Database", "HandledOnce", "PostedAnswer", "Preferences", "Store", "Workspace",
-    "upgrade",
+    "EVENT", "SHARE", "Answers", "Database", "HandledOnce", "Job", "PostedAnswer", "Preferences", "Store", "Work",
+    "Workspace", "upgrade",
 ]
 
 
@@ -35,12 +41,28 @@ class Store:
     handled: HandledOnce = field(init=False)
     preferences: Preferences = field(init=False)
     answers: Answers = field(init=False)
+    work: Work = field(init=False)
 
     def __post_init__(self) -> None:
         self.cache = SharedCache(self.database)
         self.handled = HandledOnce(self.database)
         self.preferences = Preferences(self.database, self.cache)
         self.answers = Answers(self.database)
+        self.work = Work(self.database)
+
+    def delete_expired(self) -> dict[str, int]:
+        """Delete every row whose time is up: handled-once keys, answers' whereabouts, finished or stale work, and
+        OAuth states (each lives `SLACK_STATE_EXPIRATION_SECONDS`; an install page makes one for every visit, and
+        no install may ever come to use it). Rows deleted per table."""
+        deleted = {
+            "dpscale_handled": self.handled.delete_expired(),
+            "dpscale_answers": self.answers.delete_expired(),
+            "dpscale_work": self.work.delete_expired(),
+        }
+        with self.database.engine.begin() as connection:
+            deleted[oauth_states.name] = connection.execute(
+                delete(oauth_states).where(oauth_states.c.expire_at <= utcnow())).rowcount
+        return deleted
 
     @classmethod
     def open(cls, database_url: str | None) -> Store:

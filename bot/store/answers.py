@@ -3,7 +3,7 @@ updates that one answer in place wherever the edit lands.
 
 A row holds the answer's ts and a fingerprint of its payload, keyed by workspace, channel and message ts. It lives
 for a given time after it was last written (the Slack layer gives the hour it remembers events for); an expired
-row reads as absent, and expired rows are deleted now and then, by whichever process writes.
+row reads as absent, and expired rows are deleted on a clock (`Store.delete_expired`).
 """
 
 from __future__ import annotations
@@ -57,7 +57,6 @@ class Answers:
         )
         with self._database.engine.begin() as connection:
             connection.execute(statement)
-        self._expired.written()
 
     def delete_expired(self) -> int:
         """Forget every answer whose time is up; how many were deleted."""

@@ -17,7 +17,7 @@ from sqlalchemy import ColumnElement, Table, and_, delete, true
 from bot.store.cache import SharedCache
 from bot.store.db import Database
 from bot.store.events import utcnow
-from bot.store.tables import answers, bots, handled, installations, oauth_states, preferences
+from bot.store.tables import answers, bots, handled, installations, oauth_states, preferences, work
 from bot.store.workspace import Workspace
 
 logger = logging.getLogger(__name__)
@@ -90,7 +90,7 @@ def forget_workspace(database: Database, workspace: Workspace, client_id: str | 
     with database.engine.begin() as connection:
         if cache is not None:
             cache.changed(connection)
-        for table in (preferences, handled, answers):
+        for table in (preferences, handled, answers, work):
             deleted[table.name] = connection.execute(delete(table).where(_ours(table, workspace))).rowcount
         if client_id is not None:
             for table in (installations, bots):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from slack_sdk.oauth.installation_store.sqlalchemy import SQLAlchemyInstallationStore
 from slack_sdk.oauth.state_store.sqlalchemy import SQLAlchemyOAuthStateStore
-from sqlalchemy import Column, DateTime, Index, MetaData, String, Table
+from sqlalchemy import Boolean, Column, DateTime, Index, Integer, MetaData, String, Table, Text, false
 
 metadata = MetaData()
 
@@ -23,6 +23,7 @@ handled = Table(
     Column("enterprise_id", String(32), nullable=False, server_default=""),
     Column("team_id", String(32), nullable=False, server_default=""),
     Column("expires_at", DateTime, nullable=False),
+    Column("owner", String(200), nullable=False, server_default=""),  # the work holding it, if any
     Index("dpscale_handled_expires_idx", "expires_at"),
     Index("dpscale_handled_workspace_idx", "enterprise_id", "team_id"),
 )
@@ -51,4 +52,28 @@ answers = Table(
     Column("fingerprint", String(64), nullable=False),
     Column("expires_at", DateTime, nullable=False),
     Index("dpscale_answers_expires_idx", "expires_at"),
+)
+
+# Follow-up work acknowledged to Slack but not yet done (a mention's answer, a Share, a form's result): recorded
+# before the acknowledgement, so that whichever process survives finishes it. A row is waiting until it is done;
+# the process working on it holds it until `lease_until`, after which another may take it. `stage` says how far the
+# work got (`posting`: its one visible effect may have reached Slack). Done rows keep their key, without their
+# payload, until `expires_at`, so that Slack's redeliveries of the same request are recognised.
+work = Table(
+    "dpscale_work",
+    metadata,
+    Column("kind", String(16), primary_key=True),
+    Column("key", String(200), primary_key=True),
+    Column("enterprise_id", String(32), nullable=False, server_default=""),
+    Column("team_id", String(32), nullable=False, server_default=""),
+    Column("payload", Text, nullable=False, server_default=""),
+    Column("done", Boolean, nullable=False, server_default=false()),
+    Column("stage", String(16), nullable=False, server_default=""),
+    Column("attempts", Integer, nullable=False, server_default="0"),
+    Column("lease_until", DateTime, nullable=False),
+    Column("created_at", DateTime, nullable=False),
+    Column("expires_at", DateTime, nullable=False),
+    Index("dpscale_work_due_idx", "done", "lease_until"),
+    Index("dpscale_work_expires_idx", "expires_at"),
+    Index("dpscale_work_workspace_idx", "enterprise_id", "team_id"),
 )
