@@ -397,8 +397,10 @@ def draw_chart(runs, levels, path: Path) -> None:  # type: ignore[no-untyped-def
 
 CLIENT_ID = "1111.2222"
 TEAMS = tuple(f"TS{i:02d}" for i in range(20))
+TOKEN_KEY = "YmVuY2gta2V5LW9mLXRoZS1zdG9yZWQtdG9rZW5zLS0="  # the stored tokens' key (DPSCALE_TOKEN_KEYS)
 MULTI_ENV: dict[str, str | None] = {
     "SLACK_BOT_TOKEN": None, "SLACK_CLIENT_ID": CLIENT_ID, "SLACK_CLIENT_SECRET": "bench-client-secret",
+    "DPSCALE_TOKEN_KEYS": TOKEN_KEY,
 }
 # name → (WSGI target, environment, workspaces the requests come from)
 LAYOUTS: dict[str, tuple[str, dict[str, str | None], tuple[str, ...]]] = {
@@ -424,10 +426,12 @@ def install_workspaces(database_url: str, fake: FakeSlack) -> None:
 
     from bot.store import Database, upgrade
     from bot.store.installations import installation_store
+    from bot.store.tokens import TokenCipher
 
     database = Database(database_url)
-    upgrade(database)
-    store = installation_store(database, CLIENT_ID)
+    tokens = TokenCipher([TOKEN_KEY])
+    upgrade(database, tokens=tokens)
+    store = installation_store(database, CLIENT_ID, tokens)
     for team in TEAMS:
         store.save(Installation(app_id="A1", team_id=team, user_id="UINSTALLER", bot_token=f"xoxb-{team}",
                                 bot_id="BDPSCALE", bot_user_id="UDPSCALE", bot_scopes="commands,chat:write"))

@@ -16,6 +16,9 @@ from bot.numbers import resolve_locale
 from bot.parsing import Command, FieldErrors, parse_fields, parse_words, reader_of, second_format, split_words
 from bot.reading import Reader
 from bot.replies import Reply, build_error_reply, build_help_reply, build_result_reply
+from bot.replies.series import build_series_error_reply, build_series_reply
+from bot.series import analyse
+from bot.series_syntax import is_series, parse_series, parse_series_fields
 
 
 def answer(text: str, locale: Locale) -> Reply:
@@ -27,6 +30,8 @@ def answer(text: str, locale: Locale) -> Reply:
     user_locale = locale
     try:
         words, locale = split_words(text, locale)  # from here on, the locale a `lang=` word chose
+        if is_series(words):  # a measurement series (`v=2000 8=15800 …`): read and answered on its own
+            return _answer_series(words, locale, user_locale)
         command = parse_words(words, locale, reader_of(locale, user_locale), user_locale)
         if command.wants_help:
             return build_help_reply(locale, second_format(locale, user_locale))
@@ -47,7 +52,23 @@ def answer_form(fields: dict[Quantity, str | None], locale: Locale, reader: Read
     return build_result_reply(result, command.notes, locale)
 
 
-WARM_UP_TEXTS = ("64 2000 90%", "64 2000", "help")  # a result, an error, the help
+def _answer_series(words: list[str], locale: Locale, user_locale: Locale) -> Reply:
+    """The reply to a series' words, read as a command's are (in `locale`, and the user's own beside a `lang=`)."""
+    own = second_format(locale, user_locale)
+    try:
+        command = parse_series(words, locale, reader_of(locale, user_locale), user_locale)
+    except UserInputError as error:
+        return build_series_error_reply(error, locale, own)
+    return build_series_reply(analyse(command.throughput.value, command.pairs), command, locale)
+
+
+def answer_series_form(throughput: str | None, rows: str | None, locale: Locale, reader: Reader | None = None) -> Reply:
+    """The reply to a submitted series form; raises SeriesFieldErrors with one localized message per wrong field."""
+    command = parse_series_fields(throughput, rows, locale, reader)
+    return build_series_reply(analyse(command.throughput.value, command.pairs), command, locale)
+
+
+WARM_UP_TEXTS = ("64 2000 90%", "64 2000", "help", "v=2000 8=15800 16=31000")  # a result, an error, help, a series
 
 
 @cache  # once per process, and inherited by a forked one: the web process warms before it forks, then freezes

@@ -25,6 +25,11 @@ class ErrorCode(StrEnum):
     PERCENT_NOT_ALLOWED = "percent_not_allowed"
     ACTUAL_ABOVE_IDEAL = "actual_above_ideal"
     UNKNOWN_LOCALE = "unknown_locale"
+    # a measurement series (`bot.series_syntax`)
+    SERIES_COUNT = "series_count"
+    SERIES_NO_THROUGHPUT = "series_no_throughput"
+    SERIES_REPEATED_SIZE = "series_repeated_size"
+    SERIES_STRAY_WORD = "series_stray_word"
 
 
 LANGUAGE = "lang"  # what a `lang=` word's error is about (`UserInputError.quantity`), beside the four quantities
@@ -51,6 +56,7 @@ class UserInputError(Exception):
     reason: str | None = None  # why it was asked about rather than read (`bot.numbers.AskReason`)
     value: str | None = None  # a solved value that broke the rule, as computed
     cause: str | None = None  # the given quantity a solved value was computed from
+    pair: str | None = None  # in a measurement series: the measurement (`8=15800`) the error is in, as typed
 
     def __str__(self) -> str:  # for logs only; users see the rendered message
         return f"{self.code.value}: token={self.token!r} quantity={self.quantity!r}"

@@ -1,10 +1,16 @@
-"""What reaches the log: one line per event, and nothing a request carried.
+"""What reaches the log: one line per event, stamped with its time, and nothing a request carried.
 
 Bolt and the Slack SDK write request bodies, replies and Web API arguments into some of their messages (an
 invalid signature is logged with the whole body at INFO; DEBUG lines carry replies and `chat.postMessage`
 text). Their records keep only the message's opening words, up to the first detail; dpscale's own lines never
-hold a token, a `response_url` or a user's text to begin with. Every line, a traceback included, is written on
-one physical line with newlines escaped, so no value can forge a line of its own.
+hold a token, a `response_url` or a user's text to begin with, and what an unsigned request sent (the `error=`
+of an OAuth redirect) is logged as one of the codes it may be, or as its length (`known_or_length`).
+
+Every line, a traceback included, is written on one physical line with every control character escaped, as
+text or JSON (LOG_FORMAT), with its time in UTC (bot/log_lines.py).
+
+`logging_config(settings)` is the whole configuration as `logging.config.dictConfig` takes it, so that a process
+manager (gunicorn's `logconfig_dict`, uvicorn's `log_config`) gives its own loggers the same handler and format.
 """
 
 from __future__ import annotations
@@ -16,7 +22,10 @@ import queue
 import re
 import sys
 import threading
-from typing import TextIO
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    from bot.settings import Settings
 
 # loggers whose messages may quote a request, a reply or Web API arguments
 LIBRARY_LOGGERS = ("bot.bolt", "slack_bolt", "slack_sdk", "slack")
@@ -25,6 +34,11 @@ _DETAIL = re.compile(r":|\(|\{|\[|\n|\r| - ")
 # the Web API client logs every failed call at ERROR before raising it to its caller, which handles it and logs
 # the outcome in its own words (a users.info timeout is read in the unknown format): a warning, not an error
 _WEB_CLIENT = "slack_sdk.web.base_client"
+# loggers of the servers a process manager may run dpscale under: they write to dpscale's handler, in its format
+SERVER_LOGGERS = ("waitress", "gunicorn.error", "uvicorn", "uvicorn.error", "hypercorn.error")
+# their access logs write each request's target, query string included, which no one authenticated: off, as
+# dpscale writes a line of its own for each request it serves (bot.requests)
+ACCESS_LOGGERS = ("gunicorn.access", "uvicorn.access", "hypercorn.access")
 
 
 class LibraryDetailFilter(logging.Filter):
@@ -47,23 +61,36 @@ class LibraryDetailFilter(logging.Filter):
         return True
 
 
-class OneLineFormatter(logging.Formatter):
-    """`LEVEL logger message`, then the traceback if any; every newline or carriage return, in a value or a
-    traceback, written as \\n or \\r. Written out rather than through a format string: it runs for every
-    request, and the generic path (format-style lookup, time and stack checks) costs more than the line."""
+def logging_config(settings: Settings) -> dict[str, Any]:
+    """The process's whole log configuration, for `logging.config.dictConfig` (bot.slack.app.configure_logging
+    applies it; a process manager can apply the same: gunicorn's `logconfig_dict`, uvicorn's `log_config`).
 
-    def format(self, record: logging.LogRecord) -> str:
-        text = f"{record.levelname} {record.name} {record.getMessage()}"
-        if record.exc_info:
-            record.exc_text = record.exc_text or self.formatException(record.exc_info)
-        if record.exc_text:
-            text = f"{text}\n{record.exc_text}"
-        if "\n" in text or "\r" in text:
-            text = text.replace("\r", "\\r").replace("\n", "\\n")
-        return text
+    One handler (`line_handler`, with `LibraryDetailFilter`) in the format of LOG_FORMAT, on the root logger at
+    LOG_LEVEL; the servers' loggers (`SERVER_LOGGERS`) hand their lines to it, and their access logs, which
+    would write each request's unauthenticated target, are off (`ACCESS_LOGGERS`)."""
+    level = settings.log_level
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {"dpscale": {"()": "bot.log_lines.formatter_for", "log_format": settings.log_format}},
+        "filters": {"library_detail": {"()": "bot.logs.LibraryDetailFilter"}},
+        "handlers": {"dpscale": {"()": "bot.logs.line_handler", "formatter": "dpscale",
+                                 "filters": ["library_detail"]}},
+        "root": {"level": level, "handlers": ["dpscale"]},
+        "loggers": {
+            # Bolt asks its logger's own level, not the effective one, before writing each middleware's debug
+            # line: left unset, it wrote seven lines per request for logging to drop
+            "bot.bolt": {"level": level},
+            # waitress warns "Task queue depth is N" for every request that waits for a free thread: under
+            # load, a line per request that says only that the process is busy
+            "waitress.queue": {"level": "ERROR"},
+            **{name: {"handlers": [], "propagate": True} for name in SERVER_LOGGERS},
+            **{name: {"level": "WARNING", "handlers": [], "propagate": True} for name in ACCESS_LOGGERS},
+        },
+    }
 
 
-def one_line_handler() -> logging.Handler:
+def line_handler() -> logging.Handler:
     """The process's handler: each record filtered and written as one line by the thread that logs it, and the
     line handed through a queue (`logging.handlers.QueueHandler`, the line passed on as text rather than as a copy
     of its record) to a writer thread that writes what has gathered every `WRITE_INTERVAL` (`LineWriter`).
@@ -77,8 +104,6 @@ def one_line_handler() -> logging.Handler:
     stop_writer()
     lines: queue.SimpleQueue[str] = queue.SimpleQueue()
     handler = _LineHandoff(lines)
-    handler.setFormatter(OneLineFormatter())
-    handler.addFilter(LibraryDetailFilter())
     _listener = LineWriter(lines, sys.stderr)
     _listener.start()
     return handler
@@ -107,6 +132,10 @@ class LineWriter:
         self.interval = interval
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
 
     def start(self) -> None:
         self._stopping = threading.Event()
@@ -154,10 +183,10 @@ def stop_writer() -> None:
 
 
 def restart_writer_in_child() -> None:
-    """A forked process has the queue but not the thread that wrote it: start one of its own (bot/server.py
-    registers this to run after every fork). Lines still queued at the fork are the parent's to write; the child's
-    copy of them is dropped, so that none is written twice."""
-    if _listener is not None:
+    """A forked process has the queue but not the thread that wrote it: start one of its own (run after every
+    fork, whoever forks: a process manager's workers log as the parent did). Lines still queued at the fork are
+    the parent's to write; the child's copy of them is dropped, so that none is written twice."""
+    if _listener is not None and not _listener.running:
         _listener.take_queued()  # the parent writes these
         _listener.start()
 

@@ -11,6 +11,7 @@ from pydantic_core import ErrorDetails
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.errors import UserInputError
+from bot.keys import parse_keys
 from bot.numbers import resolve_locale
 
 SLACK_API_URL = "https://slack.com/api/"
@@ -20,6 +21,8 @@ TOKEN_PROBLEM = ("SLACK_BOT_TOKEN is required (one workspace), or SLACK_CLIENT_I
 BOTH_MODES_PROBLEM = ("SLACK_BOT_TOKEN and SLACK_CLIENT_ID/SLACK_CLIENT_SECRET must not both be set: "
                       "choose one workspace or many")
 OAUTH_PAIR_PROBLEM = "SLACK_CLIENT_ID and SLACK_CLIENT_SECRET must be set together"
+TOKEN_KEYS_PROBLEM = ("DPSCALE_TOKEN_KEYS is required in multi-workspace mode (SLACK_CLIENT_ID): installations' "
+                      "tokens are stored encrypted with it (generate a key with `python -m bot.store new-key`)")
 OAUTH_SOCKET_PROBLEM = "multi-workspace mode (SLACK_CLIENT_ID) needs HTTP and SLACK_SIGNING_SECRET, not Socket Mode"
 # The least a reply needs: the command, mentions, posting replies, and each user's locale.
 DEFAULT_SCOPES = "commands,app_mentions:read,chat:write,users:read"
@@ -55,6 +58,11 @@ class Settings(BaseSettings):
     slack_redirect_uri: str | None = None
     slack_install_url: str = "https://slack.com/oauth/v2/authorize"
     slack_state_expiration_seconds: int = Field(default=600, ge=60, le=3600)
+    # Fernet keys, comma-separated, that stored Slack tokens are encrypted with: the first encrypts, every one
+    # decrypts (key rotation: README, "What is stored"); required in multi-workspace mode
+    dpscale_token_keys: SecretStr | None = None
+    # how each log line is written: `text` (time, level, logger, message) or `json` (one object per line)
+    log_format: Literal["text", "json"] = "text"
 
     @field_validator("slack_bot_token")
     @classmethod
@@ -91,6 +99,18 @@ class Settings(BaseSettings):
     def _upper(cls, level: object) -> object:
         return level.upper() if isinstance(level, str) else level
 
+    @field_validator("log_format", mode="before")
+    @classmethod
+    def _lower(cls, name: object) -> object:
+        return name.strip().lower() if isinstance(name, str) else name
+
+    @field_validator("dpscale_token_keys")
+    @classmethod
+    def _token_keys_shape(cls, keys: SecretStr | None) -> SecretStr | None:
+        if keys is not None:
+            parse_keys(keys.get_secret_value())
+        return keys
+
     @field_validator("database_url")
     @classmethod
     def _database_url_shape(cls, url: str | None) -> str | None:
@@ -109,6 +129,8 @@ class Settings(BaseSettings):
             problems.append(BOTH_MODES_PROBLEM)
         elif self.multi_workspace and self.socket_mode:
             problems.append(OAUTH_SOCKET_PROBLEM)
+        if self.multi_workspace and self.dpscale_token_keys is None:
+            problems.append(TOKEN_KEYS_PROBLEM)
         if self.slack_bot_token is None and self.slack_client_id is None and self.slack_client_secret is None:
             problems.append(TOKEN_PROBLEM)
         if problems:
@@ -123,6 +145,11 @@ class Settings(BaseSettings):
     def multi_workspace(self) -> bool:
         """Installable by any workspace through OAuth, rather than serving the one SLACK_BOT_TOKEN belongs to."""
         return self.slack_client_id is not None and self.slack_client_secret is not None
+
+    @property
+    def token_keys(self) -> list[str]:
+        """The Fernet keys of DPSCALE_TOKEN_KEYS, the one that encrypts first; none where it is not set."""
+        return parse_keys(self.dpscale_token_keys.get_secret_value()) if self.dpscale_token_keys else []
 
     @property
     def scopes(self) -> list[str]:

@@ -1,4 +1,5 @@
-"""Write docs/samples/<language>.txt: the seed example's whole reply in each shipped language, as plain text.
+"""Write docs/samples/<language>.txt: the seed example's whole reply in each shipped language, as plain text; and
+docs/samples/series/<language>.txt: a measurement series' reply (`bot.series_syntax`) the same way.
 
     python scripts/render_samples.py          # rewrite the samples
     python scripts/render_samples.py --check  # exit 1 if a committed sample differs from today's reply
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from decimal import Decimal
 from pathlib import Path
 
 from bot.engine import answer
@@ -19,6 +21,7 @@ from bot.replies import render_plain_text
 from bot.replies.wording import EXAMPLE, Wording
 
 SAMPLES = Path(__file__).resolve().parent.parent / "docs" / "samples"
+SERIES = ((2000, None), (8, 15800), (16, 31000), (32, 59000), (64, 108000))  # v, then (devices, measured A)
 # one Slack locale per shipped catalog
 LOCALES = {"en": "en-US", "en_GB": "en-GB", "de": "de-DE", "es": "es-ES", "es_419": "es-LA", "fr": "fr-FR",
            "it": "it-IT", "ja": "ja-JP", "ko": "ko-KR", "pt_BR": "pt-BR", "zh_Hans": "zh-CN", "zh_Hant": "zh-TW"}
@@ -32,14 +35,22 @@ def sample(tag: str) -> str:
     return header + render_plain_text(answer(text, resolve_locale(tag)))
 
 
+def series_sample(tag: str) -> str:
+    """A series written in the locale's own format: `v=2.000 8=15.800 …` for German."""
+    words = Wording(resolve_locale(tag))
+    text = " ".join(f"v={words.number(Decimal(d))}" if a is None else f"{d}={words.number(Decimal(a))}"
+                    for d, a in SERIES)
+    return f"$ dpscale '{text}' --locale {tag}\n\n" + render_plain_text(answer(text, resolve_locale(tag)))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--check", action="store_true")
     args = parser.parse_args()
     stale = []
-    for name, tag in LOCALES.items():
-        path = SAMPLES / f"{name}.txt"
-        text = sample(tag)
+    cases = [(SAMPLES / f"{name}.txt", sample(tag)) for name, tag in LOCALES.items()]
+    cases += [(SAMPLES / "series" / f"{name}.txt", series_sample(tag)) for name, tag in LOCALES.items()]
+    for path, text in cases:
         if args.check:
             if not path.exists() or path.read_text(encoding="utf-8") != text:
                 stale.append(path.name)

@@ -267,7 +267,13 @@ def send_event(server: AppServer, event: dict[str, Any], event_id: str) -> Respo
     return post(server.url + "/slack/events", body, signed_headers(body, "application/json"))
 
 
-LOG_LINE = re.compile(r"(DEBUG|INFO|WARNING|ERROR|CRITICAL) [\w.]+ \S")
+LOG_TIME = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z "  # each line's time stamp, ISO 8601 in UTC
+LOG_LINE = re.compile(rf"{LOG_TIME}(DEBUG|INFO|WARNING|ERROR|CRITICAL) [\w.]+ \S")
+
+
+def untimed(log: str) -> str:
+    """`log` without the time stamp that opens each of its lines."""
+    return re.sub(rf"^{LOG_TIME}", "", log, flags=re.M)
 
 
 def log_problems(log: str, crash_expected: bool = False, sent_texts: set[str] | None = None) -> list[str]:

@@ -38,6 +38,7 @@ from slack_client import (
     send_interaction,
     signed_headers,
     slash_command_body,
+    untimed,
     worker_memory_kib,
 )
 from slack_client import send_mention as send_mention
@@ -608,14 +609,14 @@ logging.getLogger("slack_sdk.web.base_client").error("Failed to send a request t
 
 def test_each_log_record_is_one_line_whatever_its_values_hold():
     done = subprocess.run([sys.executable, "-c", LOGGING_PROGRAM], capture_output=True, text=True, timeout=30)
-    assert done.stderr.splitlines() == [
+    assert untimed(done.stderr).splitlines() == [
         "INFO bot.requests kind=command outcome=forged\\nINFO bot.requests kind=admin\\r",
-        done.stderr.splitlines()[1],
+        untimed(done.stderr).splitlines()[1],
         "INFO bot.bolt Invalid request signature detected",
         # a failed Web API call, which its caller handles and logs in its own words: a warning
         "WARNING slack_sdk.web.base_client Failed to send a request to Slack API server",
     ]
-    assert done.stderr.splitlines()[1].startswith("ERROR bot.slack.failures listener failed\\nTraceback")
+    assert untimed(done.stderr).splitlines()[1].startswith("ERROR bot.slack.failures listener failed\\nTraceback")
     assert "ValueError: several\\nlines" in done.stderr
 
 
@@ -683,7 +684,7 @@ logging.getLogger("bot.server").info("in the parent")
 
 def test_a_forked_process_writes_its_own_lines_and_not_its_parents_again():
     done = subprocess.run([sys.executable, "-c", FORKING_PROGRAM], capture_output=True, text=True, timeout=30)
-    assert sorted(done.stderr.splitlines()) == [
+    assert sorted(untimed(done.stderr).splitlines()) == [
         "INFO bot.server before the fork", "INFO bot.server in the child", "INFO bot.server in the parent",
     ]
 
@@ -743,7 +744,7 @@ def test_a_failed_token_check_at_start_up_exits_1_with_one_line_saying_why(case,
     finally:
         server.stop()
         fake.stop()
-    errors = [line for line in log.splitlines() if line.startswith("ERROR bot.server")]
+    errors = [line for line in untimed(log).splitlines() if line.startswith("ERROR bot.server")]
     assert len(errors) == 1 and errors[0].startswith("ERROR bot.server not serving: ")
     assert expected in errors[0]
     assert "portal-page" not in log  # nothing of what came back is written

@@ -46,7 +46,9 @@ def test_every_problem_is_named_without_its_value(env, problems):
     assert "xoxp-user" not in message and "s3cr3t-value" not in message
 
 
-MULTI = {"SLACK_CLIENT_ID": "1111.2222", "SLACK_CLIENT_SECRET": "client-s3cret", "SLACK_SIGNING_SECRET": "s3cr3t-value"}
+KEY, OTHER_KEY = "a2V5LW9mLXRoZS1zZXR0aW5ncy10ZXN0cy0tLS0tLS0=", "b3RoZXIta2V5LW9mLXRoZS1zZXR0aW5ncy10ZXN0cy0="
+MULTI = {"SLACK_CLIENT_ID": "1111.2222", "SLACK_CLIENT_SECRET": "client-s3cret", "SLACK_SIGNING_SECRET": "s3cr3t-value",
+         "DPSCALE_TOKEN_KEYS": KEY}
 
 
 def test_client_id_and_secret_select_multi_workspace_mode_with_the_least_scopes():
@@ -65,13 +67,28 @@ def test_client_id_and_secret_select_multi_workspace_mode_with_the_least_scopes(
         ({**MULTI, "SLACK_APP_TOKEN": "xapp-1"}, "needs HTTP and SLACK_SIGNING_SECRET, not Socket Mode"),
         ({**GOOD, "DATABASE_URL": "dpscale.db"}, "DATABASE_URL must be a URL"),
         ({"SLACK_SIGNING_SECRET": "s3cr3t-value"}, "or SLACK_CLIENT_ID and SLACK_CLIENT_SECRET"),
+        ({**MULTI, "DPSCALE_TOKEN_KEYS": None}, "DPSCALE_TOKEN_KEYS is required in multi-workspace mode"),
+        ({**MULTI, "DPSCALE_TOKEN_KEYS": " , "}, "DPSCALE_TOKEN_KEYS must hold at least one key"),
+        ({**MULTI, "DPSCALE_TOKEN_KEYS": "not-a-key-s3cr3t"}, "DPSCALE_TOKEN_KEYS key 1 of 1 is not a Fernet key"),
+        ({**MULTI, "DPSCALE_TOKEN_KEYS": f"{KEY},{KEY[:10]}!{KEY[10:]}"},  # a character base64 does not have
+         "DPSCALE_TOKEN_KEYS key 2 of 2 is not a Fernet key"),
+        ({**GOOD, "LOG_FORMAT": "xml"}, "LOG_FORMAT Input should be 'text' or 'json'"),
     ],
 )
 def test_each_mode_problem_is_named(env, problem):
     with pytest.raises(SettingsError) as caught:
-        load_settings(env)
+        load_settings({key: value for key, value in env.items() if value is not None})
     assert problem in str(caught.value)
-    assert "client-s3cret" not in str(caught.value) and "s3cr3t-value" not in str(caught.value)
+    assert len([line for line in str(caught.value).splitlines() if "DPSCALE_TOKEN_KEYS" in line]) <= 1
+    for secret in ("client-s3cret", "s3cr3t", KEY[10:]):
+        assert secret not in str(caught.value)
+
+
+def test_token_keys_are_read_in_order_the_one_that_encrypts_first():
+    assert load_settings({**MULTI, "DPSCALE_TOKEN_KEYS": f" {OTHER_KEY} ,{KEY}"}).token_keys == [OTHER_KEY, KEY]
+    assert load_settings(GOOD).token_keys == []  # one workspace: its token is the setting, nothing is stored
+    assert KEY not in repr(load_settings(MULTI))
+    assert load_settings({**GOOD, "LOG_FORMAT": "JSON"}).log_format == "json"
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,7 @@ import pytest
 
 from bot.shutdown import WorkPool
 from fake_slack import BOT_USER_ID
-from slack_client import AppServer, Response, log_problems, running_app, send_command, send_mention
+from slack_client import AppServer, Response, log_problems, running_app, send_command, send_mention, untimed
 
 e2e = pytest.mark.e2e  # every test but the thread pool's own runs the real server
 
@@ -85,7 +85,7 @@ def socket_owner(port: int, pids: list[int]) -> int | None:
 
 def stop_lines(log: str) -> list[str]:
     """The lines saying a process stopped, one per process."""
-    return re.findall(r"^INFO bot\.server stopped .*$", log, re.M)
+    return re.findall(r"^INFO bot\.server stopped .*$", untimed(log), re.M)
 
 
 @e2e
@@ -165,7 +165,7 @@ def test_a_command_that_would_outlast_the_drain_timeout_is_abandoned_with_a_warn
     assert stopped_after < float(LOOKUP_TIMEOUT)  # at the bound, not when the command would have been answered
     # answered 503, for Slack to try again (an event is redelivered), not left to time out
     assert isinstance(response, Response) and response.status == 503
-    assert re.search(r"^WARNING bot\.server .*abandoned 1 request\b", log, re.M), log
+    assert re.search(r"^WARNING bot\.server .*abandoned 1 request\b", untimed(log), re.M), log
     assert len(stop_lines(log)) == 1
     assert log_problems(log, sent_texts=server.sent_texts) == []
 
@@ -182,7 +182,8 @@ def test_a_mentions_answer_being_posted_after_its_acknowledgement_is_posted_befo
         log = server.output()
     assert ack.status == 200 and status == 0
     assert fake.finished_count("chat.postMessage") == 1
-    assert re.search(r"^INFO bot\.requests kind=mention .*outcome=ok", log, re.M)  # the listener saw Slack's answer
+    # the listener saw Slack's answer
+    assert re.search(r"^INFO bot\.requests kind=mention .*outcome=ok", untimed(log), re.M)
     assert len(stop_lines(log)) == 1 and log_problems(log, sent_texts=server.sent_texts) == []
 
 

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import gc
+import os
 import sqlite3
+import subprocess
+import sys
 import threading
 import time
 from contextlib import closing
 from datetime import datetime, timedelta
+from pathlib import Path
 
 import pytest
 from alembic.autogenerate import compare_metadata
@@ -15,14 +19,17 @@ from alembic.runtime.migration import MigrationContext
 from slack_sdk.oauth.installation_store import Installation
 from sqlalchemy import event, func, select, update
 
-from bot.store import EVENT, SHARE, PostedAnswer, Store, Workspace, upgrade
+from bot.store import EVENT, SHARE, Job, PostedAnswer, Store, Workspace, upgrade
 from bot.store.db import sqlalchemy_url
-from bot.store.installations import OAuthStateStore, installation_store
+from bot.store.installations import OAuthStateStore, installation_store, rotate_tokens
 from bot.store.migrate import current_revision, head_revision
-from bot.store.tables import answers, handled, metadata, oauth_states
+from bot.store.tables import answers, bots, handled, installations, metadata, oauth_states
 from bot.store.tables import preferences as preferences_table
+from bot.store.tokens import PLAIN_WIDTH, STORED_WIDTH, TokenCipher, TokenKeyError
 
 CLIENT_ID = "111.222"
+OLD_KEY, NEW_KEY = "b2xkLWtleS1vZi10aGUtc3RvcmUtdGVzdHMtLS0tLS0=", "bmV3LWtleS1vZi10aGUtc3RvcmUtdGVzdHMtLS0tLS0="
+TOKENS = TokenCipher([OLD_KEY])
 
 
 @pytest.fixture
@@ -33,16 +40,18 @@ def store(database_url):
     store.close()
 
 
-def install(store: Store, team_id: str | None, enterprise_id: str | None = None, org: bool = False) -> None:
-    installation_store(store.database, CLIENT_ID, store.cache).save(Installation(
+def install(store: Store, team_id: str | None, enterprise_id: str | None = None, org: bool = False,
+            tokens: TokenCipher = TOKENS) -> None:
+    installation_store(store.database, CLIENT_ID, tokens, store.cache).save(Installation(
         app_id="A1", enterprise_id=enterprise_id, team_id=team_id, user_id="UINSTALLER",
         bot_token=f"xoxb-{team_id or enterprise_id}", bot_id="B1", bot_user_id="UBOT",
         bot_scopes="commands,chat:write", is_enterprise_install=org,
     ))
 
 
-def bot_token(store: Store, team_id: str | None, enterprise_id: str | None = None, org: bool = False) -> str | None:
-    bot = installation_store(store.database, CLIENT_ID, store.cache).find_bot(
+def bot_token(store: Store, team_id: str | None, enterprise_id: str | None = None, org: bool = False,
+              tokens: TokenCipher = TOKENS) -> str | None:
+    bot = installation_store(store.database, CLIENT_ID, tokens, store.cache).find_bot(
         enterprise_id=enterprise_id, team_id=team_id, is_enterprise_install=org)
     return bot.bot_token if bot else None
 
@@ -95,8 +104,9 @@ def test_a_migration_is_never_undone(store):
 
     install(store, "T1")
     with pytest.raises(RuntimeError, match="never undone"), store.database.engine.begin() as connection:
-        command.downgrade(alembic_config(connection), "0001")
+        command.downgrade(alembic_config(connection, TOKENS), "0001")
     assert bot_token(store, "T1") == "xoxb-T1"
+    assert "xoxb-" not in raw_rows(store)
 
 
 def test_a_key_is_handled_once_and_each_kind_on_its_own(store):
@@ -181,8 +191,8 @@ def test_an_expired_answer_reads_as_none_is_refreshed_by_a_put_and_expired_rows_
     store.answers.put(workspace, "C1", "old", PostedAnswer("9.1", "a2"), 60)  # written again: its time starts anew
     assert store.answers.get(workspace, "C1", "old") == PostedAnswer("9.1", "a2")
     assert store.answers.delete_expired() == 1  # "gone"
-    monkeypatch.setattr("bot.store.events.CLEAN_UP_EVERY", 1)  # now every write cleans up on the way
     store.answers.put(workspace, "C1", "gone-too", PostedAnswer("9.4", "d"), -1)
+    assert store.delete_expired()["dpscale_answers"] == 1  # what the sweeper does on its clock, in every process
     with store.database.engine.connect() as connection:
         assert set(connection.execute(select(answers.c.message_ts)).scalars()) == {"old", "live"}
 
@@ -212,8 +222,9 @@ def test_forgetting_a_workspace_deletes_its_installation_and_all_its_rows_and_no
         store.preferences.set_number_format(workspace, "U1", "de-DE")
         store.handled.first(EVENT, f"Ev-{workspace.team_id}", 60, workspace)
         store.answers.put(workspace, "C1", "1.1", PostedAnswer("9.1", workspace.team_key), 60)
+        store.work.accept(Job("mention", f"Ev-{workspace.team_id}", workspace, {"event": {"text": "64"}}), 30, 60)
     deleted = store.forget(gone, CLIENT_ID)
-    assert deleted == {"dpscale_preferences": 1, "dpscale_handled": 1, "dpscale_answers": 1,
+    assert deleted == {"dpscale_preferences": 1, "dpscale_handled": 1, "dpscale_answers": 1, "dpscale_work": 1,
                        "slack_installations": 1, "slack_bots": 1}
     assert bot_token(store, "T1") is None and store.preferences.number_format(gone, "U1") is None
     assert store.answers.get(gone, "C1", "1.1") is None
@@ -282,7 +293,7 @@ def test_a_process_keeps_what_it_read_until_another_process_changes_it(postgres_
         writer.preferences.set_number_format(workspace, "U1", "fr-FR")
         assert wait_until(lambda: reader.preferences.number_format(workspace, "U1") == "fr-FR")
         install(writer, "T1")
-        bot = installation_store(reader.database, CLIENT_ID, reader.cache)
+        bot = installation_store(reader.database, CLIENT_ID, TOKENS, reader.cache)
         assert bot.find_bot(enterprise_id=None, team_id="T1").bot_token == "xoxb-T1"
         writer.forget(workspace, CLIENT_ID)
         assert wait_until(lambda: bot.find_bot(enterprise_id=None, team_id="T1") is None)
@@ -338,3 +349,127 @@ def test_a_cache_that_no_one_holds_any_more_stops_its_watcher(tmp_path):
     gc.collect()
     watcher.join(5)
     assert not watcher.is_alive()
+
+
+def raw_rows(store: Store) -> str:
+    """Every value of every row of slack-sdk's two installation tables, as the database holds them."""
+    with store.database.engine.connect() as connection:
+        return repr([connection.execute(select(table)).all() for table in (installations, bots)])
+
+
+def install_everything(store: Store, team_id: str, tokens: TokenCipher = TOKENS) -> None:
+    """An installation with every kind of credential slack-sdk's tables can hold, at their longest."""
+    installation_store(store.database, CLIENT_ID, tokens, store.cache).save(Installation(
+        app_id="A1", team_id=team_id, user_id="UINSTALLER", bot_id="B1", bot_user_id="UBOT",
+        bot_token=f"xoxb-{team_id}-" + "b" * (PLAIN_WIDTH - 6 - len(team_id)), bot_refresh_token=f"xoxe-1-{team_id}",
+        user_token=f"xoxp-{team_id}", user_refresh_token=f"xoxe-2-{team_id}",
+        incoming_webhook_url=f"https://hooks.slack.com/services/{team_id}/secret", bot_scopes="commands",
+    ))
+
+
+def test_no_stored_column_holds_a_token_and_the_store_reads_every_one_back(store):
+    install_everything(store, "T1")
+    raw = raw_rows(store)
+    for secret in ("xoxb-", "xoxp-", "xoxe-", "hooks.slack.com"):
+        assert secret not in raw
+    bot = installation_store(store.database, CLIENT_ID, TOKENS, store.cache).find_installation(
+        enterprise_id=None, team_id="T1")
+    assert bot.bot_token.startswith("xoxb-T1-") and len(bot.bot_token) == PLAIN_WIDTH
+    assert (bot.bot_refresh_token, bot.user_token, bot.user_refresh_token) == ("xoxe-1-T1", "xoxp-T1", "xoxe-2-T1")
+    assert bot.incoming_webhook_url == "https://hooks.slack.com/services/T1/secret"
+    with store.database.engine.connect() as connection:
+        stored = connection.execute(select(bots.c.bot_token)).scalar_one()
+    assert len(stored) <= STORED_WIDTH
+
+
+def test_a_rotated_key_reads_old_rows_writes_new_ones_and_rotate_keys_leaves_none_for_the_old_key(store):
+    install(store, "T1")  # with the old key
+    rotated = TokenCipher([NEW_KEY, OLD_KEY])
+    assert bot_token(store, "T1", tokens=rotated) == "xoxb-T1"
+    install(store, "T2", tokens=rotated)  # written with the new key
+    assert bot_token(store, "T2", tokens=rotated) == "xoxb-T2"
+    with pytest.raises(TokenKeyError, match="DPSCALE_TOKEN_KEYS"):  # the old key alone cannot read it
+        installation_store(store.database, CLIENT_ID, TOKENS).find_bot(enterprise_id=None, team_id="T2")
+    assert rotate_tokens(store.database, rotated) == 4  # each token, written again under the first key
+    only_new = TokenCipher([NEW_KEY])
+    assert (bot_token(store, "T1", tokens=only_new), bot_token(store, "T2", tokens=only_new)) == ("xoxb-T1", "xoxb-T2")
+    assert "xoxb-" not in raw_rows(store)
+
+
+def plain_installation_at_0003(database_url: str) -> Store:
+    """A database at revision 0003 holding an installation's tokens in plain text, as dpscale stored them then."""
+    store = Store.open(database_url)
+    upgrade(store.database, "0003")
+    with store.database.engine.begin() as connection:
+        for table in (installations, bots):
+            row = {"client_id": CLIENT_ID, "app_id": "A1", "team_id": "T1", "bot_token": "xoxb-T1",
+                   "bot_id": "B1", "bot_user_id": "UBOT", "is_enterprise_install": False,
+                   "installed_at": datetime(2026, 1, 1)}
+            connection.execute(table.insert(), {**row, "user_id": "UINSTALLER"} if table is installations else row)
+    return store
+
+
+def test_the_migration_encrypts_the_tokens_already_stored_and_its_downgrade_decrypts_them(database_url):
+    from alembic import command
+
+    from bot.store.migrate import alembic_config
+
+    store = plain_installation_at_0003(database_url)
+    upgrade(store.database, tokens=TOKENS)
+    assert "xoxb-" not in raw_rows(store)
+    assert bot_token(store, "T1") == "xoxb-T1"
+    with store.database.engine.begin() as connection:
+        command.downgrade(alembic_config(connection, TOKENS), "0005-1")
+    assert raw_rows(store).count("'xoxb-T1'") == 2
+    store.close()
+
+
+def test_the_migration_without_a_key_stops_and_changes_nothing_where_a_token_is_stored(database_url, monkeypatch):
+    monkeypatch.delenv("DPSCALE_TOKEN_KEYS", raising=False)
+    store = plain_installation_at_0003(database_url)
+    with pytest.raises(TokenKeyError, match="DPSCALE_TOKEN_KEYS is needed to encrypt the 2 token"):
+        upgrade(store.database)
+    assert current_revision(store.database) == "0003"
+    assert raw_rows(store).count("'xoxb-T1'") == 2
+    monkeypatch.setenv("DPSCALE_TOKEN_KEYS", f"{OLD_KEY}")  # as `python -m bot.store upgrade` finds it
+    upgrade(store.database)
+    assert "xoxb-" not in raw_rows(store) and bot_token(store, "T1") == "xoxb-T1"
+    store.close()
+
+
+def test_a_token_written_in_plain_text_by_an_older_process_is_read_and_rotate_keys_encrypts_it(store):
+    install(store, "T1")
+    with store.database.engine.begin() as connection:
+        connection.execute(update(bots).values(bot_token="xoxb-written-by-an-older-version"))
+    assert bot_token(store, "T1") == "xoxb-written-by-an-older-version"
+    assert rotate_tokens(store.database, TOKENS) == 2  # that one, and the installation row's, re-encrypted
+    assert "xoxb-" not in raw_rows(store)
+
+
+def store_command(database_url: str, keys: str, *argv: str) -> subprocess.CompletedProcess[str]:
+    env = {"PATH": os.environ["PATH"], "DATABASE_URL": database_url, "DPSCALE_TOKEN_KEYS": keys}
+    return subprocess.run([sys.executable, "-m", "bot.store", *argv], env=env, capture_output=True, text=True,
+                          timeout=60, cwd=Path(__file__).resolve().parent.parent)
+
+
+def test_the_documented_commands_rotate_the_key_and_undo_the_encryption(tmp_path):
+    """docs/security.md's steps: a new key first, `rotate-keys`, the old key dropped; then `downgrade 0005-1`."""
+    url = f"sqlite:///{tmp_path / 'dpscale.sqlite3'}"
+    store = Store.open(url)
+    upgrade(store.database, tokens=TOKENS)
+    install(store, "T1")
+    done = store_command(url, f"{NEW_KEY},{OLD_KEY}", "rotate-keys")
+    assert done.returncode == 0 and "re-encrypted 2 stored token(s)" in done.stdout, done.stderr
+    only_new = TokenCipher([NEW_KEY])
+    assert installation_store(store.database, CLIENT_ID, only_new).find_bot(
+        enterprise_id=None, team_id="T1").bot_token == "xoxb-T1"
+    assert store_command(url, OLD_KEY, "downgrade", "0005-1").returncode == 1  # the old key no longer reads them
+    assert "xoxb-" not in raw_rows(store)
+    done = store_command(url, NEW_KEY, "downgrade", "0005-1")
+    assert done.returncode == 0, done.stderr
+    assert raw_rows(store).count("'xoxb-T1'") == 2
+    refused = store_command(url, NEW_KEY, "downgrade", "0001")
+    assert refused.returncode == 1 and "never undone" in refused.stderr and "Traceback" not in refused.stderr
+    key = store_command(url, "", "new-key").stdout.strip()
+    assert TokenCipher([key]).decrypt(TokenCipher([key]).encrypt("xoxb-1")) == "xoxb-1"
+    store.close()

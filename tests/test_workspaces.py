@@ -7,7 +7,10 @@ file and on a real PostgreSQL server."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 import time
 import urllib.error
 import urllib.parse
@@ -18,21 +21,25 @@ import pytest
 from sqlalchemy import select, update
 
 from bot.store import Store, Workspace
-from bot.store.tables import answers, bots, oauth_states, preferences
+from bot.store.tables import answers, bots, installations, oauth_states, preferences
 from fake_slack import FakeSlack
 from slack_client import (
+    ROOT,
     AppServer,
     get,
     interaction_body,
     mention_body,
     post,
+    procfile_command,
     signed_headers,
     slash_command_body,
 )
 
 pytestmark = pytest.mark.e2e
 CLIENT_ID = "1111.2222"
-MULTI = {"SLACK_BOT_TOKEN": None, "SLACK_CLIENT_ID": CLIENT_ID, "SLACK_CLIENT_SECRET": "client-secret"}
+TOKEN_KEY = "d29ya3NwYWNlLXRlc3RzLXRva2VuLWtleS0tLS0tLS0="
+MULTI = {"SLACK_BOT_TOKEN": None, "SLACK_CLIENT_ID": CLIENT_ID, "SLACK_CLIENT_SECRET": "client-secret",
+         "DPSCALE_TOKEN_KEYS": TOKEN_KEY}
 
 
 @pytest.fixture
@@ -92,7 +99,7 @@ def tokens_used(fake: FakeSlack, method: str) -> list[str]:
 
 
 def test_a_workspace_installs_and_is_answered_with_its_own_token_and_a_second_with_its_own(multi):
-    fake, server, _ = multi
+    fake, server, store = multi
     install(server, "T1")
     reply = command(server, "64 2000 90%", "T1").json()
     assert "115,200" in reply["text"]
@@ -105,6 +112,45 @@ def test_a_workspace_installs_and_is_answered_with_its_own_token_and_a_second_wi
     for user in ("UA", "UB", "UC"):
         assert "115,200" in command(server, "64 2000 90%", "T1", user=user).json()["text"]
     assert len(fake.calls_to("auth.test")) == checked
+    with store.database.engine.connect() as connection:  # as a backup or a read replica would hold them
+        stored = repr([connection.execute(select(table)).all() for table in (installations, bots)])
+    assert "xoxb-" not in stored and "T1" in stored
+
+
+def test_a_server_whose_key_does_not_read_the_stored_tokens_says_so_in_one_line_and_does_not_serve(multi,
+                                                                                                   database_url):
+    fake, server, _ = multi
+    install(server, "T1")
+    other_key = "YW5vdGhlci1kZXBsb3ltZW50cy1rZXktLS0tLS0tLS0="
+    second = AppServer(fake, env={**MULTI, "DATABASE_URL": database_url, "WEB_CONCURRENCY": "1",
+                                  "DPSCALE_TOKEN_KEYS": other_key})
+    with pytest.raises(RuntimeError):  # exited before /healthz answered
+        second.start()
+    assert second.process.returncode == 1
+    (line,) = [each for each in second.output().splitlines() if "ERROR" in each]
+    assert line.endswith("ERROR bot.server not serving: a stored token is not readable with any key in "
+                         "DPSCALE_TOKEN_KEYS (was the key it was encrypted with removed?)")
+    assert "Traceback" not in second.output()
+    assert "115,200" in command(server, "64 2000 90%", "T1").json()["text"]  # the right key still serves
+
+
+@pytest.mark.parametrize(("keys", "line"), [
+    (None, "DPSCALE_TOKEN_KEYS is required in multi-workspace mode"),
+    ("short-s3cret", "DPSCALE_TOKEN_KEYS key 1 of 1 is not a Fernet key"),
+])
+def test_multi_workspace_mode_does_not_start_without_a_key_for_the_tokens_and_says_so_in_one_line(
+        tmp_path, keys, line):
+    env = {"PATH": os.environ["PATH"], "PYTHONPATH": str(ROOT), "SLACK_SIGNING_SECRET": "s",
+           "DATABASE_URL": f"sqlite:///{tmp_path}/d.db", **{k: v for k, v in MULTI.items() if v is not None}}
+    env.pop("DPSCALE_TOKEN_KEYS")
+    if keys is not None:
+        env["DPSCALE_TOKEN_KEYS"] = keys
+    done = subprocess.run([sys.executable, *procfile_command("web")[1:]], env=env, capture_output=True, text=True,
+                          timeout=30, cwd=ROOT)
+    assert done.returncode == 2
+    lines = [each for each in done.stderr.splitlines() if "DPSCALE_TOKEN_KEYS" in each]
+    assert len(lines) == 1 and line in lines[0], done.stderr
+    assert "s3cret" not in done.stderr and not (tmp_path / "d.db").exists()  # nothing started, nothing stored
 
 
 def test_a_replayed_forged_or_expired_state_is_refused_with_a_clear_page(multi):
@@ -124,6 +170,26 @@ def test_a_replayed_forged_or_expired_state_is_refused_with_a_clear_page(multi):
     status, page = finish_install(server, expiring, "code-T3")
     assert status == 400 and "expired or was already used" in page
     assert fake.installs == 1  # no refused state ever reached oauth.v2.access
+
+
+def test_an_oauth_redirects_error_no_one_authenticated_is_logged_by_its_length_in_a_short_line(multi):
+    """`error=` of 60,000 characters with terminal controls in it, as anyone can send it: the page says the
+    installation failed, and the log says so in a line under 300 bytes that holds none of it."""
+    fake, server, _ = multi
+    controls = "\x1b[2J\x1b]0;owned\x07"  # clear the screen, retitle the terminal
+    hostile = controls + "A" * (60_000 - len(controls))
+    query = urllib.parse.urlencode({"error": hostile, "state": "s"})
+    with pytest.raises(urllib.error.HTTPError) as failed:
+        urllib.request.urlopen(f"{server.url}/slack/oauth_redirect?{query}", timeout=10)
+    assert failed.value.code == 500 and "Installation failed" in failed.value.read().decode()
+    cancelled = urllib.request.urlopen(f"{server.url}/slack/oauth_redirect?error=access_denied&state=s", timeout=10)
+    assert "Installation cancelled" in cancelled.read().decode()
+    log = logged(server, "reason=access_denied")
+    (line,) = [each for each in log.splitlines() if "reason=other" in each]
+    assert line.endswith("WARNING bot.slack.workspaces installation refused: reason=other (60000 chars)")
+    assert max(len(each.encode()) for each in log.splitlines()) < 300
+    assert "AAAAAAAAAA" not in log and "owned" not in log
+    assert not re.search(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]", log)  # no control character but the newlines
 
 
 def test_the_install_pages_answer_only_get_and_other_methods_make_no_state(multi):

@@ -69,10 +69,20 @@ def _examples(words: Wording, ungrouped: bool) -> str:
         (f"/dpscale {n(d, 0)} {n(v)} {ak}{n(actual)}", _("your measured efficiency")),
         (f"/dpscale {vk}{n(v)} {ek}{pct(e)} {ak}{n(Decimal(200000))}", _("devices needed for a target")),
         (f"/dpscale {dk}{n(d, 0)} {ek}{pct(e)} {ak}{n(actual)}", _("per-device throughput needed")),
+        (f"/dpscale {series_example(words, ungrouped)}", _("efficiency at several cluster sizes, and its trend")),
+        ("/dpscale series", _("a form for such a series, one measurement per line")),
         # written so your format and German read it alike: `lang=` numbers read differently are asked about
         (f"/dpscale {n(d, 0)} {words.plain(v)} {pct(e)} {lk}de", _("answer in another language and number format")),
     ]
     return "\n".join(f"• {code(example)} {meaning}" for example, meaning in lines)
+
+
+def series_example(words: Wording, ungrouped: bool = False) -> str:
+    """A measurement series (`bot.series_syntax`) in the reader's format: `v=2,000 8=15,800 16=31,000 64=115,200`
+    (ungrouped where two formats read the command, after `lang=`)."""
+    number = words.plain if ungrouped else words.number
+    pairs = ((Decimal(8), Decimal(15800)), (Decimal(16), Decimal(31000)), (Decimal(64), Decimal(115200)))
+    return " ".join(["v=" + number(Decimal(2000)), *(f"{words.number(d, 0)}={number(a)}" for d, a in pairs)])
 
 
 def _reading_rules(words: Wording) -> str:
@@ -121,6 +131,11 @@ def unknown_format_rule(words: Wording) -> str:
 def explanation_blocks(locale: Locale) -> list[Block]:
     """The FAQ and the model's limits: the same for every reply in a locale, so built once per locale."""
     return list(_explanations(locale))
+
+
+def limits_block(locale: Locale) -> Block:
+    """The model's limits alone (a series shows them without the FAQ above them)."""
+    return _explanations(locale)[-1]
 
 
 @lru_cache(maxsize=64)

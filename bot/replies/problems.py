@@ -14,6 +14,7 @@ from bot.grouping import KEYED
 from bot.reading import AskReason
 from bot.replies.blocks import Reply, ReplyKind, code, context, escape, section, warning
 from bot.replies.guide import usage_line
+from bot.replies.series_problems import SERIES_CODES, describe_series_error, in_measurement
 from bot.replies.wording import EXAMPLE, Wording, wording_for
 
 # rules about a value's size: the message says the rule, so the value the user typed goes in front of it
@@ -37,6 +38,13 @@ def build_failure_reply(locale: Locale) -> Reply:
 def describe_error(error: UserInputError, locale: Locale, own: Locale | None = None) -> str:
     """One sentence (or two) saying what is wrong and how to write it, in the reader's language; where a `lang=`
     word chose a format that reads numbers otherwise than the user's `own`, its examples read alike in both."""
+    # a measurement series (`bot.replies.series_problems`): its own errors, and the measurement a number is in
+    if error.code in SERIES_CODES:
+        return describe_series_error(error, wording_for(locale))
+    return in_measurement(error, _describe_number_error(error, locale, own), wording_for(locale))
+
+
+def _describe_number_error(error: UserInputError, locale: Locale, own: Locale | None = None) -> str:
     words = wording_for(locale)
     token = code(error.token) if error.token is not None else ""
     message = _template(error, words).format(

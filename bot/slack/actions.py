@@ -25,6 +25,7 @@ from bot.slack.delivery import Delivery, deliver, post_to_response_url
 from bot.slack.forms import open_form_or_help
 from bot.slack.ids import ANY_ID, EDIT_ACTION, SHARE_ACTION
 from bot.slack.plumbing import (
+    HANDED_ON,
     acknowledge,
     deadline_of,
     locale_of,
@@ -32,6 +33,7 @@ from bot.slack.plumbing import (
     read_user_locale,
     services_of,
 )
+from bot.slack.series import edit_series, is_series_state, rebuild_series
 from bot.slack.state import BadState, FormMetadata, ResultState
 from bot.slack.views import form_initial_values, outdated_reply, share_failed_reply, shared_reply, written_in
 from bot.slack.workspaces import workspace_of
@@ -45,6 +47,8 @@ SHARE_WORK = "share"
 def rebuild(state: ResultState, locale: Locale | None = None) -> Reply:
     """Recompute the reply a button stands for (written for `locale`'s readers, by default the state's)."""
     locale = locale or state.locale
+    if state.series is not None:  # a series form's result (`bot.slack.series`)
+        return rebuild_series(state, locale)
     fields = state.form_fields()
     if fields is not None:
         return answer_form(fields, locale, state.reader)
@@ -74,10 +78,10 @@ def accept_share(ack: Ack, body: dict[str, Any], action: dict[str, Any], client:
     if not accepted:
         return "duplicate"
     services.followups.run_now(job, client, context)
-    return "accepted"
+    return HANDED_ON
 
 
-@logged("share_post")
+@logged("share")
 def share(job: Job, client: WebClient, context: BoltContext) -> str:
     """Post the result for the whole conversation and remove the private copy; if Slack refuses, say so where
     the button was (or, failing that, by direct message). A post whose answer never came is not said to have
@@ -118,6 +122,8 @@ def apologize_for_share(job: Job, client: WebClient, context: BoltContext) -> No
 def edit(ack: Ack, body: dict[str, Any], action: dict[str, Any], client: WebClient, context: BoltContext) -> str:
     try:
         state = known_now(ResultState.decode(action.get("value")), locale_of(context))
+        if is_series_state(state):  # a series: its own form, filled (`bot.slack.series`)
+            return edit_series(ack, body, state, client, context)
         fields = state.form_fields()
         if fields is not None:
             command, own = parse_fields(fields, state.locale, state.reader), state.own

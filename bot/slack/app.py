@@ -3,37 +3,53 @@
 from __future__ import annotations
 
 import logging
+import logging.config
 import re
 
 from slack_bolt import App, BoltContext
 from slack_bolt.error import BoltError
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
-from slack_sdk.http_retry import HttpRequest, HttpResponse, RetryHandler, RetryState, default_retry_handlers
+from slack_sdk.http_retry import HttpRequest, HttpResponse, RetryState, default_retry_handlers
 from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 
-from bot.logs import one_line_handler
+from bot.logs import logging_config
 from bot.numbers import resolve_locale
 from bot.settings import Settings
-from bot.slack import actions, commands, events, failures, forms, home, installs, preferences, shortcuts, workspaces
+from bot.slack import (
+    actions,
+    commands,
+    events,
+    failures,
+    forms,
+    home,
+    installs,
+    preferences,
+    series,
+    shortcuts,
+    workspaces,
+)
+from bot.slack.delivery import BadAnswerRetry
 from bot.slack.followups import Runtime
 from bot.slack.locales import LocaleDirectory
 from bot.slack.plumbing import ProvideServices, Services
 from bot.store import Job, Store, upgrade
+from bot.store.tokens import TokenCipher, TokenKeyError
 
 API_TIMEOUT = 10
 LOOKUP_TIMEOUT = 10  # seconds a users.info lookup waits for Slack, in its own thread (bot.slack.locales)
 MAX_RATE_LIMIT_WAIT = 5  # seconds a call waits, once, when Slack's rate limit asks it to retry later
 # each registers its own listeners
-FEATURES = (failures, commands, events, actions, shortcuts, forms, home, preferences, installs)
+FEATURES = (failures, commands, events, actions, shortcuts, forms, series, home, preferences, installs)
 
 
 _SLACK_ERROR_CODE = re.compile(r"[a-z_]{1,64}")  # `invalid_auth`, `ratelimited`: what Slack's answers say
 
 
 class TokenCheckFailed(Exception):
-    """Bolt's check of SLACK_BOT_TOKEN (an `auth.test` call, made when the App is built) did not pass; the
-    message says in one line whether Slack refused the token or could not be asked."""
+    """Bolt's check of SLACK_BOT_TOKEN (an `auth.test` call, made when the App is built) did not pass, or the
+    stored tokens are not readable with DPSCALE_TOKEN_KEYS; the message says which in one line (whether Slack
+    refused the token or could not be asked)."""
 
 
 class ShortRateLimitRetry(RateLimitErrorRetryHandler):
@@ -50,23 +66,6 @@ class ShortRateLimitRetry(RateLimitErrorRetryHandler):
             return False
         after = next((values[0] for name, values in response.headers.items() if name.lower() == "retry-after"), "1")
         return after.isdigit() and int(after) <= MAX_RATE_LIMIT_WAIT
-
-
-class BadAnswerRetry(RetryHandler):
-    """One retry of a call Slack answered with a server error (5xx), or with a page that is not its JSON at all (a
-    proxy's HTML): Slack did not do what was asked. A body cut short is not retried here: Slack may have done it,
-    and the caller looks before asking again (bot/slack/events.py)."""
-
-    def __init__(self) -> None:
-        super().__init__(max_retry_count=1)
-
-    def _can_retry(self, *, state: RetryState, request: HttpRequest, response: HttpResponse | None = None,
-                   error: Exception | None = None) -> bool:
-        if response is None:
-            return False
-        if response.status_code >= 500:
-            return True
-        return response.status_code == 200 and not (response.data or b"").lstrip().startswith(b"{")
 
 
 def follow_up_runtime(app: App, services: Services) -> Runtime:
@@ -97,23 +96,18 @@ def follow_up_runtime(app: App, services: Services) -> Runtime:
 
 
 def configure_logging(settings: Settings) -> None:
-    """Log lines to stderr at the configured level; the process's only log configuration (see bot/logs.py).
+    """Log lines to stderr at the configured level, in the configured format; the process's only log
+    configuration (`bot.logs.logging_config`, which a process manager may apply to its own loggers as well).
 
-    No timestamp: the platform's log router stamps each line, and formatting one costs more than the rest of
-    a request's log line. Nor the caller's file and line, thread name or multiprocessing name, which no line
-    prints and which logging would otherwise look up for every record (the logging HOWTO's "Optimization"
-    section). The process id stays: servers' own formats may print it.
+    Each line is stamped with its time in UTC, to the millisecond, formatted once per second. Not the caller's
+    file and line, thread name or multiprocessing name, which no line prints and which logging would otherwise
+    look up for every record (the logging HOWTO's "Optimization" section). The process id stays: servers' own
+    formats may print it.
     """
     logging._srcfile = None  # type: ignore[attr-defined]
     logging.logThreads = False
     logging.logMultiprocessing = False
-    logging.basicConfig(level=settings.log_level, handlers=[one_line_handler()], force=True)
-    # Bolt asks its logger's own level, not the effective one, before writing each middleware's debug line: left
-    # unset, it wrote seven lines per request for logging to drop
-    logging.getLogger("bot.bolt").setLevel(settings.log_level)
-    # waitress warns "Task queue depth is N" for every request that waits for a free thread: under load, a line
-    # per request that says only that the process is busy
-    logging.getLogger("waitress.queue").setLevel(logging.ERROR)
+    logging.config.dictConfig(logging_config(settings))
 
 
 def create_services(settings: Settings, store: Store | None = None) -> Services:
@@ -122,7 +116,7 @@ def create_services(settings: Settings, store: Store | None = None) -> Services:
     in. Built apart from the app so that the server that serves it can let those pools finish when it stops."""
     if store is None:  # the schema is brought up to date here too, so that any server (or test) can run the app
         store = Store.open(settings.database_url)
-        upgrade(store.database)
+        upgrade(store.database, tokens=TokenCipher(settings.token_keys) if settings.token_keys else None)
     token = settings.slack_bot_token.get_secret_value() if settings.slack_bot_token else None
     # a request waits for a lookup only DPSCALE_LOCALE_TIMEOUT; the lookup itself waits longer, so that an answer
     # Slack gives a little later is still kept for the user's next request
@@ -148,7 +142,10 @@ def create_app(settings: Settings, store: Store | None = None, services: Service
     client = WebClient(token=token, base_url=settings.slack_api_url, timeout=API_TIMEOUT,
                        retry_handlers=[*default_retry_handlers(), ShortRateLimitRetry(), BadAnswerRetry()])
     secret = settings.slack_signing_secret
-    oauth = workspaces.oauth_options(settings, services.store, default) if settings.multi_workspace else {}
+    try:
+        oauth = workspaces.oauth_options(settings, services.store, default) if settings.multi_workspace else {}
+    except TokenKeyError as error:  # the stored tokens are not readable with DPSCALE_TOKEN_KEYS
+        raise TokenCheckFailed(str(error)) from None
     try:
         app = App(
             client=client,

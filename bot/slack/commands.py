@@ -14,11 +14,13 @@ from slack_sdk import WebClient
 from bot.engine import answer
 from bot.parsing import normalized_command
 from bot.replies import ReplyKind, with_preference_unread
+from bot.series_syntax import wants_series_form
 from bot.slack.forms import open_form_or_help
 from bot.slack.ids import COMMAND
 from bot.slack.mentions import readable_mentions, strip_own_mention
 from bot.slack.plumbing import deadline_of, locale_of, logged, read_user_locale, services_of
 from bot.slack.preferences import choose_format_by_command, confirmed_above
+from bot.slack.series import open_series_form_or_help
 from bot.slack.state import FormMetadata, ResultState
 from bot.slack.views import with_buttons, with_unknown_reader_note
 
@@ -39,6 +41,12 @@ def handle_command(ack: Ack, command: dict[str, Any], client: WebClient, context
         )
         ack()
         return "form"
+    if wants_series_form(text):  # `/dpscale series`: the form for a measurement series (`bot.slack.series`)
+        metadata = FormMetadata.of(locale, command.get("response_url"))
+        services_of(context).background.submit(open_series_form_or_help, client, command.get("trigger_id") or "",
+                                               locale, metadata, deadline=deadline_of(context))
+        ack()
+        return "series_form"
     reply = answer(text, locale)
     reply = confirmed_above(with_unknown_reader_note(reply, locale), saved, locale)
     if context.get("preference_unread"):

@@ -7,6 +7,7 @@ import socket
 from enum import Enum
 from typing import Any
 
+from slack_sdk.http_retry import HttpRequest, HttpResponse, RetryHandler, RetryState
 from slack_sdk.webhook import WebhookClient
 
 logger = logging.getLogger(__name__)
@@ -23,12 +24,32 @@ class Delivery(Enum):
     UNKNOWN = "unknown"  # it may have been posted all the same: not to be said as a failure
 
 
+class BadAnswerRetry(RetryHandler):
+    """One retry of a call Slack answered with a server error (5xx), or with a page that is not its JSON at all (a
+    proxy's HTML): Slack did not do what was asked. A body cut short is not retried here: Slack may have done it,
+    and the caller looks before asking again (bot/slack/events.py)."""
+
+    def __init__(self, json_expected: bool = True) -> None:
+        super().__init__(max_retry_count=1)
+        self.json_expected = json_expected  # the Web API answers JSON; a response_url answers `ok`
+
+    def _can_retry(self, *, state: RetryState, request: HttpRequest, response: HttpResponse | None = None,
+                   error: Exception | None = None) -> bool:
+        if response is None:
+            return False
+        if response.status_code >= 500:
+            return True
+        return (self.json_expected and response.status_code == 200
+                and not (response.data or b"").lstrip().startswith(b"{"))
+
+
 def deliver(url: str | None, timeout: float = DELIVERY_TIMEOUT, **payload: Any) -> Delivery:
     """Post to a response_url, and say what became of it."""
     if not url:
         return Delivery.REFUSED
     try:
-        response = WebhookClient(url, timeout=int(timeout)).send_dict(payload)
+        response = WebhookClient(url, timeout=int(timeout), retry_handlers=[BadAnswerRetry(json_expected=False)])\
+            .send_dict(payload)
     except ValueError as error:  # not a URL the client can post to
         logger.warning("response_url post failed: %s", type(error).__name__)
         return Delivery.REFUSED
@@ -39,9 +60,9 @@ def deliver(url: str | None, timeout: float = DELIVERY_TIMEOUT, **payload: Any) 
             return Delivery.REFUSED
         logger.warning("response_url post got no answer: %s", type(reason).__name__)
         return Delivery.UNKNOWN
-    if response.status_code != 200:
+    if response.status_code != 200:  # Slack's answer says it was not posted (a 5xx tried twice)
         logger.warning("response_url answered %s", response.status_code)
-        return Delivery.UNKNOWN if response.status_code >= 500 else Delivery.REFUSED
+        return Delivery.REFUSED
     return Delivery.DONE
 
 

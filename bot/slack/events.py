@@ -41,6 +41,7 @@ from bot.slack.ids import MENTION_EVENT, RATE_LIMITED_EVENT
 from bot.slack.mentions import readable_mentions, strip_own_mention
 from bot.slack.plumbing import (
     EVENT_MEMORY_TTL,
+    HANDED_ON,
     locale_of,
     logged,
     read_user_locale,
@@ -82,10 +83,10 @@ def accept_mention(ack: Ack, body: dict[str, Any], event: dict[str, Any], contex
         return "duplicate"
     ack()
     followups.run_now(job, client, context)
-    return "accepted"
+    return HANDED_ON
 
 
-@logged("mention_answer")
+@logged("mention")
 def reply_in_thread(job: Job, client: WebClient, context: BoltContext) -> str:
     """Answer a mention in its thread once, or update that answer in place when the mention was edited."""
     services = services_of(context)

@@ -22,6 +22,7 @@ looked for before anyone posts it again.
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import time
@@ -30,6 +31,7 @@ from dataclasses import dataclass, field
 
 from slack_bolt import BoltContext
 from slack_sdk import WebClient
+from slack_sdk.errors import SlackClientError
 from sqlalchemy.exc import SQLAlchemyError
 
 from bot.shutdown import WorkPool
@@ -50,6 +52,11 @@ THREADS = {"mention": 16, "share": 8, "form": 8}  # per kind: each mostly waits 
 
 Handler = Callable[..., object]  # called with job=, client= and context=
 Runtime = Callable[[Job], tuple[WebClient, BoltContext]]
+
+
+# failures of the database or of Slack, which a later try may not meet: a post that was refused, timed out or got
+# an answer cut short (json), a database that did not answer
+TRANSIENT = (SQLAlchemyError, SlackClientError, OSError, json.JSONDecodeError)
 
 
 class GiveUp(Exception):
@@ -102,12 +109,15 @@ class FollowUps:
                 return
             except GiveUp:
                 break
-            except Exception as error:
+            except TRANSIENT as error:
                 if attempt + 1 == TRIES or time.monotonic() + BACKOFF[min(attempt, len(BACKOFF) - 1)] > lease_end:
                     return self._hand_back(job, client, context, error)
                 log.warning("%s follow-up failed (%s), trying again", job.kind, _why(error))
                 time.sleep(BACKOFF[min(attempt, len(BACKOFF) - 1)])
                 job = self._current(job)
+            except Exception:  # a fault of dpscale's own, which trying again would only repeat
+                log.exception("%s follow-up failed", job.kind)
+                break
         self._apologize(job, client, context)
 
     def _hand_back(self, job: Job, client: WebClient, context: BoltContext, error: Exception) -> None:

@@ -3,6 +3,8 @@ and a valid form's result goes back to the conversation (or, failing that, to a 
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 from typing import Any
 
@@ -118,7 +120,7 @@ def validate_form(ack: Ack, body: dict[str, Any], view: dict[str, Any], client: 
         ack(response_action="update", view=outdated_view(locale))
         return "outdated"
     followups = services_of(context).followups
-    job = Job(FORM_WORK, f"{view.get('id')}:{view.get('hash')}", workspace_of(context), {
+    job = Job(FORM_WORK, submission_key(view), workspace_of(context), {
         "user_id": body["user"]["id"], "locale": context["locale"],
         "view": {"private_metadata": view.get("private_metadata"), "state": view.get("state")},
     })
@@ -132,6 +134,13 @@ def validate_form(ack: Ack, body: dict[str, Any], view: dict[str, Any], client: 
     if accepted:
         followups.run_now(job, client, context)
     return "ok"
+
+
+def submission_key(view: dict[str, Any]) -> str:
+    """What makes two submissions the same: the view (its id, its hash and what it carries) and what was typed."""
+    parts = [str(view.get("id")), str(view.get("hash")), str(view.get("private_metadata")),
+             json.dumps(view.get("state"), sort_keys=True)]
+    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
 
 
 @logged("form_result")

@@ -23,4 +23,8 @@ MESSAGE_SHORTCUT = "dpscale_calculate_message"  # "Calculate with dpscale" on a 
 FORM_CALLBACK = "dpscale_form"
 FORM_BLOCK_IDS = {quantity: f"field_{quantity.value}" for quantity in Quantity}
 FORM_ACTION_ID = "value"
+# a measurement series (`bot.slack.series`): its form, its two fields, and a result's Explanations button
+SERIES_FORM_CALLBACK = "dpscale_series_form"
+SERIES_BLOCK_IDS = {"throughput": "series_throughput", "rows": "series_rows"}
+EXPLAIN_ACTION = "dpscale_explain"
 ANY_ID = re.compile(r".*")  # what an older version's buttons and forms are matched by

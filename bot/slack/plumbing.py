@@ -177,8 +177,12 @@ def acknowledge(ack: Ack) -> None:
     ack()
 
 
+HANDED_ON = "handed_on"  # a listener's outcome when follow-up work took the request on: that work writes its line
+
+
 def logged(kind: str) -> Callable[[Callable[..., str | None]], Callable[..., None]]:
-    """Time a listener and log one INFO line: kind, locale, the outcome it returns, duration.
+    """Time a listener and log one INFO line: kind, locale, the outcome it returns, duration; none for a listener
+    that handed the request on to follow-up work (`HANDED_ON`), which writes the request's line when it is done.
 
     Never tokens or the user's text. The listener must take `context` (where the locale is read from); Bolt
     injects arguments by the wrapped function's own signature.
@@ -195,13 +199,14 @@ def logged(kind: str) -> Callable[[Callable[..., str | None]], Callable[..., Non
             try:
                 outcome = listener(**kwargs) or "ok"
             finally:
-                request_log.info(
-                    "kind=%s locale=%s outcome=%s duration_ms=%.1f",
-                    kind,
-                    kwargs["context"].get("locale") or "-",
-                    outcome,
-                    (time.perf_counter() - started) * 1000,
-                )
+                if outcome != HANDED_ON:
+                    request_log.info(
+                        "kind=%s locale=%s outcome=%s duration_ms=%.1f",
+                        kind,
+                        kwargs["context"].get("locale") or "-",
+                        outcome,
+                        (time.perf_counter() - started) * 1000,
+                    )
 
         return run
 

@@ -21,6 +21,7 @@ from bot.reading import Reader
 BUTTON_VALUE_LIMIT = 2000  # Slack: a button's value
 METADATA_LIMIT = 3000  # Slack: a view's private_metadata
 FIELD_LIMIT = 40  # the form's inputs allow 40 characters
+SERIES_ROWS_LIMIT = 600  # the series form's measurements: twelve rows of up to 40 characters, and their line breaks
 LOCALE_TAG_LIMIT = 35
 
 
@@ -77,6 +78,15 @@ class _Carried(BaseModel):
             raise BadState((value or "")[:80]) from None
 
 
+class SeriesFields(BaseModel):
+    """A series form's two fields as typed: one device's throughput and the measurements, one per line."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+    throughput: str = Field(alias="v", max_length=FIELD_LIMIT)
+    rows: str = Field(alias="r", max_length=SERIES_ROWS_LIMIT)
+
+
 class ResultState(_Carried):
     """What rebuilds a result when its button is clicked: the text or the form fields, and the locale they were
     read in. A click recomputes the reply instead of trusting blocks sent back by a client."""
@@ -85,6 +95,7 @@ class ResultState(_Carried):
 
     text: str | None = Field(default=None, alias="t", max_length=MAX_INPUT_LENGTH)
     fields: dict[Quantity, str] | None = Field(default=None, alias="f")
+    series: SeriesFields | None = Field(default=None, alias="s")  # a series form's fields (`bot.slack.series`)
 
     @field_validator("fields")
     @classmethod
@@ -95,8 +106,8 @@ class ResultState(_Carried):
 
     @model_validator(mode="after")
     def _text_or_fields(self) -> ResultState:
-        if (self.text is None) == (self.fields is None):
-            raise ValueError("carries either text or fields")
+        if [self.text, self.fields, self.series].count(None) != 2:
+            raise ValueError("carries one of text, fields or a series")
         return self
 
     @classmethod
@@ -106,6 +117,12 @@ class ResultState(_Carried):
     @classmethod
     def of_fields(cls, locale: Locale, fields: dict[Quantity, str | None], own: Locale | None = None) -> ResultState:
         return cls(locale_tag=str(locale), own_tag=_other(own, locale), fields={q: v for q, v in fields.items() if v})
+
+    @classmethod
+    def of_series(cls, locale: Locale, throughput: str | None, rows: str | None,
+                  own: Locale | None = None) -> ResultState:
+        return cls(locale_tag=str(locale), own_tag=_other(own, locale),
+                   series=SeriesFields(throughput=throughput or "", rows=rows or ""))
 
     def form_fields(self) -> dict[Quantity, str | None] | None:
         if self.fields is None:

@@ -21,6 +21,7 @@ from bot.replies.blocks import Block, code, context, escape, section, warning
 from bot.replies.guide import help_blocks, two_formats_rule, unknown_format_rule
 from bot.replies.wording import EXAMPLE, Wording, wording_for
 from bot.slack.ids import EDIT_ACTION, FORM_ACTION_ID, FORM_BLOCK_IDS, FORM_CALLBACK, SHARE_ACTION
+from bot.slack.series_form import is_series_reply, with_explain_button
 from bot.slack.state import FIELD_LIMIT, FormMetadata, ResultState, submitted_values
 
 TITLE_LIMIT = 24  # Slack: a modal's title, submit and close texts
@@ -36,7 +37,11 @@ def with_buttons(reply: Reply, state: ResultState) -> Reply:
     except ValueError:
         return reply
     # the buttons speak the body's language, which a `lang=` word may have chosen
-    return reply.with_blocks([*reply.blocks, result_actions(locale=written_in(reply, state.locale), value=value)])
+    locale = written_in(reply, state.locale)
+    actions = result_actions(locale=locale, value=value)
+    if is_series_reply(reply):  # a series' FAQ is a click away, not under its table (`bot.slack.series_form`)
+        actions = with_explain_button(actions, locale)
+    return reply.with_blocks([*reply.blocks, actions])
 
 
 def with_unknown_reader_note(reply: Reply, locale: Locale) -> Reply:

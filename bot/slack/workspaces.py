@@ -19,14 +19,21 @@ from slack_bolt.oauth.callback_options import CallbackOptions, FailureArgs, Succ
 from slack_bolt.oauth.oauth_settings import OAuthSettings
 
 from bot.i18n import translations_for
+from bot.log_lines import known_or_length
 from bot.settings import Settings
 from bot.store import Store, Workspace
-from bot.store.installations import OAuthStateStore, installation_store
+from bot.store.installations import InstallationStore, OAuthStateStore, installation_store
+from bot.store.tokens import TokenCipher
 
 logger = logging.getLogger(__name__)
 
 INSTALL_PATH = "/slack/install"
 REDIRECT_PATH = "/slack/oauth_redirect"
+# why an installation did not complete, as Bolt names it, or as Slack's redirect does (`error=`, which anyone can
+# send): only these are logged as they are, anything else by its length
+INSTALL_FAILURES = frozenset({"access_denied", "invalid_browser", "invalid_state", "missing_state", "missing_code",
+                              "invalid_code", "storage_error", "invalid_scope", "invalid_team_for_non_distributed_app",
+                              "unapproved_app", "org_login_required"})
 
 
 def workspace_of(context: BoltContext) -> Workspace:
@@ -42,7 +49,7 @@ def oauth_options(settings: Settings, store: Store, default: Locale) -> dict[str
     """
     assert settings.slack_client_id is not None and settings.slack_client_secret is not None
     client_id, client_secret = settings.slack_client_id, settings.slack_client_secret.get_secret_value()
-    installations = installation_store(store.database, client_id, store.cache)
+    installations = readable_installations(settings, store)
     oauth = OAuthSettings(
         client_id=client_id,
         client_secret=client_secret,
@@ -75,6 +82,16 @@ def oauth_options(settings: Settings, store: Store, default: Locale) -> dict[str
     }
 
 
+def readable_installations(settings: Settings, store: Store) -> InstallationStore:
+    """The installation store, its tokens encrypted with DPSCALE_TOKEN_KEYS; TokenKeyError if those keys do not
+    read the tokens stored already."""
+    assert settings.slack_client_id is not None
+    installations = installation_store(store.database, settings.slack_client_id, TokenCipher(settings.token_keys),
+                                       store.cache)
+    installations.check_keys()
+    return installations
+
+
 def install_pages(default: Locale) -> CallbackOptions:
     """The pages a browser sees at the end of an installation, in the app's default language (no Slack user is
     known yet). A refused state names what happened and where to start again; never an error's text."""
@@ -91,7 +108,7 @@ def install_pages(default: Locale) -> CallbackOptions:
         ).format(workspace=html.escape(where or "Slack"), example="<code>/dpscale 64 2000 90%</code>"))
 
     def failed(args: FailureArgs) -> BoltResponse:
-        logger.warning("installation refused: %s", args.reason)
+        logger.warning("installation refused: reason=%s", known_or_length(args.reason, INSTALL_FAILURES))
         if args.reason in ("invalid_state", "missing_state", "invalid_browser"):
             return _page(400, _("Installation link expired"), _(
                 "This installation link has expired or was already used, or it was started in another browser. "

@@ -1,8 +1,12 @@
 """Installations for multi-workspace mode, in slack-sdk's own SQLAlchemy stores, and forgetting a workspace.
 
-Only bot tokens are stored (dpscale asks for no user scopes). Token rotation stays off: Bolt refreshes an
-expiring token inside whichever request notices it first, with no lock, so two processes may both refresh,
-and the refresh token one of them saved is then already spent — the workspace would lose its installation.
+Only bot tokens are stored (dpscale asks for no user scopes), encrypted with DPSCALE_TOKEN_KEYS: the store reads
+and writes through copies of slack-sdk's tables whose token columns encrypt and decrypt (bot/store/tokens.py), so
+slack-sdk's own code stays as it is and never sees anything but plain tokens.
+
+Token rotation (Slack's expiring tokens, not the key's) stays off: Bolt refreshes an expiring token inside
+whichever request notices it first, with no lock, so two processes may both refresh, and the refresh token one
+of them saved is then already spent — the workspace would lose its installation.
 """
 
 from __future__ import annotations
@@ -12,12 +16,13 @@ import logging
 from slack_sdk.oauth.installation_store import Bot, Installation
 from slack_sdk.oauth.installation_store.sqlalchemy import SQLAlchemyInstallationStore
 from slack_sdk.oauth.state_store.sqlalchemy import SQLAlchemyOAuthStateStore
-from sqlalchemy import ColumnElement, Table, and_, delete, true
+from sqlalchemy import ColumnElement, Table, and_, delete, select, true
 
 from bot.store.cache import SharedCache
 from bot.store.db import Database
 from bot.store.events import utcnow
 from bot.store.tables import answers, bots, handled, installations, oauth_states, preferences, work
+from bot.store.tokens import TokenCipher, encrypted_tables, rewrite_tokens
 from bot.store.workspace import Workspace
 
 logger = logging.getLogger(__name__)
@@ -25,11 +30,12 @@ logger = logging.getLogger(__name__)
 
 class InstallationStore(SQLAlchemyInstallationStore):
     """slack-sdk's store on dpscale's database (its tables are created by the migrations, not by the store), its
-    `find_bot` — read on every request — kept in each process until any process changes an installation."""
+    tokens encrypted with `tokens`, its `find_bot` — read on every request — kept in each process until any
+    process changes an installation."""
 
-    def __init__(self, database: Database, client_id: str, cache: SharedCache) -> None:
+    def __init__(self, database: Database, client_id: str, tokens: TokenCipher, cache: SharedCache) -> None:
         super().__init__(client_id=client_id, engine=database.engine)
-        self.installations, self.bots = installations, bots
+        self.installations, self.bots = encrypted_tables(tokens, installations, bots)
         self._cache = cache
 
     def find_bot(self, *, enterprise_id: str | None, team_id: str | None,
@@ -55,13 +61,30 @@ class InstallationStore(SQLAlchemyInstallationStore):
         super().delete_installation(enterprise_id=enterprise_id, team_id=team_id, user_id=user_id)
         self._changed()
 
+    def check_keys(self) -> None:
+        """Read the newest stored bot token: TokenKeyError if no key of the store's decrypts it (a key dropped
+        before `rotate-keys`, or another deployment's), so that a process says so at start-up rather than to each
+        workspace's requests."""
+        c = self.bots.c
+        with self.engine.connect() as connection:
+            connection.execute(select(c.bot_token).where(c.client_id == self.client_id, c.bot_token.is_not(None))
+                               .order_by(c.installed_at.desc()).limit(1)).scalar()
+
     def _changed(self) -> None:
         with self.engine.begin() as connection:
             self._cache.changed(connection)
 
 
-def installation_store(database: Database, client_id: str, cache: SharedCache | None = None) -> InstallationStore:
-    return InstallationStore(database, client_id, cache or SharedCache(database))
+def installation_store(database: Database, client_id: str, tokens: TokenCipher,
+                       cache: SharedCache | None = None) -> InstallationStore:
+    return InstallationStore(database, client_id, tokens, cache or SharedCache(database))
+
+
+def rotate_tokens(database: Database, tokens: TokenCipher) -> int:
+    """Re-encrypt every stored token with the first of `tokens`' keys (and encrypt any stored in plain text), in
+    one transaction; the number of values rewritten. Afterwards the other keys may be dropped."""
+    with database.engine.begin() as connection:
+        return rewrite_tokens(connection, (installations, bots), tokens.rotate)
 
 
 class OAuthStateStore(SQLAlchemyOAuthStateStore):

@@ -2,7 +2,13 @@
 
     python -m bot.store upgrade      (the server also runs it at start-up, before its workers fork)
 
-Migrations only ever add: no revision drops a table or column that holds data, and none is ever undone.
+Migrations only ever add: no revision drops a table or column that holds data, and none is ever undone (but
+0005, which encrypts stored tokens, can be, to decrypt them again).
+
+Migration 0005 encrypts the tokens already stored and needs the key for it: `tokens`, or the one in
+DPSCALE_TOKEN_KEYS (as `python -m bot.store upgrade` and a server that migrates before it builds its app find
+it). Without a key it stops, and changes nothing, only where a token is stored: a single-workspace deployment,
+which stores none, needs no key.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
 from bot.store.db import Database
+from bot.store.tokens import TokenCipher
 
 logger = logging.getLogger(__name__)
 
@@ -24,10 +31,11 @@ SCRIPT_LOCATION = "bot.store:migrations"
 LOCK_ID = 0x6470_7363  # "dpsc": one PostgreSQL advisory lock serialises concurrent upgrades
 
 
-def alembic_config(connection: Connection | None = None) -> Config:
+def alembic_config(connection: Connection | None = None, tokens: TokenCipher | None = None) -> Config:
     config = Config()
     config.set_main_option("script_location", SCRIPT_LOCATION)
     config.attributes["connection"] = connection
+    config.attributes["tokens"] = tokens if tokens is not None else TokenCipher.from_environment()
     return config
 
 
@@ -40,10 +48,21 @@ def current_revision(database: Database) -> str | None:
         return MigrationContext.configure(connection).get_current_revision()
 
 
-def upgrade(database: Database, revision: str = "head") -> None:
-    """Bring the schema to `revision`; a database already there is left untouched."""
+def upgrade(database: Database, revision: str = "head", tokens: TokenCipher | None = None) -> None:
+    """Bring the schema to `revision`; a database already there is left untouched. `tokens` encrypts the
+    tokens stored before 0005 (None: DPSCALE_TOKEN_KEYS, where it is set)."""
     with database.engine.begin() as connection:
         if database.dialect == "postgresql":
             connection.execute(text("SELECT pg_advisory_xact_lock(:id)"), {"id": LOCK_ID})
-        command.upgrade(alembic_config(connection), revision)
+        command.upgrade(alembic_config(connection, tokens), revision)
+    logger.info("database schema at revision %s", current_revision(database))
+
+
+def downgrade(database: Database, revision: str, tokens: TokenCipher | None = None) -> None:
+    """Take the schema back to `revision`: only 0005 can be undone (its tokens decrypted with `tokens`, or
+    DPSCALE_TOKEN_KEYS); every other revision refuses, and the transaction leaves the database as it was."""
+    with database.engine.begin() as connection:
+        if database.dialect == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:id)"), {"id": LOCK_ID})
+        command.downgrade(alembic_config(connection, tokens), revision)
     logger.info("database schema at revision %s", current_revision(database))

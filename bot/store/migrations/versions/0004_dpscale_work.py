@@ -16,6 +16,15 @@ depends_on = None
 
 
 def upgrade() -> None:
+    # SQLite runs DDL outside the migration's transaction: should a later revision of the same upgrade fail, this
+    # one's table stays while the revision does not, and the next upgrade must find it and go on
+    existing = sa.inspect(op.get_bind())
+    if "owner" not in {column["name"] for column in existing.get_columns("dpscale_handled")}:
+        # a handled-once key may be held by a piece of work: that work, taken up again after its process died,
+        # still holds it (the claim it made before is its own, not another's)
+        op.add_column("dpscale_handled", sa.Column("owner", sa.String(200), nullable=False, server_default=""))
+    if existing.has_table("dpscale_work"):
+        return
     op.create_table(
         "dpscale_work",
         sa.Column("kind", sa.String(16), primary_key=True),
@@ -33,9 +42,6 @@ def upgrade() -> None:
     op.create_index("dpscale_work_due_idx", "dpscale_work", ["done", "lease_until"])
     op.create_index("dpscale_work_expires_idx", "dpscale_work", ["expires_at"])
     op.create_index("dpscale_work_workspace_idx", "dpscale_work", ["enterprise_id", "team_id"])
-    # a handled-once key may be held by a piece of work: that work, taken up again after its process died, still
-    # holds it (the claim it made before is its own, not another's)
-    op.add_column("dpscale_handled", sa.Column("owner", sa.String(200), nullable=False, server_default=""))
 
 
 def downgrade() -> None:

@@ -1,0 +1,225 @@
+"""The answer to a measurement series: a table of every measured size (devices, measured A, ideal I, efficiency E
+with a bar, speedup S, serial fraction e), the trend of E per doubling of the cluster, one sentence on what the
+serial fraction's course means, and, said plainly, any measurement the model cannot explain (A above ideal, a
+speedup that falls as devices are added). Nothing is extrapolated to a size not measured.
+
+The FAQ is not under the table: it is one click away (the result's button, or App Home); the limits stay.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from decimal import Decimal
+
+from babel import Locale
+from babel.lists import format_list
+
+from bot.errors import UserInputError
+from bot.replies.blocks import Block, Reply, ReplyKind, code, context, header, section
+from bot.replies.guide import limits_block, series_example
+from bot.replies.problems import describe_error
+from bot.replies.result import reading_note
+from bot.replies.wording import Wording, wording_for
+from bot.series import Point, SerialTrend, Series, decimal
+from bot.series_syntax import SeriesCommand
+
+__all__ = ["SERIES_TABLE_BLOCK", "build_series_error_reply", "build_series_reply", "series_table"]
+
+BAR_WIDTH = 10
+SERIES_TABLE_BLOCK = "dpscale_series_table"  # the table's block id: what tells a series reply from a single result
+NOTES_LIMIT = 2900  # a section's text is cut at 3000 characters
+COLUMNS = ("d", "A", "I", "E", "", "S", "e")  # the model's own letters: every language reads them alike
+BAR_COLUMN = 4
+
+
+def build_series_reply(series: Series, command: SeriesCommand, locale: Locale) -> Reply:
+    """The table, its legend, the trend, what contradicts the model, how numbers were read, and the limits."""
+    words = wording_for(locale)
+    _ = words.gettext
+    count = len(series.points)
+    blocks: list[Block] = [
+        header(words.ngettext("Scaling efficiency at {count} cluster size",
+                              "Scaling efficiency at {count} cluster sizes", count).format(count=count)),
+        section(_("One device delivers {rate}; the ideal for d devices is I = d · v.").format(
+            rate=words.rate(words.number(decimal(series.throughput))))),
+        {"type": "section", "block_id": SERIES_TABLE_BLOCK,
+         "text": {"type": "mrkdwn", "text": "```" + series_table(series, words) + "```"}},
+        context([legend(words)]),
+        section(trend_line(series, words) + "\n" + serial_sentence(series.trend.serial, words)),
+    ]
+    contradictions = contradiction_notes(series, words)
+    if contradictions:
+        blocks.append(section("\n".join(contradictions)))
+    remarks = words.language_note() + [reading_note(note, words) for note in command.notes]
+    if remarks:
+        blocks.append(section(_fitted(remarks)))
+    blocks.append(context([_(
+        ":books: What scaling efficiency is, why it falls as a cluster grows and how to improve it: "
+        "*Explanations* under a private result, or dpscale's Home tab. These figures hold at the sizes "
+        "measured; none is extrapolated."
+    )]))
+    blocks.append(limits_block(locale))
+    return Reply(text=summary(series, words), blocks=blocks, locale=str(locale))
+
+
+def build_series_error_reply(error: UserInputError, locale: Locale, own: Locale | None = None) -> Reply:
+    """What is wrong with a series, with how to write one (`own` as for `describe_error`)."""
+    message = describe_error(error, locale, own)
+    usage = wording_for(locale).gettext("A series: {example}").format(
+        example=code("/dpscale " + series_example(wording_for(locale), own is not None)))
+    return Reply(text=message, blocks=[section(":warning: " + message), context([usage])], kind=ReplyKind.ERROR,
+                 locale=str(locale))
+
+
+def series_table(series: Series, words: Wording) -> str:
+    """The measured sizes as monospaced rows, each with a bar for E; a row the model cannot explain is marked."""
+    falling = {b.devices for _, b in series.trend.falling_speedups}
+    rows = [list(COLUMNS)] + [_row(point, words, point.devices in falling) for point in series.points]
+    widths = [max(_width(row[i]) for row in rows) for i in range(len(COLUMNS))]
+    lines = []
+    for row in rows:
+        cells = [_pad(row[i], width, left=i == BAR_COLUMN) for i, width in enumerate(widths)]
+        lines.append("  ".join(cells).rstrip() + "".join(f" {mark}" for mark in row[len(COLUMNS):]))
+    return "\n".join(lines)
+
+
+def _width(cell: str) -> int:
+    """Columns `cell` takes in a monospaced font: two for a wide character (`倍`), as East Asian fonts draw it."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in cell)
+
+
+def _pad(cell: str, width: int, *, left: bool) -> str:
+    padding = " " * (width - _width(cell))
+    return cell + padding if left else padding + cell
+
+
+def _row(point: Point, words: Wording, speedup_fell: bool) -> list[str]:
+    efficiency = decimal(point.efficiency)
+    serial = "—" if point.serial_fraction is None else words.number(decimal(point.serial_fraction), 4)
+    marks = ("⚠" if point.above_ideal else "") + ("↓" if speedup_fell else "")
+    row = [words.number(Decimal(point.devices), 0), words.number(decimal(point.actual)), words.number(decimal(point.ideal)),
+           words.percent(efficiency), bar(efficiency), words.times(words.number(decimal(point.speedup))), serial]
+    return row + [marks] if marks else row
+
+
+EIGHTHS = " ▏▎▍▌▋▊▉"
+
+
+def bar(efficiency: Decimal) -> str:
+    """E as a bar of `BAR_WIDTH` cells, to an eighth of a cell: never empty for a working cluster, full at or
+    above ideal.
+
+    >>> bar(Decimal("0.9875")), bar(Decimal("0.5")), bar(Decimal("0.0001"))
+    ('█████████▉', '█████░░░░░', '▏░░░░░░░░░')
+    """
+    eighths = min(BAR_WIDTH * 8, max(1 if efficiency > 0 else 0, int((efficiency * BAR_WIDTH * 8).to_integral_value())))
+    full, part = divmod(eighths, 8)
+    return ("█" * full + (EIGHTHS[part] if part else "")).ljust(BAR_WIDTH, "░")
+
+
+def legend(words: Wording) -> str:
+    return words.gettext(
+        "d devices · A measured cluster throughput · I ideal, d · v · E efficiency, A / I · S speedup, A / v · "
+        "e serial fraction (Karp–Flatt), (1/S − 1/d) / (1 − 1/d). A and I in samples/s."
+    )
+
+
+def trend_line(series: Series, words: Wording) -> str:
+    """E at the smallest and the largest size measured, and its change per doubling of the cluster."""
+    _ = words.gettext
+    first, last = series.points[0], series.points[-1]
+    points = series.trend.per_doubling * 100
+    shown = words.number(abs(points), 2)
+    values = {"low": words.number(Decimal(first.devices), 0), "high": words.number(Decimal(last.devices), 0),
+              "first": words.percent(decimal(first.efficiency)), "last": words.percent(decimal(last.efficiency)),
+              "points": shown}
+    n = plural_count(shown, words)
+    if shown == words.number(Decimal(0), 2):
+        return _("From {low} to {high} devices, efficiency stays at {first}.").format(**values)
+    if points < 0:
+        return words.ngettext(
+            "From {low} to {high} devices, efficiency falls from {first} to {last}: {points} percentage point "
+            "per doubling of the cluster.",
+            "From {low} to {high} devices, efficiency falls from {first} to {last}: {points} percentage points "
+            "per doubling of the cluster.", n).format(**values)
+    return words.ngettext(
+        "From {low} to {high} devices, efficiency rises from {first} to {last}: {points} percentage point per "
+        "doubling of the cluster.",
+        "From {low} to {high} devices, efficiency rises from {first} to {last}: {points} percentage points per "
+        "doubling of the cluster.", n).format(**values)
+
+
+def plural_count(written: str, words: Wording) -> int:
+    """A count for `ngettext` that picks the plural form CLDR gives the number as written (`1,5` is singular in
+    French, `1.5` plural in English): 1 for the *one* form, else 2 (the *other* form of every shipped catalog)."""
+    digits = written.replace(words.style.group, "").replace(words.style.decimal, ".")
+    try:
+        value = Decimal("".join(c for c in digits if c.isdigit() or c == "."))
+    except ArithmeticError:
+        return 2
+    return 1 if words.language.plural_form(value) == "one" else 2
+
+
+def serial_sentence(trend: SerialTrend, words: Wording) -> str:
+    """What the serial fraction's course says about where the loss comes from."""
+    _ = words.gettext
+    if trend is SerialTrend.RISING:
+        return _(
+            "The serial fraction e rises as the cluster grows: the overhead grows with the cluster (typically the "
+            "gradient all-reduce and synchronization), so each added device adds less than the one before."
+        )
+    if trend is SerialTrend.FLAT:
+        return _(
+            "The serial fraction e stays about the same at every size: a fixed serial part (such as data loading or "
+            "a step that is not parallelized) limits the speedup, not overhead that grows with the cluster."
+        )
+    return _(
+        "The serial fraction e falls as the cluster grows, which neither growing overhead nor a fixed serial part "
+        "explains: check the measurements, or look for effects such as more memory or cache in total."
+    )
+
+
+def contradiction_notes(series: Series, words: Wording) -> list[str]:
+    """Measurements the model cannot explain, said plainly."""
+    _ = words.gettext
+    notes = []
+    above = series.above_ideal
+    if above:
+        sizes = format_list([words.number(Decimal(p.devices), 0) for p in above], locale=words.language)
+        notes.append(words.ngettext(
+            ":warning: At {sizes} device the measured throughput is above ideal (⚠): no device can beat its own "
+            "single-device rate in this model. Check the single-device throughput, and that every run did the "
+            "same work per sample.",
+            ":warning: At {sizes} devices the measured throughput is above ideal (⚠): no device can beat its own "
+            "single-device rate in this model. Check the single-device throughput, and that every run did the "
+            "same work per sample.", int(above[-1].devices),
+        ).format(sizes=sizes))
+    if series.trend.falling_speedups:
+        steps = format_list([_("{low} → {high} devices ({before} → {after})").format(
+            low=words.number(Decimal(a.devices), 0), high=words.number(Decimal(b.devices), 0),
+            before=words.times(words.number(decimal(a.speedup))), after=words.times(words.number(decimal(b.speedup))),
+        ) for a, b in series.trend.falling_speedups], locale=words.language)
+        notes.append(_(
+            ":warning: The speedup falls as devices are added (↓): {steps}. The added devices made the cluster "
+            "slower, which no efficiency of this model describes."
+        ).format(steps=steps))
+    return notes
+
+
+def summary(series: Series, words: Wording) -> str:
+    """The notification text: E at the smallest and the largest size."""
+    first, last = series.points[0], series.points[-1]
+    return words.gettext("Scaling efficiency: {first} at {low} devices, {last} at {high} devices").format(
+        first=words.percent(decimal(first.efficiency)), low=words.number(Decimal(first.devices), 0),
+        last=words.percent(decimal(last.efficiency)), high=words.number(Decimal(last.devices), 0),
+    )
+
+
+def _fitted(lines: list[str]) -> str:
+    """Lines of one section, as many as fit; the rest said to be there."""
+    text = ""
+    for index, line in enumerate(lines):
+        if len(text) + len(line) + 1 > NOTES_LIMIT:
+            return text + "\n…" + code(f"+{len(lines) - index}")
+        text = f"{text}\n{line}" if text else line
+    return text

@@ -1,0 +1,227 @@
+"""Reading a measurement series: one device's throughput and the cluster throughput measured at several sizes.
+
+    v=2000 8=15800 16=31000 64=115200
+
+Each measurement is `DEVICES=THROUGHPUT` (a `:` or a full-width `＝` does as well): a key that is a number is a
+cluster size, so a series can never be mistaken for a command of named values, whose keys are words. The single
+device's throughput is named like a value (`v=`, `throughput=`, `durchsatz=`, …) or written as the measurement of
+one device, `1=2000`. Two to twelve sizes besides the single device, each once, in any order.
+
+Every number goes through the command's own reading rules (`bot.reading.read_number`, after `bot.parsing`'s
+splitting of the words, so `8=15 800` is one measurement where that format groups digits with spaces): read as its
+writer meant it, or asked about; an error in a measurement names the measurement. A German `8=15.800` is 15 800,
+as German writes it; `8=15.800` from a reader whose format is unknown is asked about.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from decimal import Decimal
+
+from babel import Locale
+
+from bot.calculator import BOUNDS, Quantity, check
+from bot.clues import clue_marks
+from bot.errors import ErrorCode, UserInputError
+from bot.glyphs import folded
+from bot.grouping import BOUNDARY, LIST_CUT, join_space_groups, split_keyed
+from bot.keywords import keywords
+from bot.numbers import SPACES
+from bot.parsing import Note, visible
+from bot.reading import Reader, Reading, confirm_house_forms, read_number, reader_for
+from bot.series import MAX_POINTS, MIN_POINTS
+
+__all__ = [
+    "SERIES_WORDS",
+    "Measurement",
+    "SeriesCommand",
+    "SeriesFieldErrors",
+    "is_series",
+    "parse_series",
+    "parse_series_fields",
+    "wants_series_form",
+]
+
+# `/dpscale series` (or the word in the user's language) opens the form for a series
+SERIES_WORDS = frozenset({"series", "messreihe", "reihe", "série", "serie", "シリーズ", "系列", "시리즈", "系列測定"})
+_KEYWORDS = keywords()
+_LINE = re.compile(r"\s*([^=:]*?)\s*[=:]\s*(.*?)\s*")  # a form's row: `8 = 15 800`
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """One measured cluster size, as typed and as read."""
+
+    pair: str  # as it stands in the command (`8=15.800`) or the form's row
+    devices: Reading
+    actual: Reading
+
+
+@dataclass(frozen=True)
+class SeriesCommand:
+    """A series as the user wrote it, read: one device's throughput, and each cluster size's measurement."""
+
+    locale: Locale
+    throughput: Reading
+    measurements: tuple[Measurement, ...]
+    notes: tuple[Note, ...] = ()
+
+    @property
+    def pairs(self) -> list[tuple[Decimal, Decimal]]:
+        return [(m.devices.value, m.actual.value) for m in self.measurements]
+
+
+class SeriesFieldErrors(Exception):
+    """Errors of the series form, one per field (`throughput` or `rows`), each shown under its own field."""
+
+    def __init__(self, errors: dict[str, UserInputError]) -> None:
+        super().__init__(", ".join(f"{field}: {error.code.value}" for field, error in errors.items()))
+        self.errors = errors
+
+
+def wants_series_form(text: str) -> bool:
+    """`/dpscale series`: the word alone asks for the form with rows."""
+    return folded(text).strip().casefold() in SERIES_WORDS
+
+
+def is_series(words: list[str]) -> bool:
+    """Whether the words are a series: some word's key is a number (`8=15800`), which no named value's is."""
+    return any((keyed := split_keyed(word)) is not None and _is_size(keyed[0]) for word in words)
+
+
+def _is_size(key: str) -> bool:
+    return any(map(str.isnumeric, key))
+
+
+def parse_series(
+    words: list[str], locale: Locale, reader: Reader | None = None, user: Locale | None = None
+) -> SeriesCommand:
+    """The series the words name (`bot.parsing.split_words`' words), read by `reader` for a `user` (as in
+    `bot.parsing.parse_words`); raises UserInputError naming the measurement that is wrong."""
+    reader = reader or reader_for(locale)
+    words = [word for word in words if word not in (LIST_CUT, BOUNDARY)]
+    throughput: tuple[str, Reading] | None = None
+    measurements: list[Measurement] = []
+    for word in join_space_groups(words, 0):  # `8=15 800`: one measurement, where spaces group digits
+        read = _read_word(word, reader)
+        if isinstance(read, Measurement):
+            measurements.append(read)
+        elif throughput is not None:
+            raise UserInputError(ErrorCode.DUPLICATE_QUANTITY, token=word, quantity=Quantity.THROUGHPUT.value)
+        else:
+            throughput = (word, read)
+    keys = [(None if keyed is None or _is_size(keyed[0]) else keyed[0], keyed[1] if keyed else word)
+            for word in words for keyed in [split_keyed(word)]]
+    return _series_from(throughput, measurements, locale, clue_marks(keys, user or locale))
+
+
+def _read_word(word: str, reader: Reader) -> Measurement | Reading:
+    """A word of a series: a measurement (`8=15800`), or one device's throughput (`v=2000`, or `1=2000`)."""
+    keyed = split_keyed(word)
+    if keyed is not None and _is_size(keyed[0]):
+        measurement = read_measurement(word, *keyed, reader)
+        return measurement.actual if measurement.devices.value == 1 else measurement
+    if keyed is not None and _KEYWORDS.get(keyed[0]) is Quantity.THROUGHPUT:
+        return _read(keyed[1], Quantity.THROUGHPUT, word, reader)
+    if keyed is not None and keyed[0] not in _KEYWORDS:
+        raise UserInputError(ErrorCode.UNKNOWN_WORD, token=word)
+    raise UserInputError(ErrorCode.SERIES_STRAY_WORD, token=word)
+
+
+def parse_series_fields(throughput: str | None, rows: str | None, locale: Locale,
+                        reader: Reader | None = None) -> SeriesCommand:
+    """The series form's two fields: one device's throughput, and one measurement (`8 = 15800`) per line. Raises
+    SeriesFieldErrors naming the field (and in it, the row) that is wrong."""
+    reader = reader or reader_for(locale)
+    text = folded(visible(throughput or "")).strip()
+    errors: dict[str, UserInputError] = {}
+    reading: Reading | None = None
+    measurements: list[Measurement] = []
+    try:
+        if text:
+            reading = _read(text, Quantity.THROUGHPUT, None, reader)
+    except UserInputError as error:
+        errors["throughput"] = error
+    try:
+        measurements = [_read_row(line, reader) for line in (rows or "").splitlines() if line.strip()]
+    except UserInputError as error:
+        errors["rows"] = error
+    if errors:
+        raise SeriesFieldErrors(errors)
+    try:
+        return _series_from(None if reading is None else (text, reading), measurements, locale,
+                            clue_marks([(None, text), *((None, m.actual.token) for m in measurements)], locale))
+    except UserInputError as error:
+        field = "throughput" if error.code is ErrorCode.SERIES_NO_THROUGHPUT or (
+            error.quantity == Quantity.THROUGHPUT.value and error.pair is None) else "rows"
+        raise SeriesFieldErrors({field: error}) from None
+
+
+def _read_row(line: str, reader: Reader) -> Measurement:
+    row = folded(visible(line)).strip()
+    match = _LINE.fullmatch(row)
+    if match is None or not match.group(1):
+        raise UserInputError(ErrorCode.SERIES_STRAY_WORD, token=row)
+    measurement = read_measurement(row, match.group(1), match.group(2), reader)
+    if measurement.devices.value == 1:  # in the form, the single device has its own field
+        raise UserInputError(ErrorCode.OUT_OF_RANGE, token=measurement.devices.token, pair=row,
+                             quantity=Quantity.DEVICES.value, low="2", high=str(BOUNDS[Quantity.DEVICES][1]))
+    return measurement
+
+
+def read_measurement(pair: str, devices: str, actual: str, reader: Reader) -> Measurement:
+    """One measurement: its devices and its cluster throughput, each read by the command's rules; an error in either
+    names the measurement."""
+    devices_read = _read(devices, Quantity.DEVICES, pair, reader)
+    return Measurement(pair, devices_read, _read(actual, Quantity.ACTUAL, pair, reader))
+
+
+def _possible(quantity: Quantity) -> Callable[[Decimal], bool]:
+    """Whether a reading could be meant for `quantity`: only those are offered when a number is asked about."""
+    if quantity is Quantity.DEVICES:
+        return lambda value: value >= 1 and value == value.to_integral_value()
+    return lambda value: value > 0
+
+
+def _read(token: str, quantity: Quantity, pair: str | None, reader: Reader) -> Reading:
+    """`token` read as `quantity` and held to its rule; an error carries the token, the quantity and the pair."""
+    body = token.strip(SPACES)
+    try:
+        if not body:
+            raise UserInputError(ErrorCode.MISSING_VALUE)
+        if "%" in body:
+            raise UserInputError(ErrorCode.PERCENT_NOT_ALLOWED)
+        reading = read_number(body, reader, _possible(quantity))
+        check(quantity, reading.value)
+    except UserInputError as error:
+        raise replace(error, token=pair if error.code is ErrorCode.MISSING_VALUE and pair else body or token,
+                      quantity=quantity.value, pair=pair) from None
+    return reading
+
+
+def _series_from(throughput: tuple[str, Reading] | None, measurements: list[Measurement], locale: Locale,
+                 clues: str) -> SeriesCommand:
+    if throughput is None:
+        raise UserInputError(ErrorCode.SERIES_NO_THROUGHPUT, quantity=Quantity.THROUGHPUT.value)
+    if not MIN_POINTS <= len(measurements) <= MAX_POINTS:
+        raise UserInputError(ErrorCode.SERIES_COUNT, low=str(MIN_POINTS), high=str(MAX_POINTS),
+                             value=str(len(measurements)))
+    seen: dict[Decimal, Measurement] = {}
+    for measurement in measurements:
+        earlier = seen.setdefault(measurement.devices.value, measurement)
+        if earlier is not measurement:
+            raise UserInputError(ErrorCode.SERIES_REPEATED_SIZE, token=measurement.pair,
+                                 suggestions=(earlier.pair, measurement.pair), pair=measurement.pair)
+    readings = [("throughput", throughput[1])]
+    pairs = {throughput[1].token: None} | {m.actual.token: m.pair for m in measurements}
+    for m in measurements:
+        readings += [(Quantity.DEVICES.value, m.devices), (Quantity.ACTUAL.value, m.actual)]
+    notes = tuple(Note(Quantity(name), reading) for name, reading in readings if reading.kind is not None)
+    if notes or clues:  # as a command's: a number read in another format, or a clue, casts doubt on the others
+        try:
+            confirm_house_forms(readings, clues)
+        except UserInputError as error:
+            raise replace(error, pair=pairs.get(error.token or "")) from None
+    return SeriesCommand(locale, throughput[1], tuple(measurements), notes)

@@ -1,0 +1,213 @@
+"""A measurement series in Slack: its form (opened by `/dpscale series` or by Edit on a series result, filled with
+that result's numbers), the form's submission, and the Explanations button under a private series result.
+
+A series typed in a command or a mention needs nothing here: `bot.engine.answer` reads it, and Share rebuilds it
+from the text it carries like any result.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from babel import Locale
+from slack_bolt import Ack, App, BoltContext
+from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError, SlackClientError
+from sqlalchemy.exc import SQLAlchemyError
+
+from bot.engine import answer_series_form
+from bot.errors import UserInputError
+from bot.formats import parse_reader_locale
+from bot.parsing import split_words
+from bot.replies import Reply, build_failure_reply, build_help_reply, unavailable_text
+from bot.series_syntax import SeriesFieldErrors, is_series, parse_series
+from bot.slack.delivery import Delivery, deliver, post_to_response_url
+from bot.slack.ids import EXPLAIN_ACTION, SERIES_BLOCK_IDS, SERIES_FORM_CALLBACK
+from bot.slack.plumbing import acknowledge, deadline_of, locale_of, logged, read_user_locale, services_of, time_left
+from bot.slack.series_form import (
+    SeriesValues,
+    explanations_reply,
+    series_form_errors,
+    series_form_view,
+    series_initial_values,
+    submitted_series,
+)
+from bot.slack.state import BadState, FormMetadata, ResultState
+from bot.slack.views import direct_message_copy, outdated_view, second_format_of, with_buttons, with_unknown_reader_note
+from bot.slack.workspaces import workspace_of
+from bot.store import Job
+
+logger = logging.getLogger(__name__)
+
+SERIES_FORM_WORK = "series_form"  # a series form's result, as follow-up work (`bot.slack.followups`)
+
+MIN_CALL_SECONDS = 0.05  # less than this left, and a call could not even connect
+
+
+def is_series_state(state: ResultState) -> bool:
+    """Whether a result's buttons stand for a series: its form's fields, or a command that is one."""
+    if state.series is not None:
+        return True
+    try:
+        return state.text is not None and is_series(split_words(state.text, state.locale)[0])
+    except UserInputError:
+        return False
+
+
+def rebuild_series(state: ResultState, locale: Locale) -> Reply:
+    """The reply a series form's result stands for, written for `locale`'s readers (Share: the channel's)."""
+    series = state.series
+    if series is None:
+        raise BadState("no series")
+    try:
+        return answer_series_form(series.throughput, series.rows, locale, state.reader)
+    except SeriesFieldErrors as errors:
+        raise next(iter(errors.errors.values())) from None
+
+
+def series_initial(state: ResultState) -> tuple[Locale, Locale, SeriesValues | None]:
+    """The locale a series result was written in (a `lang=` word's), the user's own, and its fields as written."""
+    if state.series is not None:
+        return state.locale, state.own, (state.series.throughput, state.series.rows)
+    try:
+        words, locale = split_words(state.text or "", state.locale)
+        return locale, state.locale, series_initial_values(parse_series(words, locale, None, state.locale))
+    except UserInputError:
+        return state.locale, state.locale, None
+
+
+def edit_series(ack: Ack, body: dict[str, Any], state: ResultState, client: WebClient, context: BoltContext) -> str:
+    """Edit on a series result: its form, filled with the result's numbers as they were written."""
+    locale, own, initial = series_initial(state)
+    context["locale"] = str(locale)
+    direct = (body.get("container") or {}).get("is_ephemeral") is False
+    metadata = FormMetadata.of(locale, body.get("response_url"), own, direct)
+    services_of(context).background.submit(open_series_form_or_help, client, body.get("trigger_id") or "", locale,
+                                           metadata, initial, deadline=deadline_of(context))
+    ack()
+    return "series" if initial is not None else "empty_series_form"
+
+
+def open_series_form_or_help(client: WebClient, trigger_id: str, locale: Locale, metadata: FormMetadata,
+                             initial: SeriesValues | None = None, *, deadline: float) -> None:
+    """Run after the acknowledgement: open the series form, or, when Slack will not open it in time, post the
+    help where the user asked."""
+    try:
+        if _open(client, trigger_id, series_form_view(locale, metadata, initial), deadline):
+            return
+        help_reply = build_help_reply(locale, second_format_of(metadata))
+        post_to_response_url(metadata.response_url, **help_reply.payload(response_type="ephemeral",
+                                                                          replace_original=False))
+    except Exception:
+        logger.exception("opening the series form failed")
+
+
+def _open(client: WebClient, trigger_id: str, view: dict[str, Any], deadline: float) -> bool:
+    seconds = time_left(deadline)
+    if seconds < MIN_CALL_SECONDS:
+        logger.warning("views.open skipped: the trigger's time had run out")
+        return False
+    quick = WebClient(token=client.token, base_url=client.base_url, timeout=seconds,  # type: ignore[arg-type]
+                      retry_handlers=[])
+    try:
+        quick.views_open(trigger_id=trigger_id, view=view)
+    except (SlackApiError, SlackClientError, OSError, ValueError) as error:
+        logger.warning("views.open failed: %s", type(error).__name__)
+        return False
+    return True
+
+
+def _metadata(view: dict[str, Any], context: BoltContext) -> FormMetadata:
+    try:
+        return FormMetadata.decode(view.get("private_metadata"))
+    except BadState:
+        return FormMetadata.of(locale_of(context), None)
+
+
+@logged("series_form")
+def validate_series_form(ack: Ack, body: dict[str, Any], view: dict[str, Any], client: WebClient,
+                         context: BoltContext) -> str:
+    """As `bot.slack.forms.validate_form`: each wrong field gets its message and the form stays open; a valid one
+    closes once its result is recorded as follow-up work, and the result follows at once."""
+    metadata = _metadata(view, context)
+    locale = metadata.locale
+    context["locale"] = str(locale)
+    try:
+        answer_series_form(*submitted_series(view), locale, metadata.reader)
+    except SeriesFieldErrors as errors:
+        ack(response_action="errors", errors=series_form_errors(errors.errors, locale, second_format_of(metadata)))
+        return "invalid"
+    except BadState:
+        ack(response_action="update", view=outdated_view(locale))
+        return "outdated"
+    followups = services_of(context).followups
+    job = Job(SERIES_FORM_WORK, f"{view.get('id')}:{view.get('hash')}", workspace_of(context), {
+        "user_id": body["user"]["id"], "locale": context["locale"],
+        "view": {"private_metadata": view.get("private_metadata"), "state": view.get("state")},
+    })
+    try:
+        accepted = followups.accept(job)
+    except SQLAlchemyError as error:
+        logger.warning("a series form's result could not be recorded (%s): the form stays open", type(error).__name__)
+        ack(response_action="errors", errors={SERIES_BLOCK_IDS["throughput"]: unavailable_text(locale)})
+        return "unavailable"
+    ack()
+    if accepted:
+        followups.run_now(job, client, context)
+    return "ok"
+
+
+@logged("series_result")
+def deliver_series_result(job: Job, client: WebClient, context: BoltContext) -> str:
+    """The series form's result where the command was run, or by direct message if it cannot go there."""
+    view = job.payload["view"]
+    metadata = _metadata(view, context)
+    locale = metadata.locale
+    context["locale"] = str(locale)
+    try:
+        throughput, rows = submitted_series(view)
+        reply = with_unknown_reader_note(answer_series_form(throughput, rows, locale, metadata.reader), locale)
+        reply = with_buttons(reply, ResultState.of_series(locale, throughput, rows, metadata.own))
+    except SeriesFieldErrors:  # shown under their fields by the acknowledgement; the form is still open
+        return "invalid"
+    except BadState:
+        return "outdated"
+    copy = direct_message_copy(reply, locale)
+    if metadata.direct:
+        reply = copy
+    delivered = deliver(metadata.response_url, **reply.payload(response_type="ephemeral", replace_original=True))
+    if delivered is Delivery.DONE:
+        return "ok"
+    if delivered is Delivery.UNKNOWN:  # it may have landed: a second copy by direct message would be one too many
+        return "unknown"
+    client.chat_postMessage(channel=job.payload["user_id"], **copy.payload())
+    return "direct_message"
+
+
+def apologize_for_series_form(job: Job, client: WebClient, context: BoltContext) -> None:
+    """The result could not be delivered however often it was tried: the apology by direct message."""
+    client.chat_postMessage(channel=job.payload["user_id"], **build_failure_reply(locale_of(context)).payload())
+
+
+@logged("explain")
+def explain(body: dict[str, Any], action: dict[str, Any], context: BoltContext) -> str:
+    """Explanations under a series result: the FAQ and the limits, privately, in the result's language."""
+    try:
+        locale = parse_reader_locale(str(action.get("value") or ""))
+    except UserInputError:
+        locale = locale_of(context)
+    context["locale"] = str(locale)
+    reply = explanations_reply(locale)
+    if not post_to_response_url(body.get("response_url"), **reply.payload(response_type="ephemeral",
+                                                                           replace_original=False)):
+        return "unreachable"
+    return "ok"
+
+
+FOLLOW_UPS = {SERIES_FORM_WORK: (deliver_series_result, apologize_for_series_form)}  # bot.slack.app registers them
+
+
+def register(app: App) -> None:
+    app.view(SERIES_FORM_CALLBACK, middleware=[read_user_locale])(validate_series_form)
+    app.action(EXPLAIN_ACTION, middleware=[read_user_locale])(ack=acknowledge, lazy=[explain])

@@ -1,0 +1,142 @@
+"""The Slack-only surfaces of a measurement series: its form (one device's throughput, and the measurements one per
+line), the Explanations button under a private series result, and the explanations it shows.
+
+Pure builders, like those of `bot.slack.views`; the listeners are in `bot.slack.series`.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from babel import Locale
+
+from bot.errors import UserInputError
+from bot.numbers import is_unknown
+from bot.parsing import second_format
+from bot.replies import Reply, ReplyKind, describe_error, explanation_blocks
+from bot.replies.blocks import Block, code, context, escape, section
+from bot.replies.guide import two_formats_rule, unknown_format_rule
+from bot.replies.series import SERIES_TABLE_BLOCK
+from bot.replies.wording import wording_for
+from bot.series_syntax import SeriesCommand
+from bot.slack.ids import EXPLAIN_ACTION, FORM_ACTION_ID, SERIES_BLOCK_IDS, SERIES_FORM_CALLBACK
+from bot.slack.state import FIELD_LIMIT, SERIES_ROWS_LIMIT, FormMetadata, submitted_values
+
+__all__ = [
+    "explanations_reply",
+    "is_series_reply",
+    "series_form_errors",
+    "series_form_view",
+    "series_initial_values",
+    "submitted_series",
+    "with_explain_button",
+]
+
+TITLE_LIMIT = 24  # Slack: a modal's title, submit and close texts
+FORM_ERROR_LIMIT = 2000
+SeriesValues = tuple[str | None, str | None]  # (one device's throughput, the measurements, one per line)
+
+
+def is_series_reply(reply: Reply) -> bool:
+    """Whether `reply` is a series' result (its table is there), which gets the Explanations button."""
+    return reply.kind is ReplyKind.RESULT and any(block.get("block_id") == SERIES_TABLE_BLOCK for block in reply.blocks)
+
+
+def with_explain_button(actions: Block, locale: Locale) -> Block:
+    """A result's buttons with Explanations beside them: the FAQ, one click away instead of under the table."""
+    button = {"type": "button", "action_id": EXPLAIN_ACTION, "value": str(locale),
+              "text": {"type": "plain_text", "text": wording_for(locale).gettext("Explanations")}}
+    return {**actions, "elements": [*actions["elements"], button]}
+
+
+def explanations_reply(locale: Locale) -> Reply:
+    """What Explanations shows: what scaling efficiency is, why it is not linear, how to improve it, the limits."""
+    blocks = explanation_blocks(locale)[1:]  # no divider above: nothing is above it
+    return Reply(text=wording_for(locale).gettext("Explanations"), blocks=blocks, kind=ReplyKind.HELP,
+                 locale=str(locale))
+
+
+def series_form_view(locale: Locale, metadata: FormMetadata, initial: SeriesValues | None = None) -> dict[str, Any]:
+    """A modal with one device's throughput and the measurements, one per line (`8 = 15 800`)."""
+    words = wording_for(locale)
+    _ = words.gettext
+    number = words.plain if _two_formats(metadata) else words.number
+    throughput, rows = initial or (None, None)
+    example_rows = " · ".join(f"{words.number(Decimal(d), 0)} = {number(Decimal(a))}"
+                              for d, a in ((8, 15800), (16, 31000), (64, 115200)))
+    blocks: list[Block] = [
+        section(_("Give the throughput of one device and what the cluster measured at each size; dpscale shows the "
+                  "efficiency at every size and how it changes as the cluster grows.")),
+        _input("throughput", _("Throughput of one device (samples/s)"),
+               _("e.g. {example}").format(example=number(Decimal(2000))), throughput, FIELD_LIMIT, False),
+        {**_input("rows", _("Measurements (devices = cluster throughput)"),
+                  _("e.g. {example}").format(example=example_rows), rows, SERIES_ROWS_LIMIT, True),
+         "hint": {"type": "plain_text", "text": _("One measurement per line, from 2 to 12 cluster sizes.")}},
+        context([_form_rule(locale, metadata)]),
+    ]
+    return {
+        "type": "modal",
+        "callback_id": SERIES_FORM_CALLBACK,
+        "private_metadata": metadata.encode(),
+        "title": _plain_title(_("Measurement series")),
+        "submit": _plain_title(_("Calculate")),
+        "close": _plain_title(_("Cancel")),
+        "blocks": blocks,
+    }
+
+
+def _input(field: str, label: str, placeholder: str, initial: str | None, limit: int, multiline: bool) -> Block:
+    element: dict[str, Any] = {
+        "type": "plain_text_input",
+        "action_id": FORM_ACTION_ID,
+        "max_length": limit,
+        "multiline": multiline,
+        "placeholder": {"type": "plain_text", "text": placeholder[:150]},
+    }
+    if initial:
+        element["initial_value"] = initial[:limit]
+    return {"type": "input", "block_id": SERIES_BLOCK_IDS[field], "label": {"type": "plain_text", "text": label},
+            "element": element}
+
+
+def _form_rule(locale: Locale, metadata: FormMetadata) -> str:
+    """How the form reads numbers: as `bot.slack.views`' form says it."""
+    words = wording_for(locale)
+    if is_unknown(locale) or is_unknown(metadata.own):
+        return unknown_format_rule(words)
+    if _two_formats(metadata):
+        return two_formats_rule(words, metadata.own)
+    example = code(words.number(Decimal(2000), 2) + " · " + words.number(Decimal("0.9"), 2))
+    return words.gettext("Numbers are read in your format ({name}): for example {example}.").format(
+        name=escape(words.locale_name), example=example)
+
+
+def _two_formats(metadata: FormMetadata) -> bool:
+    return metadata.own_tag is not None and second_format(metadata.locale, metadata.own) is not None
+
+
+def _plain_title(text: str) -> dict[str, str]:
+    if len(text) > TITLE_LIMIT:
+        raise ValueError(f"modal text {text!r} is longer than Slack's {TITLE_LIMIT} characters")
+    return {"type": "plain_text", "text": text}
+
+
+def submitted_series(view: dict[str, Any]) -> SeriesValues:
+    """The series form's two fields as typed; BadState where its state is not a form's."""
+    values = submitted_values(view)
+    return (values.get(SERIES_BLOCK_IDS["throughput"], {}).get(FORM_ACTION_ID),
+            values.get(SERIES_BLOCK_IDS["rows"], {}).get(FORM_ACTION_ID))
+
+
+def series_form_errors(errors: dict[str, UserInputError], locale: Locale, own: Locale | None = None) -> dict[str, str]:
+    """`response_action: errors`: a localized message under each field that is wrong (the row named in it)."""
+    return {SERIES_BLOCK_IDS[field]: describe_error(error, locale, own)[:FORM_ERROR_LIMIT]
+            for field, error in errors.items()}
+
+
+def series_initial_values(command: SeriesCommand) -> SeriesValues:
+    """A series result's values to fill the form again: every number as its writer wrote it, one row per size."""
+    rows = "\n".join(f"{m.devices.token} = {m.actual.token}" for m in command.measurements)
+    throughput = command.throughput.token
+    return (throughput if len(throughput) <= FIELD_LIMIT else None, rows if len(rows) <= SERIES_ROWS_LIMIT else None)

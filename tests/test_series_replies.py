@@ -1,0 +1,117 @@
+"""What a series looks like to its reader: the table, the trend, what contradicts the model, and its errors, in
+every language and inside Block Kit's limits."""
+
+from __future__ import annotations
+
+from decimal import Decimal as D
+
+import pytest
+
+from blockkit import MAX_VIEW_BLOCKS, assert_no_broadcast, assert_within_limits
+from bot.engine import answer
+from bot.numbers import SLACK_LOCALES, for_channel, resolve_locale
+from bot.replies import ReplyKind, render_plain_text
+from bot.replies.wording import Wording
+from bot.slack.series_form import explanations_reply, series_form_view
+from bot.slack.state import FormMetadata, ResultState
+from bot.slack.views import shared_reply, with_buttons
+
+SEED = "v=2000 8=15800 16=31000 64=115200"
+TWELVE = "v=2000 " + " ".join(f"{2 ** k}={int(2000 * 2 ** k * (1 - k / 40))}" for k in range(1, 13))
+
+
+def table(reply) -> str:
+    return next(b["text"]["text"] for b in reply.blocks if b.get("block_id") == "dpscale_series_table")
+
+
+def test_the_table_shows_every_size_with_its_figures_and_a_bar():
+    reply = answer(SEED, resolve_locale("en-US"))
+    assert reply.kind is ReplyKind.RESULT
+    lines = table(reply).strip("`").splitlines()
+    assert lines[0].split() == ["d", "A", "I", "E", "S", "e"]
+    assert lines[1].split() == ["8", "15,800", "16,000", "98.75%", "█████████▉", "7.9×", "0.0018"]
+    assert lines[2].split() == ["16", "31,000", "32,000", "96.88%", "█████████▊", "15.5×", "0.0022"]
+    assert lines[3].split() == ["64", "115,200", "128,000", "90%", "█████████░", "57.6×", "0.0018"]
+    text = str(reply.blocks)
+    assert "From 8 to 64 devices, efficiency falls from 98.75% to 90%: 2.92 percentage points per doubling" in text
+    assert "stays about the same at every size: a fixed serial part" in text
+    assert "*What is scaling efficiency?*" not in text  # the FAQ is a click away, not under the table
+    assert "*Limits.*" in text
+    assert reply.text == "Scaling efficiency: 98.75% at 8 devices, 90% at 64 devices"
+
+
+def test_a_rising_serial_fraction_says_the_overhead_grows_with_the_cluster():
+    text = str(answer("v=1000 2=1900 4=3400 8=5000", resolve_locale("en-US")).blocks)
+    assert "The serial fraction e rises as the cluster grows: the overhead grows with the cluster" in text
+
+
+def test_measurements_that_contradict_the_model_are_said_plainly():
+    reply = answer("v=1000 2=2100 4=3000 8=2500", resolve_locale("en-US"))
+    rows = table(reply).strip("`").splitlines()
+    assert rows[1].endswith("⚠") and rows[3].endswith("↓") and not rows[2].endswith(("⚠", "↓"))
+    text = str(reply.blocks)
+    assert "At 2 devices the measured throughput is above ideal" in text
+    assert "The speedup falls as devices are added (↓): 4 → 8 devices (3× → 2.5×)" in text
+
+
+def test_a_series_is_answered_in_the_readers_language_and_format():
+    reply = answer("v=2.000 8=15.800 16=31.000 64=115.200", resolve_locale("de-DE"))
+    rows = table(reply).strip("`").splitlines()
+    assert rows[3].split()[:4] == ["64", "115.200", "128.000", "90"]
+
+
+def test_a_channel_copy_writes_figures_every_locale_reads_alike():
+    reply = answer("v=2.000 8=15.800 16=31.000 64=115.200", for_channel(resolve_locale("de-DE")))
+    assert "115\u202f200" in table(reply) and "115.200" not in table(reply)
+
+
+def test_a_reading_note_says_how_a_number_in_another_format_was_read():
+    text = str(answer("v=2000 8=15800,5 16=31000", resolve_locale("en-US")).blocks)
+    assert "`15800,5` is not written in your number format" in text
+
+
+def test_a_series_error_shows_how_to_write_a_series():
+    reply = answer("v=2000 8=15800", resolve_locale("en-US"))
+    assert reply.is_error
+    assert "A series needs from 2 to 12 cluster sizes besides the single device" in reply.text
+    assert "/dpscale v=2,000 8=15,800 16=31,000 64=115,200" in str(reply.blocks)
+
+
+def test_the_help_shows_a_series_that_computes():
+    help_text = str(answer("help", resolve_locale("en-US")).blocks)
+    assert "`/dpscale v=2,000 8=15,800 16=31,000 64=115,200`" in help_text
+    assert answer("v=2,000 8=15,800 16=31,000 64=115,200", resolve_locale("en-US")).kind is ReplyKind.RESULT
+
+
+@pytest.mark.parametrize("tag", SLACK_LOCALES)
+def test_twelve_sizes_fit_block_kit_in_every_language(tag):
+    locale = resolve_locale(tag)
+    for reader in (locale, for_channel(locale)):
+        reply = answer(TWELVE, reader)
+        assert reply.kind is ReplyKind.RESULT, reply.text
+        assert len(table(reply).splitlines()) == 13
+        private = with_buttons(reply, ResultState.of_text(locale, TWELVE))
+        assert_within_limits(private.blocks)
+        assert [e["action_id"] for e in private.blocks[-1]["elements"]] == ["dpscale_share", "dpscale_edit",
+                                                                              "dpscale_explain"]
+        assert_within_limits(shared_reply(private, user_id="U1", locale=locale).blocks)
+        assert_no_broadcast(reply.payload())
+    rows = "\n".join(f"{2 ** k} = {1000 * 2 ** k}" for k in range(1, 13))
+    view = series_form_view(locale, FormMetadata.of(locale, None), (Wording(locale).number(D(2000)), rows))
+    assert_within_limits(view["blocks"], max_blocks=MAX_VIEW_BLOCKS)
+    assert len(view["title"]["text"]) <= 24
+    assert_within_limits(explanations_reply(locale).blocks)
+
+
+@pytest.mark.parametrize("tag", SLACK_LOCALES)
+def test_every_series_error_in_every_language_fits_and_pings_no_one(tag):
+    for text in ("v=2000 8=15800", "8=1 16=2", "v=1 8=1 8=2", "v=1 8=1 16=1 <!channel>", "v=1 8=<!channel> 16=2"):
+        reply = answer(text, resolve_locale(tag))
+        assert reply.is_error
+        assert_within_limits(reply.blocks)
+        assert_no_broadcast(reply.payload())
+
+
+def test_the_plain_text_of_a_series_reads_as_a_table():
+    text = render_plain_text(answer(SEED, resolve_locale("en-US")))
+    assert " 8   15,800   16,000  98.75%" in text
