@@ -45,6 +45,10 @@ class Settings(BaseSettings):
     # seconds a stopping process (SIGTERM, SIGINT) gives the requests it has received, and the work they left,
     # to finish: below the platform's wait before SIGKILL (30 s on Heroku, Render and Kubernetes by default)
     web_drain_timeout: float = Field(default=20.0, gt=0, le=600)
+    # follow-up work: how long a process holds a piece it works on before another may take it up (it died, say),
+    # and how often every process deletes what has expired (handled events, answers' whereabouts, OAuth states)
+    dpscale_followup_lease: float = Field(default=30.0, ge=2, le=120)
+    dpscale_expiry_interval: float = Field(default=60.0, ge=0.5, le=3600)
     dpscale_default_locale: str = "en-US"
     dpscale_locale_timeout: float = Field(default=1.5, gt=0, le=2.5)
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"

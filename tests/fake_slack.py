@@ -34,7 +34,12 @@ class Call:
 class FakeSlack:
     """Behaviour per method: 'ok', 'error' (HTTP 500), 'ratelimit' (HTTP 429), 'ratelimit_once' (429 to the first
     call only, as Slack answers a burst in one channel), 'hang', 'portal' (an HTML page with HTTP 200, as a proxy
-    between the app and Slack might answer), or a delay in seconds."""
+    between the app and Slack might answer), 'error_once', 'portal_once' or 'truncated_once' (a 500, that page or
+    a JSON answer cut short, to the first call only, which does nothing), or a delay in seconds (after which the
+    call is done and answered, whether or not the caller still waits).
+
+    Messages posted with `chat.postMessage` are kept (`posted`) with their metadata, and `conversations.replies`
+    lists a thread's, as Slack does for an app with the history scopes."""
 
     locales: dict[str, str | None] = field(default_factory=dict)
     behaviour: dict[str, str | float] = field(default_factory=dict)
@@ -48,6 +53,7 @@ class FakeSlack:
     revoked: set[str] = field(default_factory=set)
     installs: int = 0
     socket_mode_url: str = ""  # what apps.connections.open answers: a local websocket standing in for Slack's
+    posted: list[dict[str, Any]] = field(default_factory=list)  # every message chat.postMessage posted
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _released: threading.Event = field(default_factory=threading.Event)
 
@@ -129,9 +135,20 @@ class FakeSlack:
             time.sleep(behaviour)
         with self._lock:
             self.finished.append(method)
+            first = self.finished.count(method) == 1
+        if isinstance(behaviour, str) and behaviour.endswith("_once"):
+            behaviour = behaviour.removesuffix("_once") if first else "ok"
+        if behaviour == "truncated":  # an answer cut short in transit: the call did nothing
+            data = b'{"ok": true, "channel": "C1", "ts": "17'
+            handler.send_response(200)
+            handler.send_header("Content-Type", "application/json; charset=utf-8")
+            handler.send_header("Content-Length", str(len(data)))
+            handler.end_headers()
+            handler.wfile.write(data)
+            return None
         if behaviour == "error":
             return _send(handler, 500, {"ok": False, "error": "internal_error"})
-        if behaviour == "ratelimit" or behaviour == "ratelimit_once" and self.finished.count(method) == 1:
+        if behaviour == "ratelimit":
             return _send(handler, 429, {"ok": False, "error": "ratelimited"}, {"Retry-After": self.retry_after})
         if behaviour == "portal":  # a proxy's or captive portal's page in place of Slack's answer
             page = b"<html><body>Sign in to continue: token=xoxb-portal-page</body></html>"
@@ -170,10 +187,29 @@ class FakeSlack:
         if method == "apps.connections.open":
             return {"ok": True, "url": self.socket_mode_url}
         if method == "chat.postMessage":
-            return {"ok": True, "channel": params.get("channel"), "ts": f"{time.time():.6f}"}
+            message = {"channel": params.get("channel"), "ts": f"{time.time():.6f}", "text": params.get("text"),
+                       "thread_ts": params.get("thread_ts"), "metadata": _json(params.get("metadata"))}
+            with self._lock:
+                self.posted.append(message)
+            return {"ok": True, "channel": params.get("channel"), "ts": message["ts"]}
+        if method == "conversations.replies":
+            with self._lock:
+                thread = [m for m in self.posted if m["channel"] == params.get("channel")
+                          and params.get("ts") in (m["thread_ts"], m["ts"])]
+            return {"ok": True, "messages": [{k: v for k, v in m.items() if v is not None} for m in thread]}
         if method == "chat.update":
             return {"ok": True, "channel": params.get("channel"), "ts": params.get("ts")}
         return {"ok": True}
+
+
+def _json(value: Any) -> Any:
+    """A parameter the client may send as JSON text (form-encoded calls) or as an object."""
+    if isinstance(value, str):
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    return value
 
 
 class _QuietServer(ThreadingHTTPServer):

@@ -53,11 +53,19 @@ def start(directory: Path) -> str:
     run = {"check": True, "capture_output": True, "timeout": 120}
     subprocess.run(_as_owner([str(binaries / "initdb"), "-D", str(data), "-A", "trust", "-U", ROLE,
                               "--no-sync", "-E", "UTF8"]), **run)  # type: ignore[call-overload]
-    options = f"-p {port} -k {directory} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
-    subprocess.run(_as_owner([str(binaries / "pg_ctl"), "-D", str(data), "-l", str(directory / "log"), "-w",
-                              "-o", options, "start"]), **run)  # type: ignore[call-overload]
     (directory / "port").write_text(str(port))
+    resume(directory)
     return f"postgresql://{ROLE}@127.0.0.1:{port}/postgres"
+
+
+def resume(directory: Path) -> None:
+    """Start the server of `directory` (made by `start`, since stopped) again, on its port."""
+    binaries = _binaries()
+    assert binaries is not None
+    port = (directory / "port").read_text()
+    options = f"-p {port} -k {directory} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
+    subprocess.run(_as_owner([str(binaries / "pg_ctl"), "-D", str(directory / "data"), "-l", str(directory / "log"),
+                              "-w", "-o", options, "start"]), check=True, capture_output=True, timeout=120)
 
 
 def stop(directory: Path) -> None:

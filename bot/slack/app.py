@@ -125,7 +125,10 @@ def create_services(settings: Settings, store: Store | None = None) -> Services:
         lookup_client, resolve_locale(settings.dpscale_default_locale), preferences=store.preferences,
         deadline=settings.dpscale_locale_timeout,
     )
-    return Services(locales=locales, store=store, client_id=settings.slack_client_id)
+    services = Services(locales=locales, store=store, client_id=settings.slack_client_id)
+    services.followups.lease = settings.dpscale_followup_lease
+    services.followups.expire_every = settings.dpscale_expiry_interval
+    return services
 
 
 def create_app(settings: Settings, store: Store | None = None, services: Services | None = None) -> App:

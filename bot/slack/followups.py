@@ -73,6 +73,8 @@ class Kind:
 @dataclass
 class FollowUps:
     store: Store
+    lease: float = LEASE
+    expire_every: float = EXPIRE_INTERVAL
     runtime: Runtime | None = None  # set by the app: the client and context of a job taken up from the database
     kinds: dict[str, Kind] = field(default_factory=dict)
     _stop: threading.Event = field(default_factory=threading.Event)
@@ -90,13 +92,13 @@ class FollowUps:
     def accept(self, job: Job) -> bool:
         """Record `job` before the acknowledgement; False if it was recorded already (a redelivery, a second
         click). Raises SQLAlchemyError if the database cannot record it: the caller must not acknowledge as done."""
-        return self.store.work.accept(job, LEASE, MEMORY)
+        return self.store.work.accept(job, self.lease, MEMORY)
 
     def run_now(self, job: Job, client: WebClient, context: BoltContext) -> None:
         """Start `job` in this process, in its kind's pool."""
         with self._lock:
             self._queued.add(job.id)
-        self.kinds[job.kind].pool.submit(self._run, job, client, context, time.monotonic() + LEASE)
+        self.kinds[job.kind].pool.submit(self._run, job, client, context, time.monotonic() + self.lease)
 
     def _run(self, job: Job, client: WebClient, context: BoltContext, lease_end: float) -> None:
         with self._lock:
@@ -180,9 +182,9 @@ class FollowUps:
     def _sweep(self) -> None:
         expired_at = 0.0
         failing = False
-        while not self._stop.wait(0 if expired_at == 0 else SWEEP_INTERVAL):
+        while not self._stop.wait(0 if expired_at == 0 else min(SWEEP_INTERVAL, self.expire_every)):
             try:
-                if time.monotonic() - expired_at >= EXPIRE_INTERVAL:
+                if time.monotonic() - expired_at >= self.expire_every:
                     deleted = self.store.delete_expired()
                     expired_at = time.monotonic()
                     if any(deleted.values()):
@@ -201,7 +203,7 @@ class FollowUps:
     def _take_up(self) -> None:
         if self.runtime is None:
             return
-        for job in self.store.work.take_due(limit=THREADS["mention"], lease=LEASE):
+        for job in self.store.work.take_due(limit=THREADS["mention"], lease=self.lease):
             if job.kind not in self.kinds:
                 continue
             try:
@@ -210,7 +212,7 @@ class FollowUps:
                 log.warning("a %s follow-up cannot be taken up now (%s)", job.kind, _why(error))
                 continue
             log.info("taking up a %s follow-up left unfinished (attempt %d)", job.kind, job.attempts)
-            self.kinds[job.kind].pool.submit(self._run, job, client, context, time.monotonic() + LEASE)
+            self.kinds[job.kind].pool.submit(self._run, job, client, context, time.monotonic() + self.lease)
 
 
 def _why(error: BaseException) -> str:
