@@ -35,7 +35,7 @@ def answer(text: str, locale: Locale) -> Reply:
         command = parse_words(words, locale, reader_of(locale, user_locale), user_locale)
         if command.wants_help:
             return build_help_reply(locale, second_format(locale, user_locale))
-        return build_result_reply(_calculate(command), command.notes, locale)
+        return build_result_reply(_calculate(command), command.notes, locale, command.unit)
     except UserInputError as error:  # `locale` is still the user's if the words could not be split
         return build_error_reply(error, locale, second_format(locale, user_locale))
 

@@ -25,6 +25,7 @@ class ErrorCode(StrEnum):
     PERCENT_NOT_ALLOWED = "percent_not_allowed"
     ACTUAL_ABOVE_IDEAL = "actual_above_ideal"
     UNKNOWN_LOCALE = "unknown_locale"
+    UNCLEAR_EFFICIENCY = "unclear_efficiency"  # bare, above 1 and below 10: no fraction, hardly a percentage
     # a measurement series (`bot.series_syntax`)
     SERIES_COUNT = "series_count"
     SERIES_NO_THROUGHPUT = "series_no_throughput"
@@ -34,6 +35,7 @@ class ErrorCode(StrEnum):
 
 LANGUAGE = "lang"  # what a `lang=` word's error is about (`UserInputError.quantity`), beside the four quantities
 NUMBER_FORMAT = "format"  # and a `format=` word's
+MENTION = "mention"  # a `reason`: the token is a mention of someone (`@anna`, `<@U123>`), not a number or a word
 
 
 @dataclass(eq=False)
@@ -56,6 +58,7 @@ class UserInputError(Exception):
     reason: str | None = None  # why it was asked about rather than read (`bot.numbers.AskReason`)
     value: str | None = None  # a solved value that broke the rule, as computed
     cause: str | None = None  # the given quantity a solved value was computed from
+    rule: str | None = None  # the reading rule that asked or refused (`bot.rules.RULES`), for a number's errors
     pair: str | None = None  # in a measurement series: the measurement (`8=15800`) the error is in, as typed
 
     def __str__(self) -> str:  # for logs only; users see the rendered message

@@ -17,12 +17,10 @@ from typing import Any
 
 from babel import Locale
 
-from bot.numbers import number_style, resolve_locale, write_number
+from bot.numbers import SLACK_LOCALES, number_style, resolve_locale, write_number
 
 MODIFIER = "numbers="
-# Slack's own locales, each of which a user may choose as their number format (Slack tags, as users know them).
-SLACK_LOCALES = ("en-US", "en-GB", "en-IN", "de-DE", "es-ES", "es-LA", "fr-FR", "it-IT", "ja-JP", "ko-KR",
-                 "pt-BR", "zh-CN", "zh-TW")
+# Slack's own locales (`bot.numbers.SLACK_LOCALES`) are each a number format a user may choose, beside these.
 # Other formats engineers commonly write numbers in, which Slack has no language for.
 MORE_FORMATS = ("de-CH", "fr-CH", "de-AT", "fr-CA", "nl-NL", "pl-PL", "ru-RU", "sv-SE", "hi-IN")
 NUMBER_FORMATS = SLACK_LOCALES + MORE_FORMATS

@@ -24,6 +24,7 @@ _MARKED_OR_LONG = re.compile(
 LIST_CUT = "\ue001"  # a word where a list's comma stood (`64, 2000`): each item between them is one number
 BOUNDARY = "\ue002"  # a word where an emoji stood (`64 :fire: 200`): no number's groups are joined across it
 MARKERS = frozenset({LIST_CUT, BOUNDARY})
+LABEL = "\ue003"  # opens a word that names the quantity of a number beside it (`bot.labels`): `\ue003GPUs`
 _TAKES_GROUP = re.compile(r"(?:[^=:\s]+[=:])?\d{1,3}")
 _LEADING_ZERO = re.compile(r"0\d")
 MAX_GROUP_CHOICES = 10
@@ -49,12 +50,32 @@ def join_space_groups(words: list[str], positional: int) -> list[str]:
     with no group mark of its own right after a named value's digits as a number of its own (`a=28 800 64`: an
     actual throughput of 28 with 800 devices, or 28 800 with a number missing?).
     """
-    if MARKERS.isdisjoint(words):
+    cuts = [index for index, word in enumerate(words) if word in MARKERS or word[:1] == LABEL]
+    if not cuts:
         return _joined(words, positional, set())
-    starts = {index - before for before, index in enumerate(i for i, w in enumerate(words) if w in MARKERS)}
-    listed = LIST_CUT in words
-    words = [word for word in words if word not in MARKERS]
-    return _listed(words, starts) if listed else _joined(words, positional, starts)
+    starts = {index - before for before, index in enumerate(cuts)}
+    plain = [word for word in words if word not in MARKERS and word[:1] != LABEL]
+    joined = _listed(plain, starts) if LIST_CUT in words else _joined(plain, positional, starts)
+    return _with_labels(words, joined) if any(word[:1] == LABEL for word in words) else joined
+
+
+def _with_labels(words: list[str], joined: list[str]) -> list[str]:
+    """`joined` (the words' numbers, their groups joined) with the `LABEL` words back where they stood: no number
+    is joined across one, so each stands between two of `joined`'s."""
+    before: dict[int, list[str]] = {}  # the labels right before each plain word
+    waiting: list[str] = []
+    count = 0
+    for word in words:
+        if word[:1] == LABEL:
+            waiting.append(word)
+        elif word not in MARKERS:
+            before[count], waiting, count = waiting, [], count + 1
+    placed: list[str] = []
+    count = 0
+    for segment in joined:
+        placed += [*before.get(count, ()), segment]
+        count += len(segment.split(" "))
+    return placed + waiting
 
 
 def _listed(words: list[str], starts: set[int]) -> list[str]:
@@ -66,11 +87,12 @@ def _listed(words: list[str], starts: set[int]) -> list[str]:
     for index in range(len(words) + 1):
         if index == len(words) or index == 0 or index in starts:  # the item so far ends here
             if joins.intersection(item) and len([i for i in item if i not in joins]) > 1:
-                raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=" ".join(words[i] for i in item))
+                raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=" ".join(words[i] for i in item),
+                                     rule="listed_item_is_two_numbers")
             item = []
         item.append(index)
     if (apart := _grouped_otherwise(words, joins)) is not None:
-        raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=apart)
+        raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=apart, rule="grouped_otherwise")
     return _segment(words, joins)
 
 
@@ -92,25 +114,38 @@ def _joined(words: list[str], positional: int, after_cut: set[int]) -> list[str]
         ):
             fitting.append(chosen)
     if not fitting:
+        _ask_where_a_zero_starts(words, joinable, needed)
         return greedy
     if len(fitting) > 1:
         differing = sorted(set().union(*fitting) - fitting[0].intersection(*fitting[1:]))
-        raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=" ".join(words[differing[0] - 1 : differing[-1] + 1]))
+        raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=" ".join(words[differing[0] - 1 : differing[-1] + 1]),
+                             rule="several_ways_fit")
     _ask_where_doubtful(words, joinable, fitting[0])
     return _segment(words, fitting[0])
+
+
+def _ask_where_a_zero_starts(words: list[str], joinable: list[int], needed: int) -> None:
+    """Ask about a group of three with a leading zero (`64 012 90%`) where, apart, the words are as many numbers as
+    the command needs: it continues the number before it only in a way that leaves one missing, and no one writes
+    `012` for twelve either."""
+    zeros = [index for index in joinable if words[index].startswith("0")]
+    if zeros and sum(1 for word in words if not KEYED.match(word)) == needed:
+        raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=f"{words[zeros[0] - 1]} {words[zeros[0]]}",
+                             rule="group_with_a_leading_zero")
 
 
 def _ask_where_doubtful(words: list[str], joinable: list[int], joins: set[int]) -> None:
     """Ask about the one way of joining that fits, where the rest of the command doubts it: another number grouped
     otherwise (`_grouped_otherwise`), or a group of three cut from a named value's digits."""
     if (apart := _grouped_otherwise(words, joins)) is not None:
-        raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=apart)
+        raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=apart, rule="grouped_otherwise")
     cut = [i for i in _cut_from_names(words, joinable, joins) if not _OWN_GROUP_MARK.search(words[i])]
     if cut:
         start = cut[0] - 1
         while start in joins:  # back to the named value's own word
             start -= 1
-        raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=" ".join(words[start : cut[0] + 1]))
+        raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=" ".join(words[start : cut[0] + 1]),
+                             rule="group_cut_from_a_named_value")
 
 
 def _grouped_otherwise(words: list[str], joins: set[int]) -> str | None:
@@ -164,11 +199,18 @@ def _segment(words: list[str], joins: set[int]) -> list[str]:
 
 
 def _fits(segmented: list[str], needed: int) -> bool:
-    """Whether a way of joining gives the numbers needed, none with a leading zero, and no percentage of 1 000 % or
-    more (`64 1 500 100 %` is 1 500 samples/s at 100 %, never 500 100 %)."""
-    positional = [word for word in segmented if not KEYED.match(word)]
-    return len(positional) == needed and not any(
-        _LEADING_ZERO.match(KEYED.sub(r"\2", w)) or (" " in w and "%" in w) for w in segmented)
+    """Whether a way of joining survives every veto (`VETOES`)."""
+    return not any(veto(segmented, needed) for _, veto in VETOES)
+
+
+# What rules out a way of joining a command's space-separated groups, by name: of the ways that survive, the one
+# is read and several are asked about (`several_ways_fit`)
+VETOES: tuple[tuple[str, Callable[[list[str], int], bool]], ...] = (
+    ("wrong_count", lambda segmented, needed: sum(1 for w in segmented if not KEYED.match(w)) != needed),
+    ("leading_zero", lambda segmented, _: any(_LEADING_ZERO.match(KEYED.sub(r"\2", w)) for w in segmented)),
+    # `64 1 500 100 %` is 1 500 samples/s at 100 %, never 500 100 %
+    ("spaced_percentage", lambda segmented, _: any(" " in w and "%" in w for w in segmented)),
+)
 
 
 def join_suffixes(words: list[str]) -> list[str]:
@@ -212,7 +254,7 @@ def _percent_goes_after(
     before_could, after_could = could_be(*before), could_be(*after)
     if before_could and after_could:
         raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=f"{before[0]} % {after[0]}",
-                             quantity=Quantity.EFFICIENCY.value)
+                             quantity=Quantity.EFFICIENCY.value, rule="percent_sign_between_two")
     return not (after_could is False and before_could)
 
 

@@ -56,7 +56,7 @@ WORDS: dict[str, dict[Quantity | None, tuple[str, ...]]] = {
     },
     "pt": {
         D: ("dispositivos", "dispositivo", "disp"),
-        V: ("vazão", "vazao", "taxa"),
+        V: ("throughput", "vazão", "vazao", "taxa"),  # the help shows what every label says: throughput
         E: ("eficiência", "eficiencia", "efic"),
         A: ("real", "medido", "meta"),
         LANG: ("idioma",),

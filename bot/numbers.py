@@ -12,6 +12,7 @@ about) and `@channel` (a message the whole channel sees: written so no locale ca
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cached_property, lru_cache
@@ -248,3 +249,34 @@ def _group_digits(integer: str, style: NumberStyle) -> str:
         head = head[:-rest]
     groups.append(head)
     return style.group.join(reversed(groups))
+
+
+@lru_cache(maxsize=1)
+def slack_styles() -> tuple[NumberStyle, ...]:
+    """Every Slack locale's own reading styles (es-LA's as those of its member countries)."""
+    return distinct_styles(style for tag in SLACK_LOCALES for style in own_styles(resolve_locale(tag)))
+
+
+@lru_cache(maxsize=1)
+def neighbour_styles() -> tuple[NumberStyle, ...]:
+    """The neighbours' reading styles: formats engineers write in that have no Slack language."""
+    return distinct_styles(style for tag in NEIGHBOUR_LOCALES for style in own_styles(resolve_locale(tag)))
+
+
+def distinct_styles(styles: Iterable[NumberStyle]) -> tuple[NumberStyle, ...]:
+    """The styles in order, each way of reading numbers once (`NumberStyle.key`)."""
+    found: dict[object, NumberStyle] = {}
+    for style in styles:
+        found.setdefault(style.key, style)
+    return tuple(found.values())
+
+
+def own_styles(locale: Locale) -> tuple[NumberStyle, ...]:
+    """The styles that are all equally `locale`'s own: every Slack locale's for the unknown reader, each member
+    country's for a region (es-LA), else its one CLDR format."""
+    if is_unknown(locale):
+        return slack_styles()
+    members = REGION_MEMBERS.get(str(base_locale(numbers_of(locale))))
+    if members:
+        return tuple(cldr_style(Locale.parse(member)) for member in members)
+    return (cldr_style(locale),)

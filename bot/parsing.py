@@ -7,12 +7,14 @@ Grammar (documented in the help reply):
     [DEVICES [THROUGHPUT [EFFICIENCY]]] [KEY=VALUE ...] [lang=TAG]
 Positional numbers are devices, per-device throughput and efficiency, in that order, less those named.
 Named values may stand in any order; `actual=` (the cluster's measured or wanted throughput) opens the inverse modes.
+Unit and filler words name or confirm a number's quantity as a key does (`64 GPUs at 2000 img/s`: `bot.labels`);
+every number is read by the rules of `bot.rules`, with the evidence of the whole command gathered first.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import NamedTuple
@@ -20,29 +22,26 @@ from typing import NamedTuple
 from babel import Locale
 
 from bot.calculator import Quantity
-from bot.clues import clue_marks
-from bot.errors import LANGUAGE, ErrorCode, UserInputError
-from bot.glyphs import folded
-from bot.grouping import BOUNDARY, LIST_CUT, join_percent_signs, join_space_groups, join_suffixes, split_keyed
+from bot.errors import LANGUAGE, MENTION, ErrorCode, UserInputError
+from bot.evidence import clue_marks
+from bot.folding import folded
+from bot.grouping import LABEL, join_percent_signs, join_space_groups, join_suffixes, split_keyed
 from bot.keywords import help_words, keywords
-from bot.numbers import NARROW_SPACE, SPACES, number_style, reader_modifier, resolve_locale, with_modifier
-from bot.reading import SUFFIXES, Reader, Reading, confirm_house_forms, reader_for
-from bot.values import Bare, read_value
+from bot.labels import apply_labels, has_words, label_quantities, mark_labels
+from bot.numbers import SPACES, number_style, reader_modifier, resolve_locale, with_modifier
+from bot.reading import SUFFIXES, Reader, Reading, reader_for
+from bot.values import Bare, read_value, value_marks
+from bot.words import normalized_command, split_text, visible
+
+__all__ = ["MAX_INPUT_LENGTH", "Command", "FieldErrors", "Note", "normalized_command", "parse_command",
+           "parse_fields", "parse_words", "reader_of", "second_format", "split_words", "visible"]
 
 MAX_INPUT_LENGTH = 500
 HELP_WORDS = help_words()
 POSITIONAL_ORDER = (Quantity.DEVICES, Quantity.THROUGHPUT, Quantity.EFFICIENCY)
 KEYWORDS = keywords()  # every shipped language's words (bot.keywords)
-_LEADING_MENTION = re.compile(r"^\s*<@[A-Z0-9]+(?:\|[^>]*)?>")  # a bot mention the caller left in
-# `e = 90%`; but `e= lang=de` is two words, and so is a key beside where an emoji stood (`e= :fire: 90%`)
-_KEY_VALUE = re.compile(rf"(?<!{BOUNDARY})\s*([=:])(?:\s+(?![^\s=:]+[=:]|{BOUNDARY}))?")
-_EMOJI = re.compile(r"(?<!\S)(?::[a-z0-9_+'-]+:)+(?!\S)")  # Slack's emoji (`:fire:`), standing alone
-EMOJI_STAND_IN = ":_:"  # an emoji as the normalized text writes it: read again, it is one
-_LIST_SEPARATOR = re.compile(r"(?<=[\d%kKMG万萬만亿億억])[,;](?=\s)|(?<!\S)[,;](?!\S)")  # `64, 2k, 90 %`, `64 , 2000`
-_TRAILING_SEPARATOR = re.compile(r"(?<=[\d%])[,;]\s*$")  # `64 2000 90%,`: nothing listed after it
-_OPENING_SEPARATOR = re.compile(r"(?<!\S)[,;](?=[\d%])")  # `64, 2000 ,90%`: in a list, `,90%` is no decimal
-_NO_BREAK_GROUP = re.compile(r"(?<=\d)[\u00a0\u202f\u2007](?=\d{3}(?!\d))")
-_HELD = "\ue000"  # a no-break group space, held through folding and splitting (a private-use character)
+_MENTION = re.compile(r"@[^\W\d]|<@[A-Z0-9]")  # `@anna`, `<@U123>`: as Slack's text gives a colleague's mention
+_STANDS_ALONE = re.compile(r"(?!0\d|0%?$)")  # `012`, `00`, `0%`: no number a user writes on its own
 
 
 @dataclass(frozen=True)
@@ -64,6 +63,7 @@ class Command:
     tokens: dict[Quantity, str] = field(default_factory=dict)
     notes: tuple[Note, ...] = ()
     wants_help: bool = False
+    unit: str | None = None  # the throughput's unit word as typed (`tokens/s`), which the reply keeps
 
 
 def parse_command(text: str, locale: Locale) -> Command:
@@ -77,7 +77,7 @@ def split_words(text: str, locale: Locale) -> tuple[list[str], Locale]:
     for the same readers: an unknown reader or a channel stays so)."""
     if len(text) > MAX_INPUT_LENGTH:
         raise UserInputError(ErrorCode.TOO_LONG, high=str(MAX_INPUT_LENGTH))
-    words = _split_words(text)
+    words = split_text(text)
     keyed = "=" in text or ":" in text or not text.isascii()  # `＝` is folded to `=` with the words
     chosen = _take_locale_override(words, locale) if keyed else locale
     if not SUFFIXES.keys().isdisjoint(words):
@@ -87,12 +87,6 @@ def split_words(text: str, locale: Locale) -> tuple[list[str], Locale]:
         first = number_style(locale).percent_prefix or number_style(chosen).percent_prefix
         words = join_percent_signs(words, bool(first), reader_of(reply_locale, locale))
     return words, reply_locale
-
-
-def normalized_command(text: str) -> str:
-    """The text as the parser reads it (control characters gone, spaces and compatibility forms folded, Slack's
-    escapes undone): it parses as `text` does, and is what a result's buttons carry."""
-    return " ".join(_split_words(text)).replace(f" {LIST_CUT}", ",").replace(BOUNDARY, EMOJI_STAND_IN)
 
 
 def reader_of(reply_locale: Locale, user_locale: Locale) -> Reader:
@@ -116,23 +110,46 @@ def parse_words(words: list[str], locale: Locale, reader: Reader | None = None, 
         return Command(locale=locale, wants_help=True)  # `help`, and `help me`: words but no numbers after it
     reader = reader or reader_for(locale)
     readings: dict[Quantity, tuple[Reading, Bare | None]] = {}
-    keyed = [_split_key(word) for word in join_space_groups(words, len(POSITIONAL_ORDER))]
+    words = join_space_groups(mark_labels(words) if has_words(words) else words, len(POSITIONAL_ORDER))
+    words, unit = apply_labels(words) if any(LABEL in word for word in words) else (words, None)
+    keyed = [_split_key(word) for word in words]
     free = list(_unnamed_order(keyed))
     # beside a named value, or among fewer bare numbers than the three a command needs, a percentage is the
     # efficiency wherever it stands (`v=2000 90% 64`; `64 90%` lacks the throughput, not a place for its `%`)
     anywhere = any(each.quantity is not None for each in keyed) or len(keyed) < len(POSITIONAL_ORDER)
-    for word, quantity, raw, _ in keyed:
+    placed: dict[Quantity, str] = {}
+    for index, (word, quantity, raw, _) in enumerate(keyed):  # first where each value goes, then what it is
         if quantity is None:
             if not free:
-                raise UserInputError(ErrorCode.TOO_MANY_NUMBERS, token=word)
+                raise _too_many(keyed, index)
             percent = anywhere and "%" in raw and Quantity.EFFICIENCY in free
             quantity = Quantity.EFFICIENCY if percent else free[0]
             free.remove(quantity)
-        if quantity in readings:
+        if quantity in placed:
             raise UserInputError(ErrorCode.DUPLICATE_QUANTITY, token=word, quantity=quantity.value)
-        readings[quantity] = read_value(quantity, raw, reader)
+        placed[quantity] = raw
     clues = clue_marks([(each.key, each.value) for each in keyed], user or locale)
-    return _command_from(readings, locale, clues)
+    evidence = clues + "".join(value_marks(quantity, raw, reader) for quantity, raw in placed.items())
+    for quantity, raw in placed.items():
+        readings[quantity] = read_value(quantity, raw, reader, evidence)
+    return _command_from(readings, locale, unit)
+
+
+def _too_many(keyed: list[_Word], extra: int) -> UserInputError:
+    """The error for a bare number one more than the command can take (`keyed[extra]`), naming what is wrong: a
+    number split by a space where its second part cannot stand alone (`20 00`, `9 0%`), else the bare numbers
+    before an extra percentage (`64 1 50 90%`: the efficiency is clear, the space inside one number is not), else
+    the extra number itself (`64 2000 90% 5`)."""
+    bare = [index for index, each in enumerate(keyed) if each.quantity is None]
+    for before, after in itertools.pairwise(bare):
+        if after == before + 1 and not _STANDS_ALONE.match(keyed[after].value):
+            return UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=f"{keyed[before].word} {keyed[after].word}",
+                                  rule="part_that_cannot_stand_alone")
+    run = list(itertools.takewhile(lambda index: keyed[index].quantity is None, range(extra - 1, -1, -1)))[::-1]
+    if keyed[extra].value.endswith("%") and len(run) > 1:  # `90%`; a Turkish `%5` may be the one too many
+        return UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=" ".join(keyed[index].word for index in run),
+                              rule="numbers_before_the_percentage")
+    return UserInputError(ErrorCode.TOO_MANY_NUMBERS, token=keyed[extra].word, rule="one_number_too_many")
 
 
 def _unnamed_order(keyed: list[_Word]) -> tuple[Quantity, ...]:
@@ -142,38 +159,6 @@ def _unnamed_order(keyed: list[_Word]) -> tuple[Quantity, ...]:
     if not named or sum(1 for each in keyed if each.quantity is None) + len(named) > len(POSITIONAL_ORDER):
         return POSITIONAL_ORDER
     return tuple(quantity for quantity in POSITIONAL_ORDER if quantity not in named)
-
-
-def _split_words(text: str) -> list[str]:
-    """The words, with a percent sign standing alone still a word of its own (`split_words` joins it to its
-    number, once it knows the formats the numbers are read in)."""
-    if "&" in text:  # each step only where it has something to do: most commands are a few plain numbers
-        text = text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
-    text = _LEADING_MENTION.sub(" ", text)
-    if not text.isprintable():
-        text = visible(text)
-    if not text.isascii():  # a no-break space between digits only groups them: `28 800` as dpscale writes it
-        text = _NO_BREAK_GROUP.sub(_HELD, text)
-    text = folded(text)
-    if ":" in text:  # an emoji says nothing about the numbers, and its colons are no key's; no groups join across it
-        text = _EMOJI.sub(f" {BOUNDARY} ", text)
-    if "=" in text or ":" in text:
-        text = _KEY_VALUE.sub(r"\1", text)
-    if ", " in text or " ," in text or ";" in text or text.endswith(","):  # `64, 2000, 90%`: no number ends with a
-        # mark, so one there lists them (spaces are all plain ones by now; `2,000` alone never looks further)
-        text = _LIST_SEPARATOR.sub(f" {LIST_CUT} ", _TRAILING_SEPARATOR.sub("", text))
-        if LIST_CUT in text or len(_OPENING_SEPARATOR.findall(text)) > 1:  # a list, its commas before the items
-            text = _OPENING_SEPARATOR.sub(f" {LIST_CUT} ", text)
-    words = text.split()
-    if _HELD in text:
-        words = [word.replace(_HELD, NARROW_SPACE) for word in words]
-    return words
-
-
-def visible(text: str) -> str:
-    """Control, format and odd space characters (a zero-width space, a direction mark) as plain spaces: a space,
-    never nothing, so that `64\u200b2000` is never read as one number."""
-    return "".join(" " if unicodedata.category(c)[0] in "CZ" and c not in SPACES else c for c in text)
 
 
 def _take_locale_override(words: list[str], locale: Locale) -> Locale:
@@ -205,8 +190,13 @@ class _Word(NamedTuple):
 
 def _split_key(word: str) -> _Word:
     """`key=value` or `key:value`, or a bare number."""
+    if LABEL in word:  # `64` labelled `GPUs` (`bot.labels`): named as `gpus=64` would be, shown as typed
+        value, label = word.split(LABEL, 1)
+        return _Word(f"{value} {label}", label_quantities()[label.casefold()], value, label.casefold())
     keyed = split_keyed(word)
     if keyed is None:
+        if _MENTION.match(word):  # `@anna`, `<@U123|anna>`: a colleague named in the text, never a number
+            raise UserInputError(ErrorCode.NOT_A_NUMBER, token=word, reason=MENTION)
         if not any(map(str.isnumeric, word)):
             raise UserInputError(ErrorCode.UNKNOWN_WORD, token=word)
         return _Word(word, None, word, None)
@@ -219,17 +209,17 @@ def _split_key(word: str) -> _Word:
     return _Word(word, quantity, value, key)
 
 
-def _command_from(readings: dict[Quantity, tuple[Reading, Bare | None]], locale: Locale, clues: str) -> Command:
+def _command_from(
+    readings: dict[Quantity, tuple[Reading, Bare | None]], locale: Locale, unit: str | None = None
+) -> Command:
     notes = tuple(
         Note(quantity, reading, bare is Bare.PERCENT, bare is Bare.ONE)
         for quantity, (reading, bare) in readings.items()
         if reading.kind is not None or bare is not None
     )
-    if notes or clues:  # a number read in another format is noted: it, or a clue, may cast doubt on the others
-        confirm_house_forms([(quantity.value, reading) for quantity, (reading, _) in readings.items()], clues)
     values = {quantity: reading.value for quantity, (reading, _) in readings.items()}
     tokens = {quantity: reading.token for quantity, (reading, _) in readings.items()}
-    return Command(locale=locale, values=values, tokens=tokens, notes=notes)
+    return Command(locale=locale, values=values, tokens=tokens, notes=notes, unit=unit)
 
 
 class FieldErrors(Exception):
@@ -251,18 +241,16 @@ def parse_fields(fields: dict[Quantity, str | None], locale: Locale, reader: Rea
     reader = reader or reader_for(locale)
     # `％90` is `%90`; a zero-width space pasted along is gone, as in a command
     typed = {quantity: folded(visible(raw or "")).strip() for quantity, raw in fields.items()}
-    for quantity, text in typed.items():
-        if not text:
-            continue
+    filled = {quantity: text for quantity, text in typed.items() if text}
+    evidence = clue_marks([(None, text) for text in filled.values()], locale) + "".join(
+        value_marks(quantity, text, reader) for quantity, text in filled.items())
+    for quantity, text in filled.items():
         try:
-            readings[quantity] = read_value(quantity, text, reader)
+            readings[quantity] = read_value(quantity, text, reader, evidence)
         except UserInputError as error:
             if error.code is ErrorCode.UNKNOWN_WORD:  # a field holds one value: say what a number looks like
                 error = UserInputError(ErrorCode.NOT_A_NUMBER, token=error.token, quantity=quantity.value)
             errors[quantity] = error
     if errors:
         raise FieldErrors(errors)
-    try:
-        return _command_from(readings, locale, clue_marks([(None, text) for text in typed.values() if text], locale))
-    except UserInputError as error:  # a number another field casts doubt on: asked about under its own field
-        raise FieldErrors({Quantity(error.quantity or Quantity.THROUGHPUT): error}) from None
+    return _command_from(readings, locale)

@@ -23,14 +23,14 @@ from decimal import Decimal
 from babel import Locale
 
 from bot.calculator import BOUNDS, Quantity, check
-from bot.clues import clue_marks
 from bot.errors import ErrorCode, UserInputError
-from bot.glyphs import folded
+from bot.evidence import clue_marks
+from bot.folding import folded
 from bot.grouping import BOUNDARY, LIST_CUT, join_space_groups, split_keyed
 from bot.keywords import keywords
 from bot.numbers import SPACES
 from bot.parsing import Note, visible
-from bot.reading import Reader, Reading, confirm_house_forms, read_number, reader_for
+from bot.reading import Reader, Reading, read_number, reader_for, token_marks
 from bot.series import MAX_POINTS, MIN_POINTS
 
 __all__ = [
@@ -114,7 +114,7 @@ def parse_series(
             throughput = (word, read)
     keys = [(None if keyed is None or _is_size(keyed[0]) else keyed[0], keyed[1] if keyed else word)
             for word in words for keyed in [split_keyed(word)]]
-    return _series_from(throughput, measurements, locale, clue_marks(keys, user or locale))
+    return _series_from(throughput, measurements, locale, clue_marks(keys, user or locale), reader)
 
 
 def _read_word(word: str, reader: Reader) -> Measurement | Reading:
@@ -152,7 +152,8 @@ def parse_series_fields(throughput: str | None, rows: str | None, locale: Locale
         raise SeriesFieldErrors(errors)
     try:
         return _series_from(None if reading is None else (text, reading), measurements, locale,
-                            clue_marks([(None, text), *((None, m.actual.token) for m in measurements)], locale))
+                            clue_marks([(None, text), *((None, m.actual.token) for m in measurements)], locale),
+                            reader)
     except UserInputError as error:
         field = "throughput" if error.code is ErrorCode.SERIES_NO_THROUGHPUT or (
             error.quantity == Quantity.THROUGHPUT.value and error.pair is None) else "rows"
@@ -202,7 +203,7 @@ def _read(token: str, quantity: Quantity, pair: str | None, reader: Reader) -> R
 
 
 def _series_from(throughput: tuple[str, Reading] | None, measurements: list[Measurement], locale: Locale,
-                 clues: str) -> SeriesCommand:
+                 clues: str, reader: Reader) -> SeriesCommand:
     if throughput is None:
         raise UserInputError(ErrorCode.SERIES_NO_THROUGHPUT, quantity=Quantity.THROUGHPUT.value)
     if not MIN_POINTS <= len(measurements) <= MAX_POINTS:
@@ -219,9 +220,12 @@ def _series_from(throughput: tuple[str, Reading] | None, measurements: list[Meas
     for m in measurements:
         readings += [(Quantity.DEVICES.value, m.devices), (Quantity.ACTUAL.value, m.actual)]
     notes = tuple(Note(Quantity(name), reading) for name, reading in readings if reading.kind is not None)
-    if notes or clues:  # as a command's: a number read in another format, or a clue, casts doubt on the others
-        try:
-            confirm_house_forms(readings, clues)
-        except UserInputError as error:
-            raise replace(error, pair=pairs.get(error.token or "")) from None
+    # as a command's: a number read in another format, or a clue, casts doubt on those written as dpscale writes them
+    evidence = clues + "".join(token_marks(r.token, reader, _possible(Quantity(q))) for q, r in readings)
+    for quantity, reading in readings if evidence else ():
+        if reading.rule == "house_form":  # read again with the whole series' evidence (`bot.rules`)
+            try:
+                read_number(reading.token, reader, _possible(Quantity(quantity)), evidence)
+            except UserInputError as error:
+                raise replace(error, quantity=quantity, pair=pairs.get(error.token or "")) from None
     return SeriesCommand(locale, throughput[1], tuple(measurements), notes)

@@ -1,5 +1,6 @@
 """One value of a command, read for the quantity it stands for: a percent sign only on the efficiency, a bare
-efficiency above one read as a percentage, and only readings that could be meant for that quantity offered."""
+efficiency from 10 to 100 read as a percentage (one above 1 and below 10, such as `1.5`, is refused: no
+fraction, and hardly a percentage anyone measured), and only readings that could be meant for that quantity offered."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ from enum import StrEnum
 from bot.calculator import Quantity
 from bot.errors import ErrorCode, UserInputError
 from bot.numbers import SPACES
-from bot.reading import Reader, Reading, read_number
+from bot.reading import Reader, Reading, read_number, token_marks
+
+BARE_PERCENT_FROM = Decimal(10)  # a bare efficiency from here to 100 is a percentage; above 1 and below it, refused
 
 
 class Bare(StrEnum):
@@ -20,7 +23,7 @@ class Bare(StrEnum):
     ONE = "one"  # exactly 1: the whole, 100 %
 
 
-def _possible(quantity: Quantity) -> Callable[[Decimal], bool]:
+def possible_for(quantity: Quantity) -> Callable[[Decimal], bool]:
     """Whether a value could be meant for `quantity` at all (efficiency as typed: a fraction or a percentage).
 
     No upper bound but the efficiency's: a reader whose own formats disagree (the unknown format, es-LA) is asked
@@ -39,29 +42,26 @@ _POSSIBLE: dict[Quantity, Callable[[Decimal], bool]] = {
 }
 
 
-def read_value(quantity: Quantity, raw: str, reader: Reader) -> tuple[Reading, Bare | None]:
-    has_percent = raw.endswith("%") or raw.startswith("%")
-    body = raw.strip("%").strip(SPACES) if has_percent else raw
-    if not body or not any(map(str.isnumeric, body)):
-        raise UserInputError(ErrorCode.UNKNOWN_WORD, token=raw)
-    if has_percent and quantity is not Quantity.EFFICIENCY:
-        raise UserInputError(ErrorCode.PERCENT_NOT_ALLOWED, token=raw, quantity=quantity.value)
+def read_value(quantity: Quantity, raw: str, reader: Reader, evidence: str = "") -> tuple[Reading, Bare | None]:
+    """`raw` read as a value of `quantity` (`evidence` as for `bot.reading.read_number`), with how a bare
+    efficiency was read."""
+    has_percent, body = _sign_off(quantity, raw)
     try:
-        reading = read_number(body, reader, _possible(quantity))
+        reading = read_number(body, reader, possible_for(quantity), evidence)
     except UserInputError as error:
         error.token, error.quantity = raw, quantity.value
-        if quantity is Quantity.EFFICIENCY:
+        if quantity is Quantity.EFFICIENCY:  # as fractions, the way the efficiency is read
             error.readings = tuple(v / 100 if has_percent or v > 1 else v for v in error.readings)
         raise
-    if reading.token != raw:  # a percent sign was taken off: the reading names the token as typed
-        reading = Reading(raw, reading.value, reading.kind, reading.alternative, reading.set_aside, reading.marks)
+    if reading.token != raw:  # a percent sign taken off: the reading names the token as typed
+        reading = Reading(raw, reading.value, reading.kind, reading.alternative, reading.rule)
     if quantity is not Quantity.EFFICIENCY:
         return reading, None
-    if reading.set_aside:  # as fractions, the way an ask about an efficiency gives its readings (above)
-        set_aside = tuple((v / 100 if has_percent or v > 1 else v, marks) for v, marks in reading.set_aside)
-        reading = Reading(reading.token, reading.value, reading.kind, reading.alternative, set_aside, reading.marks)
     if has_percent:
         return _scaled(reading, Decimal("0.01")), None
+    if 1 < reading.value < BARE_PERCENT_FROM:
+        raise UserInputError(ErrorCode.UNCLEAR_EFFICIENCY, token=raw, quantity=quantity.value,
+                             low=str(BARE_PERCENT_FROM / 100), readings=(reading.value / 100,))
     if reading.value > 1:
         return _scaled(reading, Decimal("0.01")), Bare.PERCENT
     if reading.value == 1:
@@ -69,6 +69,29 @@ def read_value(quantity: Quantity, raw: str, reader: Reader) -> tuple[Reading, B
     return reading, None
 
 
+def value_marks(quantity: Quantity, raw: str, reader: Reader) -> str:
+    """What `raw`, a value of `quantity`, says of how its writer writes numbers (`bot.reading.token_marks`)."""
+    if raw.isascii() and raw.rstrip("%").isdigit():  # `64`, `90%`: read alike by every format
+        return ""
+    try:
+        _, body = _sign_off(quantity, raw)
+    except UserInputError:
+        return ""
+    return token_marks(body, reader, possible_for(quantity))
+
+
+def _sign_off(quantity: Quantity, raw: str) -> tuple[bool, str]:
+    """Whether `raw` has a percent sign, and the number without it; raises where there is no number, or a sign on
+    another quantity than the efficiency."""
+    has_percent = raw.endswith("%") or raw.startswith("%")
+    body = raw.strip("%").strip(SPACES) if has_percent else raw
+    if not body or not any(map(str.isnumeric, body)):
+        raise UserInputError(ErrorCode.UNKNOWN_WORD, token=raw)
+    if has_percent and quantity is not Quantity.EFFICIENCY:
+        raise UserInputError(ErrorCode.PERCENT_NOT_ALLOWED, token=raw, quantity=quantity.value)
+    return has_percent, body
+
+
 def _scaled(reading: Reading, factor: Decimal) -> Reading:
     alternative = None if reading.alternative is None else reading.alternative * factor
-    return Reading(reading.token, reading.value * factor, reading.kind, alternative, reading.set_aside, reading.marks)
+    return Reading(reading.token, reading.value * factor, reading.kind, alternative, reading.rule)

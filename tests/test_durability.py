@@ -8,9 +8,11 @@ Slack's side is played as Slack plays it: an event answered 5xx (or not answered
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
+import sqlite3
 import tempfile
 import time
 from collections import Counter
@@ -20,6 +22,7 @@ from pathlib import Path
 import pytest
 from test_interactive import buttons, click, opened_view, submit
 from test_shutdown import children_of
+from test_workspaces import MULTI, command, install
 
 import postgres_server
 from fake_slack import BOT_USER_ID, FakeSlack
@@ -162,3 +165,119 @@ def test_a_process_killed_with_answers_in_flight_leaves_none_unanswered_or_answe
     assert done == 12 and report == {"acknowledged": 12, "answered": 12, "answered twice": 0, "lost": 0}
     assert log.count("taking up a mention follow-up") == 12
     assert len(fake.calls_to("conversations.replies")) >= 12  # each looked for before it was posted again
+
+
+def test_a_stop_under_a_slow_slack_abandons_no_acknowledged_mention(tmp_path):
+    """SIGTERM while 30 acknowledged mentions wait on a chat.postMessage that takes 5 s, with a drain timeout too
+    short for all of them: what the stopping process could not finish, the next one (a deploy's new process, on
+    the same database) does; each mention is answered once."""
+    database = f"sqlite:///{tmp_path / 'd.sqlite3'}"
+    env = {"DATABASE_URL": database, "WEB_DRAIN_TIMEOUT": "6", "DPSCALE_FOLLOWUP_LEASE": "15"}
+    fake = FakeSlack(behaviour={"chat.postMessage": 5.0}).start()
+    old = AppServer(fake, env=env).start()
+    try:
+        with ThreadPoolExecutor(30) as pool:
+            mentions = [mention(n, thread="1700000200") for n in range(30)]
+            acks = list(pool.map(lambda m: deliver_like_slack(old, m[0]), mentions))
+        assert old.process is not None
+        os.kill(old.process.pid, signal.SIGTERM)
+        assert old.process.wait(30) == 0
+        first_log = old.output()
+        new = AppServer(fake, env=env).start()  # the deploy's new process
+        try:
+            answered = wait_until(lambda: len(answers_per_thread(fake)) >= 30
+                                  and fake.finished_count("chat.postMessage") == len(fake.calls_to("chat.postMessage")),
+                                  60)
+            second_log = new.output()
+        finally:
+            new.stop()
+    finally:
+        old.stop()
+        fake.stop()
+    per_thread = answers_per_thread(fake)
+    report = {"acknowledged": sum(a == [200] for a in acks), "answered": len(per_thread),
+              "answered twice": sum(c > 1 for c in per_thread.values()), "lost": 30 - len(per_thread)}
+    print("mentions across a stop under a slow Slack:", report, "left to the next process:",
+          second_log.count("taking up a mention follow-up"))
+    assert answered and report == {"acknowledged": 30, "answered": 30, "answered twice": 0, "lost": 0}
+    assert "abandoned" in first_log  # the drain timeout did cut work off: the next process finished it
+    assert log_problems(first_log + second_log, sent_texts=set()) == []
+
+
+@pytest.mark.parametrize("behaviour", ["error_once", "portal_once", "truncated_once", 11.0],
+                         ids=["a 500", "an HTML page", "a cut-short answer", "an answer after 11 s"])
+def test_a_slack_that_fails_once_or_answers_late_shows_one_answer_and_no_apology(behaviour):
+    with running_app(**{"chat.postMessage": behaviour}) as (fake, server):
+        body, ts = mention(1, thread="1700000300")
+        assert deliver_like_slack(server, body) == [200]
+        done = server.wait_for_log("kind=mention locale=en_US outcome=ok", timeout=40)
+        settled = wait_until(lambda: fake.finished_count("chat.postMessage") == len(fake.calls_to("chat.postMessage")),
+                             30)  # every post made has been answered: none is still landing
+        log = server.output()
+    posted = [m for m in fake.posted if m["thread_ts"] == ts]
+    assert done == 1 and settled and "outcome=failed" not in log
+    assert len(posted) == 1 and "115\u202f200" in posted[0]["text"]  # as a channel reads it
+    assert not posted[0]["text"].startswith(APOLOGY)
+
+
+def test_a_share_whose_response_url_answers_after_11_s_is_shared_once_and_never_said_to_have_failed():
+    with running_app(**{"/response/slow-share": 11.0}) as (fake, server):
+        share = buttons(send_command(server, "64 2000 90%", user="USL").json())["dpscale_share"]
+        assert click(server, "USL", share, fake.response_url("slow-share")).status == 200
+        calls = fake.wait_for("/response/slow-share", 2, timeout=30)
+        server.wait_for_log("kind=share locale=en_US outcome=ok", timeout=10)
+    assert [c.params.get("response_type") or "delete" for c in calls] == ["in_channel", "delete"]
+    assert not [c for c in calls if "could not be shared" in json.dumps(c.params)]
+    assert not fake.calls_to("chat.postMessage")
+
+
+def test_expired_rows_are_deleted_on_a_clock_without_any_write(tmp_path):
+    """Rows past their time — handled events, answers' whereabouts, follow-up work, OAuth states — are deleted by
+    the server on its own clock (at start, then every DPSCALE_EXPIRY_INTERVAL), with no request made."""
+    path = tmp_path / "d.sqlite3"
+    with running_app(env={"DATABASE_URL": f"sqlite:///{path}", "DPSCALE_EXPIRY_INTERVAL": "1"}) as (_, server):
+        with sqlite3.connect(path) as connection:  # fewer than ten writes, by another hand
+            connection.execute("INSERT INTO dpscale_handled (kind, key, expires_at) VALUES ('event', 'E', '2001-1-1')")
+            connection.execute("INSERT INTO dpscale_answers VALUES ('', 'T', 'C', '1.1', '2.2', 'f', '2001-01-01')")
+            connection.execute("INSERT INTO slack_oauth_states (state, expire_at) VALUES ('s1', '2001-01-01')")
+        server.wait_for_log("expired rows deleted", timeout=10)
+        with sqlite3.connect(path) as connection:
+            left = [connection.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+                    for t in ("dpscale_handled", "dpscale_answers", "slack_oauth_states")]
+    assert left == [0, 0, 0]
+
+
+def test_in_multi_workspace_mode_a_database_outage_is_never_taken_for_a_missing_installation(postgres):
+    """Installed workspaces whose installation cannot be read (the database stopped) are not told to install
+    dpscale again: a command gets a note to try again in a moment, a mention is answered 503 and, redelivered
+    once the database is back, answered once."""
+    directory, url = postgres
+    fake = FakeSlack(locales={"UEN": "en-US"}).start()
+    server = AppServer(fake, env={**MULTI, "DATABASE_URL": url, "WEB_CONCURRENCY": "1"}).start()
+    try:
+        install(server, "T1")
+        install(server, "T2")  # neither has made a request yet: no process holds their installation
+        postgres_server.stop(directory)
+        try:
+            told = command(server, "64 2000 90%", "T1")
+            body = json.loads(mention_body(f"<@{BOT_USER_ID}> 64 2000 90%", "UEN", "EvMW", "1700000400.000001"))
+            body["team_id"] = "T2"
+            body["authorizations"] = [{"team_id": "T2", "user_id": BOT_USER_ID, "is_bot": True}]
+            delivered = pool_deliver(server, json.dumps(body))
+            time.sleep(2.5)  # the outage outlasts Slack's first redelivery
+        finally:
+            postgres_server.resume(directory)
+        statuses = delivered.result()
+        answered = fake.wait_for("chat.postMessage", 1, timeout=20)
+    finally:
+        log = server.output()
+        fake.stop()
+    assert told.status == 200 and told.json()["text"].startswith("dpscale could not take this on just now")
+    assert "not installed" not in told.body.decode()
+    assert statuses[0] == 503 and statuses[-1] == 200
+    assert len(answered) == 1 and "115\u202f200" in answered[0].params["text"]
+    assert log_problems(log, sent_texts=server.sent_texts) == []
+
+
+def pool_deliver(server: AppServer, body: str):
+    return ThreadPoolExecutor(1).submit(deliver_like_slack, server, body)

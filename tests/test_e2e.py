@@ -40,10 +40,10 @@ def blocks_text(payload: dict) -> str:
 @pytest.mark.parametrize(
     ("user", "text", "expected"),
     [
-        ("UDE", "64 2.000 90 %", ["115.200 Beispiele/s", "57,6×", "Was ist die Skalierungseffizienz?"]),
+        ("UDE", "64 2.000 90 %", ["115.200 Samples/s", "57,6×", "Was ist die Skalierungseffizienz?"]),
         ("UEN", "64 2,000 90%", ["115,200 samples/s", "57.6×", "What is scaling efficiency?"]),
         ("UFR", "64 2 000 90 %", ["115\u202f200 échantillons/s"]),
-        ("UEN", "64 2000 90% lang=de", ["115.200 Beispiele/s"]),
+        ("UEN", "64 2000 90% lang=de", ["115.200 Samples/s"]),
     ],
 )
 def test_slash_command_answers_in_the_users_locale_inside_the_acknowledgement(server, user, text, expected):
@@ -81,7 +81,7 @@ def test_a_mention_is_answered_in_a_thread_in_the_users_locale(server, fake):
     call = fake.wait_for("chat.postMessage", before + 1)[before]
     assert call.params["channel"] == "C1"
     assert call.params["thread_ts"] == "1700000000.000100"
-    assert "115\u202f200 Beispiele/s" in call.params["text"]  # the channel reads it: no locale misreads `115 200`
+    assert "115\u202f200 Samples/s" in call.params["text"]  # the channel reads it: no locale misreads `115 200`
     assert call.headers["Authorization"] == f"Bearer {BOT_TOKEN}"
 
 

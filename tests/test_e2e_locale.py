@@ -14,7 +14,7 @@ from slack_client import Response, running_app, send_command, send_mention
 pytestmark = pytest.mark.e2e
 ACK_DEADLINE = 3.0
 NNBSP = "\u202f"
-ASKED = {"en": "could mean `2` or `2000`", "de": "kann `2` oder `2000` bedeuten"}
+ASKED = {"en": "Write it as `2` or `2000`", "de": "Schreibe `2` oder `2000`"}
 WRONG = ("115,2 ", "115.2 ")  # 64 × 2 × 90 %: two read as two, not two thousand
 
 
@@ -44,7 +44,7 @@ def test_a_burst_of_new_german_users_whose_lookups_answer_slowly_reads_every_num
     with running_app(dict.fromkeys(users, "de-DE"), env={"DPSCALE_LOCALE_TIMEOUT": "2.5"}) as (fake, server):
         fake.users.update(dict.fromkeys(users, 0.6))
         responses = burst(server, users)
-    german = [user for user, response in responses.items() if "115.200 Beispiele/s" in assert_never_wrong(response)]
+    german = [user for user, response in responses.items() if "115.200 Samples/s" in assert_never_wrong(response)]
     assert len(german) >= len(users) * 3 // 4, german
     assert len(fake.calls_to("users.info")) == len(users)
 
@@ -79,7 +79,7 @@ def test_a_per_user_error_mixed_with_healthy_users_leaves_everyone_elses_format_
     for user in ("UGONE", "UHIDDEN"):
         assert ASKED["en"] in assert_never_wrong(responses[user])
     for user in healthy:
-        assert "115.200 Beispiele/s" in assert_never_wrong(responses[user])
+        assert "115.200 Samples/s" in assert_never_wrong(responses[user])
     assert "users.info answered user_not_found (HTTP 200) for one user" in server.output()
     assert "slack error 200" not in server.output() and "users.info failed" not in server.output()
 
@@ -92,5 +92,5 @@ def test_a_mention_reply_is_written_so_no_locale_misreads_it_and_asks_when_the_l
         posts = fake.wait_for("chat.postMessage", 2, timeout=10)
     by_thread = {call.params["thread_ts"]: call.params["text"] for call in posts}
     german = by_thread["1700000000.000100"]
-    assert f"115{NNBSP}200 Beispiele/s" in german and "115.200" not in german
-    assert "could mean" in by_thread["1700000000.000200"]
+    assert f"115{NNBSP}200 Samples/s" in german and "115.200" not in german
+    assert "can be read in more than one way" in by_thread["1700000000.000200"]

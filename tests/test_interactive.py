@@ -114,8 +114,8 @@ def test_the_command_with_no_numbers_opens_a_localized_form(server, fake):
     view = opened_view(fake, before)
     assert view["callback_id"] == "dpscale_form" and view["type"] == "modal"
     labels = [b["label"]["text"] for b in view["blocks"] if b["type"] == "input"]
-    assert labels == ["Geräte", "Durchsatz je Gerät (Beispiele/s)", "Skalierungseffizienz",
-                      "Tatsächlicher Cluster-Durchsatz (Beispiele/s)"]
+    assert labels == ["Geräte", "Durchsatz pro Gerät (Samples/s)", "Skalierungseffizienz",
+                      "Tatsächlicher Cluster-Durchsatz (Samples/s)"]
     assert fake.calls_to("views.open")[before].params["trigger_id"] == "1.2.3"
     assert_within_limits(view["blocks"], max_blocks=MAX_VIEW_BLOCKS)
 
@@ -144,7 +144,7 @@ def test_a_slow_views_open_gets_only_the_time_left_and_holds_up_no_ones_command(
         finished_before_the_help = fake.finished_count("views.open")
         opened = len(fake.calls_to("views.open"))
     assert all(r.status == 200 and r.body == b"" for r in forms)
-    assert "115.200 Beispiele/s" in other.json()["text"] and finished_before_the_answer == 0
+    assert "115.200 Samples/s" in other.json()["text"] and finished_before_the_answer == 0
     assert all(h and h[0].params["text"] == "How to use dpscale" for h in helps)
     assert finished_before_the_help == 0  # each call gave up when its time was spent, not when Slack answered
     assert opened < 20  # a trigger whose time had run out was not even tried
@@ -153,7 +153,7 @@ def test_a_slow_views_open_gets_only_the_time_left_and_holds_up_no_ones_command(
 @pytest.mark.parametrize(
     ("user", "values", "expected"),
     [
-        ("UDE", {"devices": "64", "throughput": "2.000", "efficiency": "90 %"}, "115.200 Beispiele/s"),
+        ("UDE", {"devices": "64", "throughput": "2.000", "efficiency": "90 %"}, "115.200 Samples/s"),
         ("UEN", {"devices": "64", "throughput": "2,000", "actual": "115,200"}, "Measured scaling efficiency: 90%"),
     ],
 )
@@ -178,11 +178,11 @@ def test_a_valid_form_delivers_the_result_where_the_command_was_run(server, fake
         ("UDE", {"devices": "64", "throughput": "2.000", "efficiency": "150 %"},
          {"field_efficiency": "Die Skalierungseffizienz muss zwischen"}),
         ("UEN", {"devices": "64.5", "throughput": "2000", "efficiency": "90%"},
-         {"field_devices": "`64.5` — Devices must be a whole number"}),
+         {"field_devices": "Devices must be a whole number, such as `64`. You wrote `64.5`."}),
         ("UEN", {"devices": "64"}, {"field_actual": "Give three of devices"}),
         # `0.9` is written the English way, so `2.000` may be two: asked under its own field
         ("UDE", {"devices": "64", "throughput": "2.000", "efficiency": "0.9"},
-         {"field_throughput": "kann `2` oder `2000` bedeuten"}),
+         {"field_throughput": "Schreibe `2` oder `2000`"}),
     ],
 )
 def test_invalid_form_values_are_shown_under_the_field_that_is_wrong(server, fake, user, values, errors):
@@ -252,7 +252,7 @@ def test_app_home_is_published_in_the_viewers_locale(server, fake):
     view = json.loads(view) if isinstance(view, str) else view
     assert call.params["user_id"] == "UDE" and view["type"] == "home"
     text = json.dumps(view, ensure_ascii=False)
-    for fragment in ["So nutzen Sie dpscale", "/dpscale 64 2.000 90", "Was ist die Skalierungseffizienz?", "Grenzen"]:
+    for fragment in ["So nutzt du dpscale", "/dpscale 64 2.000 90", "Was ist die Skalierungseffizienz?", "Grenzen"]:
         assert fragment in text
     assert_within_limits(view["blocks"], max_blocks=MAX_VIEW_BLOCKS)
 
@@ -281,7 +281,7 @@ def test_a_lang_result_is_shared_and_edited_in_its_own_language_and_format(serve
     shown = json.dumps(view["blocks"], ensure_ascii=False)  # its examples read alike in both formats: ungrouped
     assert "e.g. 2000" in shown and "For example `2000 · 0.9`" in shown and "2,000" not in shown
     # both formats named: not "your format (English)", which would leave the German one unsaid
-    assert ("Numbers are read in the English format and in your own (German (Germany)); a number "
+    assert ("Numbers are read in the English format and in your own, German (Germany); a number "
             "the two read differently is asked about.") in shown
     asked = submit(server, "UDE", view, {"devices": "64", "throughput": "12,345", "efficiency": "0,9"}).json()
     assert asked["response_action"] == "errors" and "12,345" in asked["errors"]["field_throughput"]

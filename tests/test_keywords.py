@@ -72,3 +72,17 @@ def test_each_languages_help_shows_its_own_words(language):
     help_text = render_plain_text(answer("help", locale))
     keys = shown_keys(language)
     assert " ".join(keys[q] + "=" for q in Quantity) in help_text
+
+
+def test_labels_fillers_and_key_words_never_name_two_things():
+    """A unit word names one quantity in every language, the same one as a key word spelled alike, and is never
+    a filler that another language drops (`bot.labels`)."""
+    from bot.labels import FILLERS, PERCENT_WORDS, label_quantities
+
+    labels = label_quantities()
+    fillers = {word for words in FILLERS.values() for word in words}
+    percent = {word.replace(" ", "") for words in PERCENT_WORDS.values() for word in words}
+    assert not fillers & set(labels), fillers & set(labels)
+    assert not percent & (set(labels) | fillers)
+    assert {word: quantity for word, quantity in labels.items() if keywords().get(word, quantity) != quantity} == {}
+    assert set(FILLERS) == set(PERCENT_WORDS) == {language for language in WORDS}

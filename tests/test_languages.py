@@ -18,18 +18,21 @@ from bot.errors import ErrorCode, UserInputError
 from bot.formats import parse_reader_locale, with_number_format
 from bot.i18n import catalog_name, shipped_languages
 from bot.keywords import keywords
-from bot.numbers import resolve_locale
+from bot.numbers import SLACK_LOCALES, resolve_locale
 from bot.replies import build_error_reply, build_help_reply
 from bot.replies.wording import Wording
 from bot.slack.state import FormMetadata
 from bot.slack.views import TITLE_LIMIT, form_view, home_view, shared_reply
 from test_resilience import hostile
 
-SLACK_LOCALES = ["en-US", "en-GB", "en-IN", "de-DE", "es-ES", "es-LA", "fr-FR", "it-IT", "ja-JP", "ko-KR", "pt-BR",
-                 "zh-CN", "zh-TW"]
 CATALOG_OF = {"en-US": "en", "en-GB": "en_GB", "en-IN": "en_GB", "de-DE": "de", "es-ES": "es", "es-LA": "es_419",
               "fr-FR": "fr", "it-IT": "it", "ja-JP": "ja", "ko-KR": "ko", "pt-BR": "pt_BR", "zh-CN": "zh_Hans",
               "zh-TW": "zh_Hant"}
+
+
+def test_every_slack_locale_has_its_catalog_named_here():
+    """`bot.numbers.SLACK_LOCALES` is the one list of Slack's locales; this test names the catalog of each."""
+    assert sorted(CATALOG_OF) == sorted(SLACK_LOCALES)
 
 
 @pytest.mark.parametrize("tag", SLACK_LOCALES)
@@ -176,7 +179,7 @@ def test_a_form_whose_two_formats_read_numbers_alike_names_one():
     german = resolve_locale("de")
     own = with_number_format(resolve_locale("en-US"), resolve_locale("de-DE"))
     rule = form_view(german, FormMetadata.of(german, None, own))["blocks"][-1]["elements"][0]["text"]
-    assert rule == "Zahlen werden in Ihrem Format gelesen (Deutsch): zum Beispiel `2.000 · 0,9`."
+    assert rule == "Zahlen werden in deinem Format „Deutsch“ gelesen, zum Beispiel `2.000 · 0,9`."
 
 
 def _shown_commands(reply) -> list[str]:

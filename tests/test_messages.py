@@ -17,7 +17,7 @@ def reply_text(text: str, locale: str) -> str:
 @pytest.mark.parametrize(
     ("locale", "text", "shown"),
     [
-        ("de-DE", "64 2.000 90 %", ["115.200 Beispiele/s", "128.000 Beispiele/s", "57,6×", "12.800 Beispiele/s",
+        ("de-DE", "64 2.000 90 %", ["115.200 Samples/s", "128.000 Samples/s", "57,6×", "12.800 Samples/s",
                                      "A = I · E = 128.000 × 0,9 = 115.200", "Was ist die Skalierungseffizienz?"]),
         ("en-US", "64 2000 90%", ["115,200 samples/s", "128,000 samples/s", "57.6×", "12,800 samples/s",
                                   "I = d · v = 64 × 2,000 = 128,000", "Why is scaling not linear?"]),
@@ -29,7 +29,7 @@ def reply_text(text: str, locale: str) -> str:
         ("en-US", "devices=64 e=0.9 actual=115200", ["Per-device throughput needed: 2,000 samples/s"]),
         ("en-US", "1 2000 90%", ["A single device has nothing to synchronize"]),
         ("en-US", "8 0.004 50%", ["0.004 samples/s", "0.016 samples/s", "4×"]),
-        ("de-DE", "2 0,5 100 %", ["0,5 Beispiele/s", "1 Beispiele/s"]),
+        ("de-DE", "2 0,5 100 %", ["0,5 Samples/s", "1 Samples/s"]),
     ],
 )
 def test_results_are_written_in_the_readers_locale(locale, text, shown):
@@ -41,14 +41,16 @@ def test_results_are_written_in_the_readers_locale(locale, text, shown):
 @pytest.mark.parametrize(
     ("locale", "text", "note"),
     [
-        ("de-DE", "64 2000 0.9", "0.9 ist nicht in Ihrem Zahlenformat geschrieben; gelesen als 90\u00a0%"),
-        ("en-US", "64 2000 1", "Read 1 as the whole: 100%. If you meant 1%, write 1%."),
-        ("de-DE", "64 2000 1", "1 als Ganzes gelesen: 100\u00a0%. Falls Sie 1\u00a0% meinten, schreiben Sie 1\u00a0%."),
+        ("de-DE", "64 2000 0.9", "0.9 ist nicht in deinem Zahlenformat geschrieben; gelesen als 90\u00a0%"),
+        ("en-US", "64 2000 1", "Read 1 as a fraction: 100%. If you meant 1%, write 1%."),
+        ("de-DE", "64 2000 1",
+         "1 als Dezimalzahl gelesen, also 100\u00a0%. Falls du 1\u00a0% gemeint hast, schreibe 1\u00a0%."),
         ("fr-FR", "64 2 000 0.9", "0.9 n’est pas écrit dans votre format de nombres"),
         ("en-US", "64 0,5k 90%", "0,5k is not written in your number format; read it as 500."),
         ("en-US", "64 2000 90", "Read 90 as a percentage: 90%."),
         # the value read, every decimal of it: not cut to 0 at six decimals
-        ("de-DE", "64 0.0000001 90 %", "0.0000001 ist nicht in Ihrem Zahlenformat geschrieben; gelesen als 0,0000001."),
+        ("de-DE", "64 0.0000001 90 %",
+         "0.0000001 ist nicht in deinem Zahlenformat geschrieben; gelesen als 0,0000001."),
         ("en-US", "64 0,0000012 90%", "0,0000012 is not written in your number format; read it as 0.0000012."),
     ],
 )
@@ -71,15 +73,15 @@ def test_a_number_written_as_dpscale_writes_it_carries_no_reading_note(locale, t
 @pytest.mark.parametrize(
     ("locale", "text", "question"),
     [
-        ("en-US", "64 2.000 90%", "2.000 could mean 2 or 2000. Write it as one of those. Other Slack languages "
-                                  "read it differently, so I ask rather than show a result that may be a thousand "
-                                  "times off."),
-        ("de-DE", "64 2,000 90 %", "2,000 kann 2 oder 2000 bedeuten."),
-        ("fr-FR", "64 2.000 90 %", "n’est pas écrit dans votre format de nombres (français (France))"),
+        ("en-US", "64 2.000 90%", "2.000 can be read in more than one way. Write it as 2 or 2000: every number "
+                                  "format reads those alike. Other Slack languages read it differently, so I ask "
+                                  "rather than show a result that may be a thousand times off."),
+        ("de-DE", "64 2,000 90 %", "2,000 lässt sich unterschiedlich lesen. Schreibe 2 oder 2000:"),
+        ("fr-FR", "64 2.000 90 %", "n’est pas écrit dans votre format de nombres, «\u202ffrançais (France)\u202f»"),
         ("es-LA", "64 2.000 90%", "se usa en países que leen este número de forma distinta"),
-        ("en-US", "64 2,000 90% lang=de", "Ihr eigenes Zahlenformat und das mit lang= gewählte"),
+        ("en-US", "64 2,000 90% lang=de", "Dein eigenes Zahlenformat und das mit lang= gewählte"),
         ("en-US@unknown", "64 2.000 90%", "Slack did not tell me your number format in time"),
-        ("en-US", "64 1.500 90%", "1.500 could mean 1.5 or 1500"),
+        ("en-US", "64 1.500 90%", "Write it as 1.5 or 1500:"),
         ("en-US", "64 2000 1.500%", None),  # 1500 % is impossible: not offered, 1.5 % is read
     ],
 )
@@ -92,30 +94,33 @@ def test_a_number_two_formats_read_differently_is_asked_about_with_both_readings
 @pytest.mark.parametrize(
     ("locale", "text", "message"),
     [
-        ("en-US", "64 2000 150%", "150% — The scaling efficiency must be from 0.01% to 100%."),
-        ("de-DE", "64 2000 150 %", "150% – Die Skalierungseffizienz muss zwischen 0,01\u00a0% und 100\u00a0% liegen."),
-        ("de-DE", "64,5 2000 90%", "64,5 – Die Gerätezahl muss eine ganze Zahl sein, etwa 64."),
-        ("en-US", "0 2000 90%", "0 — The number of devices must be from 1 to 1,000,000."),
-        ("en-US", "64 -5 90%", "-5 — The per-device throughput must be more than 0 and at most 1,000,000,000,000."),
+        ("en-US", "64 2000 150%", "The scaling efficiency must be from 0.01% to 100%. You wrote 150%."),
+        ("de-DE", "64 2000 150 %",
+         "Die Skalierungseffizienz muss zwischen 0,01\u00a0% und 100\u00a0% liegen. Du hast 150% angegeben."),
+        ("de-DE", "64,5 2000 90%", "Die Gerätezahl muss eine ganze Zahl sein, etwa 64. Du hast 64,5 angegeben."),
+        ("en-US", "0 2000 90%", "The number of devices must be from 1 to 1,000,000. You wrote 0."),
+        ("en-US", "64 -5 90%",
+         "The per-device throughput must be more than 0 and at most 1,000,000,000,000. You wrote -5."),
         ("en-US", "64 2000 apples", "I don't know apples."),
         ("de-DE", "64 2000 Äpfel", "Äpfel kenne ich nicht."),
         ("en-US", "64 2000", "Give three of devices, throughput, efficiency and actual"),
         ("en-US", "64 2000 actual=200000", "cannot exceed the ideal one (128,000)"),
-        ("de-CH", "64 2,000 90%", "2,000 kann 2 oder 2000 bedeuten."),
+        ("de-CH", "64 2,000 90%", "2,000 lässt sich unterschiedlich lesen. Schreibe 2 oder 2000:"),
         ("en-US", "64 10³ 90%", "10³ has characters that only look like digits"),
         ("de-DE", "64 2000 actual=200000", "Die Effizienz läge über 100\u00a0%."),
         ("en-US", "64 2000 90% lang=xx", "xx is not a language I know; use a tag like de-DE."),
         ("en-US", "x" * 600, "at most 500 characters"),
         # the user's own reading breaks a rule: the rule says so, and no other reading is offered in its place
-        ("en-US", "1.024 2000 90%", "1.024 — Devices must be a whole number, such as 64."),
-        ("en-US", "64 2000 12,500", "12,500 — The scaling efficiency must be from 0.01% to 100%."),
-        ("de-DE", "1.500.000 2000 90 %", "1.500.000 – Die Gerätezahl muss zwischen 1 und 1.000.000 liegen."),
+        ("en-US", "1.024 2000 90%", "Devices must be a whole number, such as 64. You wrote 1.024."),
+        ("en-US", "64 2000 12,500", "The scaling efficiency must be from 0.01% to 100%. You wrote 12,500."),
+        ("de-DE", "1.500.000 2000 90 %",
+         "Die Gerätezahl muss zwischen 1 und 1.000.000 liegen. Du hast 1.500.000 angegeben."),
         # a missing value's example is a value of that quantity, as the reader writes it
-        ("de-DE", "64 2000 e=", "Nach e= fehlt der Wert; schreiben Sie etwa e=90\u00a0%."),
+        ("de-DE", "64 2000 e=", "Nach e= fehlt der Wert; schreibe etwa e=90\u00a0%."),
         ("en-US", "64 2000 actual=", "write it like actual=115,200"),
         ("fr-FR", "2000 90 % d=", "d=64"),
         ("en-US", "64 90% v=", "v=2,000"),
-        ("de-DE", "64 2000 90 % sprache=", "Nach sprache= fehlt der Wert; schreiben Sie etwa sprache=de-DE."),
+        ("de-DE", "64 2000 90 % sprache=", "Nach sprache= fehlt der Wert; schreibe etwa sprache=de-DE."),
         ("en-US", "64 2000 90% lang=de lang=fr", "The language is given twice (lang=fr)."),
         ("de-DE", "64 2000 90 % sprache=de sprache=fr", "Die Sprache ist doppelt angegeben (sprache=fr)."),
         # a key with a percent sign alone: its number is missing
@@ -144,7 +149,7 @@ def test_help_shows_examples_in_the_readers_number_format():
     assert "/dpscale 64 2.000 ist=115.200" in german
     assert "geräte= durchsatz= effizienz= ist=" in german
     assert "/dpscale 64 2000 90\u00a0% sprache=de" in german  # read alike by the user's format and German
-    assert "zweitausend schreibt man 2.000, neun Zehntel 0,9" in german
+    assert "Zweitausend schreibt man 2.000, neun Zehntel 0,9" in german
     assert "sprache=" in german
 
 
@@ -185,7 +190,8 @@ def test_the_german_wording_follows_slack_the_source_document_and_german_typogra
     assert "um eindeutig zu sein" not in reply_text("64 2000 90", "de-DE")
     assert "Kanal" not in help_text + result
     assert "100 %" not in reply_text("1 2000 90 %", "de-DE") and "100\u00a0%" in reply_text("1 2000 90 %", "de-DE")
-    assert "64,5 – Die Gerätezahl" in reply_text("64,5 2000 90 %", "de-DE")
+    whole = "Die Gerätezahl muss eine ganze Zahl sein, etwa 64. Du hast 64,5 angegeben."
+    assert whole in reply_text("64,5 2000 90 %", "de-DE")
 
 
 def test_the_grouping_advice_gives_an_example_without_spaces():
@@ -201,7 +207,7 @@ def test_the_grouping_advice_gives_an_example_without_spaces():
         # the efficiency the formula multiplies is the one shown: 12.345 %, not 12.34 % times 0.1234
         ("en-US", "64 2000 12.345%", ["12.3450%", "A = I · E = 128,000 × 0.12345 = 15,801.6",
                                       "S = d · E = 64 × 0.12345"]),
-        ("de-DE", "64 2.000,125 90 %", ["I = d · v = 64 × 2.000,1250 = 128.008", "2.000,1250 Beispiele/s"]),
+        ("de-DE", "64 2.000,125 90 %", ["I = d · v = 64 × 2.000,1250 = 128.008", "2.000,1250 Samples/s"]),
         # very small values keep two significant digits, never 0
         ("en-US", "64 0.000000004 90%", ["64 × 0.000000004 = 0.00000026", "0.00000023 samples/s"]),
         ("en-US", "64 2000 99.9999999%", ["0.0000001% of ideal", "99.9999999%"]),
@@ -315,7 +321,7 @@ def test_a_reply_orjson_refuses_is_written_as_json_all_the_same():
     [
         ("tr-TR", "d=64 92,5 % 80", "In 92,5 % 80 I can't tell where one number ends and the next begins. Write "
                                     "numbers without spaces inside them, like 2000, %90."),
-        ("de-DE", "geräte=64 92,5 % 80 lang=tr", "Schreiben Sie Zahlen ohne Leerzeichen darin, etwa 2000, 90%."),
+        ("de-DE", "geräte=64 92,5 % 80 lang=tr", "Schreibe Zahlen ohne Leerzeichen darin, etwa 2000, 90%."),
     ],
 )
 def test_asked_which_number_a_percent_sign_belongs_to_the_example_is_a_percentage_without_a_space(
@@ -339,3 +345,38 @@ def test_a_list_of_examples_is_separated_as_the_replys_language_separates_a_list
     reply = answer(text, resolve_locale(locale))
     assert reply.is_error
     assert expected in reply.text, reply.text
+
+
+@pytest.mark.parametrize(
+    ("locale", "text", "shown"),
+    [
+        ("en-US", "64 2000,000 90%", ["2000,000 can be read in more than one way. Write it as 2000 or 2000000",
+                                            "a group mark in the wrong place"]),
+        ("de-DE", "64 2000.000 90 %", ["2000.000", "2000", "2000000", "Faktor 1000"]),
+        ("en-US", "64 2000 1.5", ["1.5 is more than 1", "below 10%", "write 1.5%", "like 0.9"]),
+        ("fr-FR", "64 2000 1,5", ["1,5 est supérieur à 1", "1,5\u00a0%", "0,9"]),
+        ("en-US", "64 2000 90% <@U123ABC>", ["<@U123ABC> mentions someone", "devices="]),
+        ("ja-JP", "64 2000 90% @anna", ["@anna は誰かへのメンションです"]),
+        ("en-US", "64 20 00 90%", ["In 20 00 I can't tell where one number ends"]),
+        ("en-US", "64 012 90%", ["In 64 012 I can't tell"]),
+    ],
+)
+def test_errors_name_the_token_that_is_wrong_and_how_to_write_it(locale, text, shown):
+    output = reply_text(text, locale)
+    for fragment in shown:
+        assert fragment in output, output
+
+
+@pytest.mark.parametrize(
+    ("locale", "text", "shown"),
+    [
+        ("en-US", "64 GPUs at 2000 img/s with 90% efficiency", ["Actual throughput: 115,200 img/s", "2,000 img/s"]),
+        ("de-DE", "64 Geräte 2.000 tokens/s 90 %", ["115.200 tokens/s", "128.000 tokens/s"]),
+        ("fr-FR", "64 GPU à 2 000 images/s avec 90 % d’efficacité", ["115\u202f200 images/s"]),
+        ("ja-JP", "64台 2000 90%", ["115,200サンプル/秒"]),  # no unit word: the catalog's own
+    ],
+)
+def test_the_reply_keeps_the_users_unit_word(locale, text, shown):
+    output = reply_text(text, locale)
+    for fragment in shown:
+        assert fragment in output, output

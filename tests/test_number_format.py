@@ -78,8 +78,8 @@ def test_a_format_word_without_a_value_or_given_twice_is_said_so_and_saves_nothi
                                             "115.200 samples/s actual, 57,6× speedup"),
         ("en-US", "fr-FR", "64 2 000 90 %", "64 devices × 2\u202f000 samples/s at 90\u00a0% efficiency: "
                                             "115\u202f200 samples/s actual, 57,6× speedup"),
-        ("de-DE", "en-US", "64 2,000 90%", "64 Geräte × 2,000 Beispiele/s bei 90% Effizienz: "
-                                           "115,200 Beispiele/s tatsächlich, Speedup 57.6×"),
+        ("de-DE", "en-US", "64 2,000 90%", "64 Geräte × 2,000 Samples/s bei 90% Effizienz: "
+                                           "tatsächlich 115,200 Samples/s, Speedup 57.6×"),
         ("en-US", "en-US", "64 2,000 90%", "64 devices × 2,000 samples/s at 90% efficiency: "
                                            "115,200 samples/s actual, 57.6× speedup"),
     ],
@@ -145,7 +145,7 @@ def test_choosing_in_app_home_saves_the_format_and_commands_use_it(server, fake)
     assert send_command(server, "64 2.000 90 %", user="UMENU").json()["text"].startswith(
         "64 devices × 2.000 samples/s at 90\u00a0% efficiency: 115.200 samples/s actual")
     # another user's numbers are untouched
-    assert "could mean `2` or `2000`" in send_command(server, "64 2.000 90 %", user="UEN").json()["text"]
+    assert "Write it as `2` or `2000`" in send_command(server, "64 2.000 90 %", user="UEN").json()["text"]
 
 
 @pytest.mark.parametrize(
@@ -170,7 +170,8 @@ def test_app_homes_menu_shows_the_format_a_command_chose(server, fake, user, wor
     ("user", "text", "answered"),
     [
         ("UFMT", "format=de-DE 64 2.000 90 %", "115.200 samples/s actual"),  # a result, read in the new format
-        ("UFMT2", "format=de-DE lang=en 64 2,000 90%", "could mean"),  # an ask: the choice is said all the same
+        # an ask: the choice is said all the same
+        ("UFMT2", "format=de-DE lang=en 64 2,000 90%", "can be read in more than one way"),
     ],
 )
 def test_a_format_word_beside_numbers_is_confirmed_above_the_answer(server, user, text, answered):
@@ -178,7 +179,7 @@ def test_a_format_word_beside_numbers_is_confirmed_above_the_answer(server, user
     payload = send_command(server, text, user=user).json()
     assert answered in payload["text"]
     first = json.dumps(payload["blocks"][0], ensure_ascii=False)
-    assert "Done: your numbers are now read and written as `1.234.567,89` (German (Germany))" in first
+    assert "Done: your numbers are now read and written in the German (Germany) format, as `1.234.567,89`." in first
 
 
 def test_a_no_break_space_beside_a_format_word_still_only_groups_digits(server):
@@ -204,7 +205,7 @@ def test_a_mention_saves_a_format_word_as_a_command_does(server, fake, user, tex
     assert response.status == 200
     posted = fake.wait_for("chat.postMessage", before + 1)[before].params
     blocks = json.dumps(posted["blocks"], ensure_ascii=False)
-    assert "Done: your numbers are now read and written as `1.234.567,89` (German (Germany))" in blocks
+    assert "Done: your numbers are now read and written in the German (Germany) format, as `1.234.567,89`." in blocks
     if answered is not None:
         assert answered in posted["text"]
     # saved: the user's next command reads 2.000 as two thousand
@@ -225,12 +226,13 @@ def test_an_edited_mention_does_not_save_its_format_word_again(server, fake):
                                                                               "application/json")).status == 200
     fake.wait_for("chat.update", updates + 1)  # the answer, updated for the new efficiency
     # still French: `2.000` is not how French writes two thousand, so it is asked about
-    assert "could mean" in send_command(server, "64 2.000 90 %", user="UMEN3").json()["text"]
+    assert "can be read in more than one way" in send_command(server, "64 2.000 90 %", user="UMEN3").json()["text"]
 
 
 def test_the_format_word_answers_in_the_slack_language(server):
     saved = send_command(server, "format=fr-FR", user="UDE").json()["text"]
-    assert saved.startswith("Erledigt: Ihre Zahlen werden jetzt als `1\u202f234\u202f567,89` gelesen")
+    assert saved.startswith("Erledigt: Deine Zahlen werden jetzt im Format „Französisch (Frankreich)“ gelesen und "
+                            "geschrieben, etwa `1\u202f234\u202f567,89`.")
     unknown = send_command(server, "format=klingon", user="UDE").json()["text"]
     assert unknown.startswith("Das Zahlenformat `klingon` kenne ich nicht")
     assert send_command(server, "format=slack", user="UDE").json()["text"].startswith("Erledigt")
@@ -244,7 +246,7 @@ def test_the_menu_and_its_listener_share_one_action_id():
 
 def test_a_chosen_regions_format_is_named_as_chosen_when_its_countries_disagree():
     locale = with_number_format(resolve_locale("en-US"), resolve_locale("es-LA"))
-    assert "The number format you chose (Spanish (Latin America)) is used in countries that read this number " \
+    assert "The Spanish (Latin America) number format you chose is used in countries that read this number " \
         "differently." in answer("64 2.000 90%", locale).text
 
 
@@ -264,12 +266,12 @@ def test_every_sentence_about_the_users_format_names_the_chosen_one():
 
     locale = with_number_format(resolve_locale("en-US"), resolve_locale("de-CH"))
     help_text = str(build_help_reply(locale).blocks)
-    assert "Numbers are read in the number format you chose (German (Switzerland)): two thousand is written " \
+    assert "Numbers are read in the German (Switzerland) number format you chose: two thousand is written " \
         "`2'000`" in help_text
     form = json.dumps(form_view(locale, FormMetadata.of(locale, None)), ensure_ascii=False)
-    assert "Numbers are read in your format (German (Switzerland))" in form
+    assert "Numbers are read in your German (Switzerland) format" in form
     ask = answer("64 2,000 90%", locale)
-    assert ask.kind == "error" and "(German (Switzerland))" in ask.text
+    assert ask.kind == "error" and "your number format, German (Switzerland)," in ask.text
     assert "United States" not in help_text + form + ask.text
 
 

@@ -65,7 +65,7 @@ def view_of(call) -> dict[str, Any]:
 def test_a_command_is_answered_privately_in_the_users_language_with_its_buttons(app):
     payload = json.loads(command(app, "64 2.000 90 %", "UDE").body)
     assert payload["response_type"] == "ephemeral"
-    assert "115.200 Beispiele/s" in payload["text"]
+    assert "115.200 Samples/s" in payload["text"]
     labels = [e["text"]["text"] for b in payload["blocks"] if b["type"] == "actions" for e in b["elements"]]
     assert labels == ["Im Channel teilen", "Bearbeiten"]
 
@@ -82,7 +82,7 @@ def test_when_the_form_cannot_open_the_user_gets_the_help(fake, app):
     fake.behaviour["views.open"] = "error"
     response = command(app, "", "UDE", response_url=fake.response_url("no-form"))
     assert response.status == 200 and response.body == ""  # acknowledged at once; the form opens after
-    assert fake.wait_for("/response/no-form")[0].params["text"] == "So nutzen Sie dpscale"
+    assert fake.wait_for("/response/no-form")[0].params["text"] == "So nutzt du dpscale"
 
 
 def test_edit_opens_the_form_filled_with_that_results_numbers_as_the_user_wrote_them(app, fake):

@@ -94,23 +94,31 @@ def logged(server: AppServer, fragment: str) -> str:
     return server.log_so_far()
 
 
-def tokens_used(fake: FakeSlack, method: str) -> list[str]:
-    return [c.headers.get("Authorization", "").removeprefix("Bearer ") for c in fake.calls_to(method)]
+def tokens_used(fake: FakeSlack, method: str, count: int = 1) -> list[str]:
+    """The tokens of the first `count` calls to `method`, once that many arrived (a lookup the request stopped
+    waiting for still arrives)."""
+    return [c.headers.get("Authorization", "").removeprefix("Bearer ") for c in fake.wait_for(method, count)]
+
+
+def answered(text: str) -> bool:
+    """A result for 64 2000 90%, in whatever format the user's numbers were read: a `users.info` slower than the
+    lookup's deadline (a busy machine) leaves the user in the unknown format, which writes `115 200`."""
+    return "115200" in re.sub(r"[,\u202f ]", "", text)
 
 
 def test_a_workspace_installs_and_is_answered_with_its_own_token_and_a_second_with_its_own(multi):
     fake, server, store = multi
     install(server, "T1")
     reply = command(server, "64 2000 90%", "T1").json()
-    assert "115,200" in reply["text"]
+    assert answered(reply["text"])
     assert tokens_used(fake, "users.info") == ["xoxb-T1"]
     install(server, "T2")
-    assert "115,200" in command(server, "64 2000 90%", "T2", user="UDE2").json()["text"]
-    assert tokens_used(fake, "users.info") == ["xoxb-T1", "xoxb-T2"]
+    assert answered(command(server, "64 2000 90%", "T2", user="UDE2").json()["text"])
+    assert tokens_used(fake, "users.info", 2) == ["xoxb-T1", "xoxb-T2"]
     # authorization is cached: no auth.test per request once a token was checked
     checked = len(fake.calls_to("auth.test"))
     for user in ("UA", "UB", "UC"):
-        assert "115,200" in command(server, "64 2000 90%", "T1", user=user).json()["text"]
+        assert answered(command(server, "64 2000 90%", "T1", user=user).json()["text"])
     assert len(fake.calls_to("auth.test")) == checked
     with store.database.engine.connect() as connection:  # as a backup or a read replica would hold them
         stored = repr([connection.execute(select(table)).all() for table in (installations, bots)])
@@ -248,13 +256,14 @@ def test_a_chosen_number_format_reads_numbers_but_keeps_the_slack_language(multi
     fake, server, _ = multi
     install(server, "T1")
     saved = command(server, "format=de-DE", "T1").json()["text"]
-    assert saved.startswith("Done: your numbers are now read and written as `1.234.567,89`")
+    assert saved.startswith("Done: your numbers are now read and written in the German (Germany) format, as "
+                             "`1.234.567,89`.")
     reply = command(server, "64 2.000 90 %", "T1").json()["text"]
     assert reply == ("64 devices × 2.000 samples/s at 90\u00a0% efficiency: 115.200 samples/s actual, "
                      "57,6× speedup")  # English words, German numbers
     assert "2.000" in command(server, "64 2.000 90 % lang=de", "T1").json()["text"]
     assert "Done" in command(server, "format=slack", "T1").json()["text"]
-    assert "could mean `2` or `2000`" in command(server, "64 2.000 90 %", "T1").json()["text"]  # English again
+    assert "Write it as `2` or `2000`" in command(server, "64 2.000 90 %", "T1").json()["text"]  # English again
 
 
 def test_an_org_wide_installation_serves_every_workspace_of_the_organisation(multi):
@@ -263,7 +272,7 @@ def test_an_org_wide_installation_serves_every_workspace_of_the_organisation(mul
     body = slash_command_body("64 2000 90%", user="UEN", team_id="T5", enterprise_id="E1",
                               is_enterprise_install="true")
     reply = post(server.url + "/slack/events", body, signed_headers(body, "application/x-www-form-urlencoded"))
-    assert "115,200" in reply.json()["text"]
+    assert answered(reply.json()["text"])
     assert tokens_used(fake, "users.info") == ["xoxb-org-E1"]
 
 
@@ -328,7 +337,7 @@ def test_a_number_format_chosen_on_one_process_is_used_by_the_other_at_once(two_
         return post(server.url + "/slack/events", body,
                     signed_headers(body, "application/x-www-form-urlencoded")).json()["text"]
 
-    assert "could mean `2` or `2000`" in reply(second, "64 2.000 90 %")  # the second process has read "no choice"
-    assert "could mean `2` or `2000`" in reply(second, "64 2.000 90 %")  # and keeps it
+    assert "Write it as `2` or `2000`" in reply(second, "64 2.000 90 %")  # the second process has read "no choice"
+    assert "Write it as `2` or `2000`" in reply(second, "64 2.000 90 %")  # and keeps it
     assert reply(first, "format=de-DE").startswith("Done")
     assert reply(second, "64 2.000 90 %").startswith("64 devices × 2.000 samples/s")

@@ -89,11 +89,11 @@ def _reading_rules(words: Wording) -> str:
     if is_unknown(words.locale):
         return unknown_format_rule(words)
     rules = words.gettext(
-        "Numbers are read in the number format you chose ({name}): two thousand is written {thousands}, "
+        "Numbers are read in the {name} number format you chose: two thousand is written {thousands}, "
         "nine tenths {fraction}. Efficiency is a percentage ({percent}) or a fraction; k, M and G stand for "
         "thousand, million and billion. Add {lang} to pick another language and number format."
     ) if words.chosen_format else words.gettext(
-        "Numbers are read in your Slack language's format ({name}): two thousand is written {thousands}, "
+        "Numbers are read in the {name} format of your Slack language: two thousand is written {thousands}, "
         "nine tenths {fraction}. Efficiency is a percentage ({percent}) or a fraction; k, M and G stand for "
         "thousand, million and billion. Add {lang} to pick another language and number format."
     )
@@ -110,7 +110,7 @@ def two_formats_rule(words: Wording, own: Locale) -> str:
     """How numbers are read after a `lang=` word whose format reads them otherwise than the user's `own`."""
     example = code(words.plain(Decimal(2000)) + " · " + words.plain(Decimal("0.9")))
     return words.gettext(
-        "Numbers are read in the {name} format and in your own ({own}); a number the two read differently is "
+        "Numbers are read in the {name} format and in your own, {own}; a number the two read differently is "
         "asked about. For example {example}."
     ).format(name=escape(words.locale_name), own=escape(words.format_name(own)), example=example)
 

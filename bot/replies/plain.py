@@ -10,7 +10,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from bot.formats import parse_reader_locale
 from bot.replies.blocks import Reply
+from bot.replies.wording import wording_for
 
 # Slack's styling marks: opened after a space or punctuation, closed before one, never around a space
 _STYLED = re.compile(r"(?<![\w*_~])([*_~])(?=\S)(.+?)(?<=\S)\1(?![\w*_~])")
@@ -20,7 +22,9 @@ _SHORTCODE = re.compile(r"(?<![\w:]):[a-z][a-z0-9_+'-]*:(?![\w:])")  # `:party-p
 
 
 def render_plain_text(reply: Reply) -> str:
-    """The reply's blocks as readable text."""
+    """The reply's blocks as readable text; a field's label and value on one line, joined as the reply's language
+    joins them (`Débit réel : …` with a narrow no-break space, `デバイス数：…`)."""
+    words = wording_for(parse_reader_locale(reply.locale or "en_US"))
     out: list[str] = []
     for block in reply.blocks:
         kind = block["type"]
@@ -30,7 +34,7 @@ def render_plain_text(reply: Reply) -> str:
         elif kind == "divider":
             out.append("—" * 40)
         elif kind == "section" and "fields" in block:
-            out.extend(plain(field["text"]).replace("\n", ": ", 1) for field in block["fields"])
+            out.extend(words.field_line(*plain(field["text"]).partition("\n")[::2]) for field in block["fields"])
         elif kind == "section":
             out.append(plain(block["text"]["text"]))
         elif kind == "context":

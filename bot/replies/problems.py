@@ -9,7 +9,7 @@ from functools import lru_cache
 from babel import Locale
 
 from bot.calculator import Quantity
-from bot.errors import LANGUAGE, NUMBER_FORMAT, ErrorCode, UserInputError
+from bot.errors import LANGUAGE, MENTION, NUMBER_FORMAT, ErrorCode, UserInputError
 from bot.grouping import KEYED
 from bot.reading import AskReason
 from bot.replies.blocks import Reply, ReplyKind, code, context, escape, section, warning
@@ -55,6 +55,7 @@ def _describe_number_error(error: UserInputError, locale: Locale, own: Locale | 
         example=_example(error, words, words.plain if own is not None else words.number),
         options=_options(error, words),
         hundred=words.hundred,
+        fraction=code(words.number(Decimal("0.9"))),
         low=_bound(error.quantity, error.low, words),
         high=_bound(error.quantity, error.high, words),
     )
@@ -62,11 +63,11 @@ def _describe_number_error(error: UserInputError, locale: Locale, own: Locale | 
         solved = words.gettext("With {token} it comes out at {value}.").format(
             token=token, value=_solved_value(error.quantity, Decimal(error.value), words)
         )
-        return f"{message} {solved}"
+        return words.sentences(message, solved)
     if error.code in _RULES_WITHOUT_TOKEN and error.token is not None:
-        return words.gettext("{token} — {message}").format(token=token, message=message)
+        return words.gettext("{message} You wrote {token}.").format(token=token, message=message)
     if error.code is ErrorCode.AMBIGUOUS_NUMBER and error.reason:
-        return message + " " + _ask_reason(error.reason, words)
+        return words.sentences(message, _ask_reason(error.reason, words))
     return message
 
 
@@ -79,7 +80,9 @@ def _number_templates(words: Wording) -> dict[ErrorCode, str]:
             "{token} has characters that only look like digits (superscripts, fractions or circled numbers). "
             "Write the number with the digits 0 to 9, like {example}."
         ),
-        ErrorCode.AMBIGUOUS_NUMBER: _("{token} could mean {options}. Write it as one of those."),
+        ErrorCode.AMBIGUOUS_NUMBER: _(
+            "{token} can be read in more than one way. Write it as {options}: every number format reads those alike."
+        ),
         ErrorCode.AMBIGUOUS_GROUPING: _(
             "In {token} I can't tell where one number ends and the next begins. Write numbers without spaces "
             "inside them, like {example}."
@@ -102,15 +105,21 @@ def _ask_reasons(words: Wording) -> dict[AskReason, str]:
         AskReason.UNKNOWN_FORMAT: _(
             "Slack did not tell me your number format in time, and Slack's languages read this number differently."
         ),
-        AskReason.REGION: _("The number format you chose ({name}) is used in countries that read this number "
+        AskReason.REGION: _("The {name} number format you chose is used in countries that read this number "
                             "differently.") if words.chosen_format else
-        _("Your Slack language ({name}) is used in countries that read this number differently."),
+        _("Your Slack language, {name}, is used in countries that read this number differently."),
         AskReason.LANG: _("Your own number format and the one {lang} chooses read this number differently."),
         AskReason.OTHER_LOCALES: _(
             "Other Slack languages read it differently, so I ask rather than show a result that may be a "
             "thousand times off."
         ),
-        AskReason.NOT_YOURS: _("It is not written in your number format ({name}), and other formats disagree on it."),
+        AskReason.NOT_YOURS: _(
+            "It is not written in your number format, {name}, and other formats read it differently."
+        ),
+        AskReason.LOOSE_GROUP: _(
+            "Its first group has more than three digits, so its mark is either a group mark in the wrong place or a "
+            "decimal mark, a thousand times apart."
+        ),
     }
     return {reason: sentence.format(name=escape(words.locale_name), lang=code("lang="))
             for reason, sentence in sentences.items()}
@@ -128,6 +137,9 @@ def _solved_value(quantity: str | None, value: Decimal, words: Wording) -> str:
 
 def _template(error: UserInputError, words: Wording) -> str:
     _ = words.gettext
+    if error.reason == MENTION:
+        return _("{token} mentions someone, and a command holds only numbers and the words {keys}. Mention people "
+                 "outside the command.")
     if error.code is ErrorCode.OUT_OF_RANGE:
         if error.low not in (None, "0"):
             return _("{quantity} must be from {low} to {high}.")
@@ -161,6 +173,10 @@ def _templates(words: Wording) -> dict[ErrorCode, str]:
             "The actual throughput cannot exceed the ideal one ({high}): efficiency would be above {hundred}."
         ),
         ErrorCode.UNKNOWN_LOCALE: _("{token} is not a language I know; use a tag like {example}."),
+        ErrorCode.UNCLEAR_EFFICIENCY: _(
+            "{token} is more than 1, so it is no fraction, and as a percentage it would be below {low}. For a "
+            "percentage write {options}; for a fraction, write one like {fraction}."
+        ),
     }
 
 
@@ -172,6 +188,8 @@ def _options(error: UserInputError, words: Wording) -> str:
     if not written:
         return ""
     options = [code(text) for text in written]
+    if len(options) == 1:
+        return options[0]
     return words.gettext("{first} or {second}").format(first=words.comma.join(options[:-1]), second=options[-1])
 
 

@@ -38,6 +38,7 @@ class Figures:
     ideal: str
     actual: str
     speedup: str
+    speedup_number: str  # without the language's multiple sign: the worked formula writes `×` as mathematics does
     devices_times: str
     loss: str
     loss_share: str
@@ -60,6 +61,7 @@ class Figures:
             ideal=words.number(result.ideal),
             actual=words.number(result.actual),
             speedup=words.times(words.number(result.speedup)),
+            speedup_number=words.number(result.speedup),
             devices_times=words.times(devices),
             loss=words.number(result.loss),
             loss_share=words.percent(result.loss / result.ideal),
@@ -68,9 +70,10 @@ class Figures:
         )
 
 
-def build_result_reply(result: Result, notes: tuple[Note, ...], locale: Locale) -> Reply:
-    """The full answer: headline, the numbers, a bar, the worked formula, notes, FAQ and limits."""
-    words = wording_for(locale)
+def build_result_reply(result: Result, notes: tuple[Note, ...], locale: Locale, unit: str | None = None) -> Reply:
+    """The full answer: headline, the numbers, a bar, the worked formula, notes, FAQ and limits; rates in the
+    user's `unit` word where the command named one."""
+    words = wording_for(locale).with_unit(unit)
     figures = Figures.of(result, words)
     blocks = [
         header(headline(result, figures, words)),
@@ -165,7 +168,7 @@ def formula(result: Result, figures: Figures, words: Wording) -> str:
         lines = [f"d = ⌈A / (v · E)⌉ = ⌈{figures.target or actual} / ({v} × {e})⌉ = {d}", ideal_line, actual_line]
     else:
         lines = [ideal_line, actual_line]
-    lines.append(f"S = d · E = {d} × {e} = {figures.speedup}")
+    lines.append(f"S = d · E = {d} × {e} = {figures.speedup_number}×")
     return words.gettext("*The formula with your numbers*") + "\n```" + "\n".join(lines) + "```"
 
 
@@ -184,7 +187,7 @@ def reading_note(note: Note, words: Wording) -> str:
             token=token, value=value
         )
     if note.bare_one:
-        return _(":mag: Read {token} as the whole: {value}. If you meant {one}, write {example}.").format(
+        return _(":mag: Read {token} as a fraction: {value}. If you meant {one}, write {example}.").format(
             token=token, value=words.hundred, one=words.percent(Decimal("0.01")),
             example=code(words.percent(Decimal("0.01"))),
         )

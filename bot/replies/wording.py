@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from decimal import Decimal
 from functools import cached_property, lru_cache
 
@@ -13,6 +14,7 @@ from bot.keywords import shown_keys
 from bot.numbers import base_locale, number_style, numbers_of, reader_modifier, write_number, write_percent
 
 MAX_PLAIN_DIGITS = 20
+FULL_WIDTH_STOPS = ("。", "！", "？")  # Japanese and Chinese put no space after these; Korean uses `.` and a space
 EXAMPLE = (Decimal(64), Decimal(2000), Decimal("0.9"))  # the source document's example: devices, samples/s, E
 
 
@@ -94,6 +96,14 @@ class Wording:
     def _rate(self) -> str:
         return self.gettext("{value} samples/s")
 
+    def with_unit(self, unit: str | None) -> Wording:
+        """This wording with rates written in the user's own unit word (`115,200 tokens/s`), or itself."""
+        if not unit:
+            return self
+        other = copy.copy(self)
+        other.__dict__["_rate"] = "{value} " + unit.replace("{", "{{").replace("}", "}}")
+        return other
+
     @cached_property
     def _times(self) -> str:
         return self.gettext("{value}×")
@@ -128,6 +138,18 @@ class Wording:
         """What the reply's language puts between the items of a list (CLDR's list pattern): `, `, or `、` in
         Japanese and Chinese."""
         return str(self.language.list_patterns["standard"]["middle"].format("", ""))
+
+    @staticmethod
+    def sentences(*parts: str) -> str:
+        """Sentences run together as the language writes them: a space after `.`, none after a full-width `。`."""
+        text = ""
+        for part in parts:
+            text += part if not text or text.endswith(FULL_WIDTH_STOPS) else " " + part
+        return text
+
+    def field_line(self, label: str, value: str) -> str:
+        """A label and its value on one line of plain text (`Débit réel : 115 200`, `デバイス数：64`)."""
+        return self.gettext("{label}: {value}").format(label=label, value=value)
 
     @property
     def chosen_format(self) -> bool:

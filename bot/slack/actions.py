@@ -81,7 +81,6 @@ def accept_share(ack: Ack, body: dict[str, Any], action: dict[str, Any], client:
     return HANDED_ON
 
 
-@logged("share")
 def share(job: Job, client: WebClient, context: BoltContext) -> str:
     """Post the result for the whole conversation and remove the private copy; if Slack refuses, say so where
     the button was (or, failing that, by direct message). A post whose answer never came is not said to have
@@ -178,7 +177,7 @@ def register(app: App) -> None:
     app.action(EDIT_ACTION, middleware=[read_user_locale])(edit)
 
 
-FOLLOW_UPS = {SHARE_WORK: (share, apologize_for_share)}  # bot.slack.app registers them
+FOLLOW_UPS = {SHARE_WORK: (share, apologize_for_share, "share")}  # bot.slack.app registers them
 
 
 def register_fallback(app: App) -> None:

@@ -163,8 +163,8 @@ def create_app(settings: Settings, store: Store | None = None, services: Service
         raise token_check_failure(error) from None
     for feature in FEATURES:
         feature.register(app)
-        for kind, (handler, apology) in getattr(feature, "FOLLOW_UPS", {}).items():
-            services.followups.register(kind, handler, apology)
+        for kind, (handler, apology, logged_as) in getattr(feature, "FOLLOW_UPS", {}).items():
+            services.followups.register(kind, handler, apology, logged_as)
     services.followups.runtime = follow_up_runtime(app, services)
     for fallback in (actions, forms):  # buttons and forms from an older version: after every feature's own
         fallback.register_fallback(app)

@@ -86,7 +86,6 @@ def accept_mention(ack: Ack, body: dict[str, Any], event: dict[str, Any], contex
     return HANDED_ON
 
 
-@logged("mention")
 def reply_in_thread(job: Job, client: WebClient, context: BoltContext) -> str:
     """Answer a mention in its thread once, or update that answer in place when the mention was edited."""
     services = services_of(context)
@@ -271,4 +270,4 @@ def register(app: App) -> None:
     app.event(MENTION_EVENT, middleware=[read_user_locale])(accept_mention)
 
 
-FOLLOW_UPS = {MENTION_WORK: (reply_in_thread, apologize_in_thread)}  # bot.slack.app registers them
+FOLLOW_UPS = {MENTION_WORK: (reply_in_thread, apologize_in_thread, "mention")}  # bot.slack.app registers them

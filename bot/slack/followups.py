@@ -39,6 +39,7 @@ from bot.store import Job, Store, Workspace
 from bot.store.work import WINDOW
 
 log = logging.getLogger(__name__)
+request_log = logging.getLogger("bot.requests")  # one line per request, as bot.slack.plumbing.logged writes
 
 LEASE = 30.0  # seconds a process holds a job it works on before another may take it up
 MEMORY = 3600.0  # seconds a done job's key is remembered: Slack retries an event for about an hour
@@ -68,6 +69,7 @@ class Kind:
     handler: Handler
     apology: Handler
     pool: WorkPool
+    logged_as: str  # the kind its one log line names
 
 
 @dataclass
@@ -82,8 +84,11 @@ class FollowUps:
     _queued: set[tuple[str, str]] = field(default_factory=set)  # accepted here, not yet started
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def register(self, kind: str, handler: Handler, apology: Handler) -> None:
-        self.kinds[kind] = Kind(handler, apology, WorkPool(THREADS.get(kind, 8), thread_name_prefix=kind))
+    def register(self, kind: str, handler: Handler, apology: Handler, logged_as: str | None = None) -> None:
+        """`handler(job=, client=, context=)` does a job of `kind` and returns its outcome (a word for the log);
+        `apology(...)` tells the user when it cannot be done."""
+        pool = WorkPool(THREADS.get(kind, 8), thread_name_prefix=kind)
+        self.kinds[kind] = Kind(handler, apology, pool, logged_as or kind)
 
     @property
     def pools(self) -> tuple[WorkPool, ...]:
@@ -101,14 +106,24 @@ class FollowUps:
         self.kinds[job.kind].pool.submit(self._run, job, client, context, time.monotonic() + self.lease)
 
     def _run(self, job: Job, client: WebClient, context: BoltContext, lease_end: float) -> None:
+        """Do `job`, trying again while that may help, and write the request's one log line when it is settled."""
         with self._lock:
             self._queued.discard(job.id)
+        started = time.perf_counter()
+        outcome = "failed"
+        try:
+            outcome = self._attempt(job, client, context, lease_end)
+        finally:
+            request_log.info("kind=%s locale=%s outcome=%s duration_ms=%.1f", self.kinds[job.kind].logged_as,
+                             context.get("locale") or "-", outcome, (time.perf_counter() - started) * 1000)
+
+    def _attempt(self, job: Job, client: WebClient, context: BoltContext, lease_end: float) -> str:
         kind = self.kinds[job.kind]
         for attempt in range(TRIES):
             try:
-                kind.handler(job=job, client=client, context=context)
+                outcome = kind.handler(job=job, client=client, context=context)
                 self._finish(job)
-                return
+                return str(outcome or "ok")
             except GiveUp:
                 break
             except TRANSIENT as error:
@@ -121,18 +136,20 @@ class FollowUps:
                 log.exception("%s follow-up failed", job.kind)
                 break
         self._apologize(job, client, context)
+        return "failed"
 
-    def _hand_back(self, job: Job, client: WebClient, context: BoltContext, error: Exception) -> None:
+    def _hand_back(self, job: Job, client: WebClient, context: BoltContext, error: Exception) -> str:
         """Tried `TRIES` times here: another try later, by any process, or the apology when the time is up."""
         if job.attempts * TRIES >= MAX_ATTEMPTS or job.age + RETRY_AFTER > WINDOW:
-            log.error("%s follow-up failed for good (%s): the user is told", job.kind, _why(error),
-                      exc_info=not isinstance(error, (SQLAlchemyError, OSError)))
-            return self._apologize(job, client, context)
+            log.error("%s follow-up failed for good (%s): the user is told", job.kind, _why(error))
+            self._apologize(job, client, context)
+            return "failed"
         log.warning("%s follow-up failed (%s): to be tried again in %g s", job.kind, _why(error), RETRY_AFTER)
         try:
             self.store.work.retry_later(job, RETRY_AFTER)
         except SQLAlchemyError:  # it keeps its lease, and is taken up again when that runs out
             pass
+        return "retry_later"
 
     def _apologize(self, job: Job, client: WebClient, context: BoltContext) -> None:
         try:

@@ -143,7 +143,6 @@ def submission_key(view: dict[str, Any]) -> str:
     return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
 
 
-@logged("form_result")
 def deliver_form_result(job: Job, client: WebClient, context: BoltContext) -> str:
     view = job.payload["view"]
     metadata = submitted_metadata(view, context)
@@ -185,7 +184,7 @@ def register(app: App) -> None:
     app.view(FORM_CALLBACK, middleware=[read_user_locale])(validate_form)
 
 
-FOLLOW_UPS = {FORM_WORK: (deliver_form_result, apologize_for_form)}  # bot.slack.app registers them
+FOLLOW_UPS = {FORM_WORK: (deliver_form_result, apologize_for_form, "form_result")}  # bot.slack.app registers them
 
 
 def register_fallback(app: App) -> None:

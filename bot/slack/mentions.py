@@ -1,8 +1,10 @@
-"""Slack's markup for people and channels in a user's text: the bot's own mention removed, anyone else's
-written the way Slack shows it (`@anna`, `#general`), as plain words that ping no one.
+"""Slack's markup in a user's text, so that the pure core sees plain text: the bot's own mention removed, anyone
+else's written the way Slack shows it (`@anna`, `#general`), as plain words that ping no one, and Slack's escapes
+of `<`, `>` and `&` undone.
 
     <@U0BOT> 64 2000 90%      → " 64 2000 90%"       (strip_own_mention)
     64 <@U_DE|anna> 90%       → "64 @anna 90%"        (readable_mentions)
+    &lt;!here&gt; 64          → "<!here> 64"          (readable_mentions: typed, not a broadcast)
 """
 
 from __future__ import annotations
@@ -28,13 +30,16 @@ def strip_own_mention(text: str, bot_user_id: str | None, *, leading_only: bool 
 def readable_mentions(text: str) -> str:
     """Other people's, channels' and groups' mentions as Slack shows their names: `@anna`, `#general`.
 
-    The result is plain text; whoever echoes it escapes it like any other text the user typed.
+    The result is plain text (Slack's `&lt;`, `&gt;` and `&amp;` undone after the markup is read, so a typed
+    `&lt;@U1&gt;` stays text); whoever echoes it escapes it like any other text the user typed.
     """
-    if "<" not in text:  # no markup at all: most commands
-        return text
-    text = _USER.sub(lambda m: "@" + _label(m), text)
-    text = _CHANNEL.sub(lambda m: "#" + _label(m), text)
-    return _GROUP.sub(lambda m: "@" + _label(m).lstrip("@"), text)
+    if "<" in text:
+        text = _USER.sub(lambda m: "@" + _label(m), text)
+        text = _CHANNEL.sub(lambda m: "#" + _label(m), text)
+        text = _GROUP.sub(lambda m: "@" + _label(m).lstrip("@"), text)
+    if "&" in text:
+        text = text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+    return text
 
 
 def _label(match: re.Match[str]) -> str:

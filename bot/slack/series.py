@@ -158,7 +158,6 @@ def validate_series_form(ack: Ack, body: dict[str, Any], view: dict[str, Any], c
     return "ok"
 
 
-@logged("series_result")
 def deliver_series_result(job: Job, client: WebClient, context: BoltContext) -> str:
     """The series form's result where the command was run, or by direct message if it cannot go there."""
     view = job.payload["view"]
@@ -205,7 +204,8 @@ def explain(body: dict[str, Any], action: dict[str, Any], context: BoltContext) 
     return "ok"
 
 
-FOLLOW_UPS = {SERIES_FORM_WORK: (deliver_series_result, apologize_for_series_form)}  # bot.slack.app registers them
+# bot.slack.app registers them
+FOLLOW_UPS = {SERIES_FORM_WORK: (deliver_series_result, apologize_for_series_form, "series_result")}
 
 
 def register(app: App) -> None:

@@ -108,7 +108,7 @@ def _form_rule(locale: Locale, metadata: FormMetadata) -> str:
     if _two_formats(metadata):
         return two_formats_rule(words, metadata.own)
     example = code(words.number(Decimal(2000), 2) + " · " + words.number(Decimal("0.9"), 2))
-    return words.gettext("Numbers are read in your format ({name}): for example {example}.").format(
+    return words.gettext("Numbers are read in your {name} format, for example {example}.").format(
         name=escape(words.locale_name), example=example)
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from babel import Locale
 from slack_bolt import BoltContext, BoltResponse
+from slack_bolt.authorization import AuthorizeResult
 from slack_bolt.authorization.authorize import InstallationStoreAuthorize
 from slack_bolt.oauth.callback_options import CallbackOptions, FailureArgs, SuccessArgs
 from slack_bolt.oauth.oauth_settings import OAuthSettings
@@ -65,7 +66,7 @@ def oauth_options(settings: Settings, store: Store, default: Locale) -> dict[str
         state_expiration_seconds=settings.slack_state_expiration_seconds,
         callback_options=install_pages(default),
     )
-    authorize = InstallationStoreAuthorize(
+    authorize = StoreAuthorize(
         logger=logging.getLogger("bot.bolt.authorize"),
         installation_store=installations,
         bot_only=True,
@@ -80,6 +81,21 @@ def oauth_options(settings: Settings, store: Store, default: Locale) -> dict[str
             "dpscale is not installed in this workspace (or was removed). Ask someone who may add apps to "
             "install it again."),
     }
+
+
+class StoreAuthorize(InstallationStoreAuthorize):
+    """Bolt's authorization from the installation store, which tells a store that cannot be read from a workspace
+    that has no installation: Bolt takes any failure of `find_bot` for "not installed" and tells the user to
+    install again. Here the database's failure is raised instead (bot.slack.failures answers it: an event 503,
+    for Slack to send again; a command or a click, a note to try again in a moment). The lookup is the store's
+    own, cached per process, so Bolt's second one costs nothing."""
+
+    def __call__(self, *, context: BoltContext, enterprise_id: str | None, team_id: str | None,
+                 user_id: str | None, **kwargs: Any) -> AuthorizeResult | None:
+        self.installation_store.find_bot(enterprise_id=enterprise_id, team_id=team_id,
+                                         is_enterprise_install=context.is_enterprise_install)  # SQLAlchemyError
+        return super().__call__(context=context, enterprise_id=enterprise_id, team_id=team_id, user_id=user_id,
+                                **kwargs)
 
 
 def readable_installations(settings: Settings, store: Store) -> InstallationStore:

@@ -2,11 +2,11 @@
 written first (`%90`, as Turkish writes it), and the key words of another language than the user's own
 (`geräte=`, `débit=`), where that language's countries agree on a decimal mark.
 
-Each clue stands for the decimal marks of the formats that write so. `bot.reading.confirm_house_forms` takes them
-as it takes the marks of a number read in another format: `1,024` written as dpscale writes 1024 for an English
-user is asked about after all when `%90` or `durchsatz=` says its writer may mean 1.024. A clue of the user's own
-format doubts nothing, since only another format's readings are set aside; nor do the user's own language's key
-words, whatever number format the user chose.
+Each clue stands for the decimal marks of the formats that write so. The reading rules (`bot.rules`) take them as
+evidence, as they take the marks of a number read in another format: `1,024` written as dpscale writes 1024 for an
+English user is asked about after all when `%90` or `durchsatz=` says its writer may mean 1.024. A clue of the
+user's own format doubts nothing, since only another format's readings are in doubt; nor do the user's own
+language's key words, whatever number format the user chose.
 
 Digits grouped by spaces are no clue: ISO 80000-1 groups so in every language, and dpscale writes a channel's
 figures that way.
@@ -20,8 +20,7 @@ from babel import Locale
 
 from bot.i18n import catalog_name
 from bot.keywords import WORDS, word_list
-from bot.numbers import NEIGHBOUR_LOCALES, SLACK_LOCALES, resolve_locale
-from bot.reading import own_styles
+from bot.numbers import NEIGHBOUR_LOCALES, SLACK_LOCALES, own_styles, resolve_locale
 
 ENGLISH_TOO = frozenset({"gpu", "real"})  # other languages' key words that an English writer types as well
 

@@ -1,0 +1,156 @@
+"""Write docs/reading.md from the reading rules' table (`bot.rules.RULES`): one row per rule, in order, with its
+example read by today's code.
+
+    python scripts/reading_rules.py          # rewrite docs/reading.md
+    python scripts/reading_rules.py --check  # exit 1 if docs/reading.md is not today's table
+
+tests/test_rules.py runs the check.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bot.calculator import Quantity  # noqa: E402
+from bot.errors import UserInputError  # noqa: E402
+from bot.numbers import resolve_locale  # noqa: E402
+from bot.reading import RULES, Rule, read_number  # noqa: E402
+from bot.values import possible_for  # noqa: E402
+
+DOC = ROOT / "docs" / "reading.md"
+INTRO = """# How dpscale reads a number
+
+<!-- written by scripts/reading_rules.py from bot/rules.py: edit the table there, then run the script -->
+
+Every number a user types — a command's values, a form's fields — is read in two phases.
+
+1. **Every reading** (`bot/candidates.py`): the token is read in the reader's own formats (the user's Slack
+   locale; for the unknown reader every Slack locale's; for es-LA each of its countries'; with `lang=` the chosen
+   one's too), in every other Slack locale's format and in some common neighbours' (de-CH, fr-CA, ru-RU, …), as a
+   first group too long to be one (`2000,000`), and as dpscale itself would write the value for the reader. A
+   token no format can read is refused here: characters that only look like digits (`10³`, `½`), an unknown
+   suffix (`2x`; `k`, `M`, `G`, `千`, `万`, `亿` and their Korean and Traditional forms are known), marks no format
+   writes.
+2. **The rules** (`bot/rules.py`): the first row below that applies decides, and the outcome carries the row's
+   name. A row's condition leaves out what the rows before it decided, so the order is part of the rules. The
+   *quantity* a number is for rules out readings that cannot be meant (2.5 devices, a 1500 % efficiency); the
+   *evidence* is what the rest of the command says of its writer's format: a number only another format reads
+   (`0,9` from an English user), a percent sign written first (`%90`), another language's key words.
+
+Then the value is read for its quantity (`bot/values.py`): a percent sign only on the efficiency; a bare
+efficiency from 10 to 100 is a percentage and exactly 1 is 100 %, each with a note; one above 1 and below 10
+(`1.5`) is refused: no fraction, and hardly a measured percentage.
+
+Code that reads a number calls one entry point, so that every number goes through this table:
+`bot.reading.read_number(token, reader, possible, evidence)` for a bare token (it returns a `Reading` whose
+`rule` names the row that decided, or raises the question or refusal, whose `rule` says the same), and
+`bot.values.read_value(quantity, raw, reader, evidence)` for a value of one of the four quantities (its percent
+sign, its bounds). The evidence of a whole command is gathered first: `bot.values.value_marks` of each of its
+numbers and `bot.evidence.clue_marks` of its words.
+
+Words beside the numbers (`64 GPUs at 2000 img/s with 90% efficiency`, `64台`, `64 Geräte`) are read by
+`bot/labels.py` before the rules: a unit word names the quantity of its number, a percent word is its sign, a
+filler goes; a labelled number is then read as a named value is.
+
+Decided cases: `2,00` from an English user is read as 2 with a note (`one_other_reading`): a mark followed by two
+digits groups in no format, and a mistyped group is not guessed at. `2000,000` is asked about
+(`first_group_too_long`).
+
+"""
+
+
+def example_result(rule: Rule) -> str:
+    """What today's code makes of the rule's example, and which rule decided it."""
+    example = rule.example
+    possible = possible_for(Quantity(example.quantity)) if example.quantity else None
+    try:
+        reading = read_number(example.token, resolve_locale(example.locale), possible, example.evidence)
+    except UserInputError as error:
+        readings = " or ".join(f"`{value.normalize():f}`" for value in error.readings)
+        return (f"asked: {readings}" if readings else f"refused: {error.code.value}"), error.rule or ""
+    note = f", noted ({reading.kind.value})" if reading.kind else ""
+    return f"`{reading.value.normalize():f}`{note}", reading.rule
+
+
+def table() -> str:
+    rows = ["| # | rule | outcome | when | example | read by today's code |", "|---:|---|---|---|---|---|"]
+    for number, rule in enumerate(RULES, 1):
+        example = rule.example
+        where = f"{example.locale}, `{example.token}`"
+        if example.quantity:
+            where += f" for {example.quantity}"
+        if example.evidence:
+            where += f", beside a number with `{example.evidence}` as its decimal mark"
+        result, decided_by = example_result(rule)
+        if decided_by != rule.name:
+            result += f" (decided by `{decided_by}`!)"
+        rows.append(f"| {number} | `{rule.name}` | {rule.outcome.value} | {rule.says} | {where} | {result} |")
+    return "\n".join(rows) + "\n"
+
+
+# how a command's numbers are told apart: each question, by the name its error carries, with a command it answers
+GROUPING = (
+    ("several_ways_fit", "fr-FR", "1 200 300 90 %", "more than one way of joining the groups survives the vetoes"),
+    ("grouped_otherwise", "de-DE", "64 200 2.000 90 %",
+     "the one way joins groups with a space, but another number of the command is grouped with a mark or not at all"),
+    ("group_cut_from_a_named_value", "fr-FR", "a=28 800 64",
+     "the one way leaves a group of three apart right after a named value's digits"),
+    ("group_with_a_leading_zero", "en-US", "64 012 90%",
+     "no way survives, and apart the words would be as many numbers as needed but for a group with a leading zero"),
+    ("listed_item_is_two_numbers", "fr-FR", "1, 200 300 90 %", "an item of a comma list is still two numbers"),
+    ("percent_sign_between_two", "tr-TR", "v=2000 90 % 64",
+     "a `%` standing alone between two numbers, where the sign may be written first, could be either's"),
+    ("part_that_cannot_stand_alone", "en-US", "64 20 00 90%",
+     "one number too many, and a part that no one writes alone (`00`, `012`, `0%`) follows a number"),
+    ("numbers_before_the_percentage", "en-US", "64 1 50 90%",
+     "one number too many, and it is the percentage: the space is among the numbers before it"),
+    ("one_number_too_many", "en-US", "64 2000 90% 5", "one number too many, named"),
+)
+
+
+def grouping_table() -> str:
+    from bot.grouping import VETOES
+    from bot.parsing import parse_command
+
+    vetoes = ", ".join(f"`{name}`" for name, _ in VETOES)
+    rows = ["", "## Where one number ends and the next begins", "",
+            "A word of exactly three digits may continue the number before it (`2 000`; `115 200` as a channel's "
+            "figures are written). Every way of joining is weighed, and one is ruled out by a veto: "
+            f"{vetoes} (`bot.grouping.VETOES`). The one way that survives is read; otherwise the command is asked "
+            "about, each question naming the words in doubt:", "",
+            "| question | when | example | asked about |", "|---|---|---|---|"]
+    for name, tag, text, when in GROUPING:
+        try:
+            parse_command(text, resolve_locale(tag))
+            asked = "read (!)"
+        except UserInputError as error:
+            asked = f"`{error.token}`" + ("" if error.rule == name else f" (by `{error.rule}`!)")
+        rows.append(f"| `{name}` | {when} | {tag}, `{text}` | {asked} |")
+    return "\n".join(rows) + "\n"
+
+
+def render() -> str:
+    return INTRO + table() + grouping_table()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--check", action="store_true")
+    args = parser.parse_args()
+    text = render()
+    if args.check:
+        if not DOC.exists() or DOC.read_text(encoding="utf-8") != text:
+            print("docs/reading.md is not today's rule table: run python scripts/reading_rules.py", file=sys.stderr)
+            return 1
+        return 0
+    DOC.write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
