@@ -1,10 +1,13 @@
 """`dpscale TEXT [--locale TAG] [--json]`: the bot's reply without Slack.
 
 `--locale unknown` answers as the Slack app does when Slack has not told it the user's locale: in English, with
-every number that Slack's locales read differently asked about.
+every number that Slack's locales read differently asked about. A `format=de-DE` word in TEXT reads and writes
+that one run's numbers in that format, as the word does in Slack once saved (here nothing is saved; alone, it
+shows the help in that format).
 
-Prints the reply as plain text (the same content as the Slack message) or, with --json, the exact Block Kit
-payload the bot sends. Exit status 0 for a result or help, 2 for a user error (its message on stderr).
+Prints the reply as plain text (what the Slack message shows, its markup rendered: `bot.replies.plain`) or, with
+--json, the exact Block Kit payload the bot sends. Exit status 0 for a result or help, 2 for a user error (its
+message on stderr).
 """
 
 from __future__ import annotations
@@ -13,17 +16,22 @@ import argparse
 import json
 import sys
 
+from babel import Locale
+
 from bot.engine import answer
 from bot.errors import UserInputError
+from bot.format_choice import UnknownFormat, build_unknown_format_reply, take_format_choice
+from bot.formats import with_number_format
 from bot.numbers import UNKNOWN, resolve_locale, unknown_locale
-from bot.replies import build_error_reply, render_plain_text
+from bot.replies import Reply, build_error_reply, render_plain_text
 
 DEFAULT_LOCALE = "en-US"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="dpscale", description="Data-parallel scaling: what a cluster delivers.")
-    parser.add_argument("text", nargs="*", help='what you would type after /dpscale, e.g. "64 2.000 90 %%"')
+    parser.add_argument("text", nargs="*", help='what you would type after /dpscale, e.g. "64 2.000 90 %%"; '
+                        "format=de-DE reads this run's numbers in that format")
     parser.add_argument(
         "--locale",
         default=DEFAULT_LOCALE,
@@ -38,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     except UserInputError as error:
         reply = build_error_reply(error, resolve_locale(DEFAULT_LOCALE))
     else:
-        reply = answer(" ".join(args.text), locale)
+        reply = answer_with_format(" ".join(args.text), locale)
     output = (
         json.dumps(reply.payload(), ensure_ascii=False, indent=2) + "\n"
         if args.json
@@ -46,6 +54,20 @@ def main(argv: list[str] | None = None) -> int:
     )
     (sys.stderr if reply.is_error else sys.stdout).write(output)
     return 2 if reply.is_error else 0
+
+
+def answer_with_format(text: str, locale: Locale) -> Reply:
+    """The reply to `text`, its numbers in the format a `format=` word names, if it names one (`format=slack`:
+    the locale's own); an unknown format, or the word without a value, is answered as in Slack."""
+    try:
+        choice, rest = take_format_choice(text)
+    except UnknownFormat as unknown:
+        return build_unknown_format_reply(unknown.token, locale)
+    except UserInputError as error:
+        return build_error_reply(error, locale)
+    if choice is not None and choice.tag is not None:
+        locale = with_number_format(locale, resolve_locale(choice.tag))
+    return answer(rest, locale)
 
 
 if __name__ == "__main__":

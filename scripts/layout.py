@@ -1,8 +1,8 @@
-"""Write README.md's layout section from the tree: every module of bot/ and its docstring's first paragraph,
-between the `<!-- layout -->` markers (no line counts: a change that adds a line leaves the table as it was).
+"""Write docs/layout.md's table from the tree: every module of bot/ and its docstring's first paragraph, between
+the `<!-- layout -->` markers (no line counts: a change that adds a line leaves the table as it was).
 
     python scripts/layout.py          # rewrite the section
-    python scripts/layout.py --check  # exit 1 if the README's section is not today's tree
+    python scripts/layout.py --check  # exit 1 if the table is not today's tree
 
 tests/test_layout.py runs the check and holds every module to a docstring, ~300 lines and ~40-line functions.
 """
@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-README = ROOT / "README.md"
+LAYOUT = ROOT / "docs" / "layout.md"
 START, END = "<!-- layout -->", "<!-- /layout -->"
 
 
@@ -41,16 +41,16 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--check", action="store_true")
     args = parser.parse_args()
-    text = README.read_text(encoding="utf-8")
+    text = LAYOUT.read_text(encoding="utf-8")
     before, rest = text.split(START, 1)
     _, after = rest.split(END, 1)
     updated = before + section() + after
     if args.check:
         if updated != text:
-            print("README's layout section is stale: run python scripts/layout.py", file=sys.stderr)
+            print("docs/layout.md is stale: run python scripts/layout.py", file=sys.stderr)
             return 1
         return 0
-    README.write_text(updated, encoding="utf-8")
+    LAYOUT.write_text(updated, encoding="utf-8")
     return 0
 
 

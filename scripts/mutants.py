@@ -124,6 +124,15 @@ MUTANTS = [
     Mutant("series", "Edit on a series opens an empty form", "bot/slack/series.py",
            "series_initial_values(parse_series(words, locale, None, state.locale))", "None",
            ("tests/test_e2e_series.py",)),
+    Mutant("shortcut", "a message's numbers read in the clicker's format, not its author's", "bot/slack/shortcuts.py",
+           'or ""), author)', 'or ""), clicker)',
+           ("tests/test_shortcuts.py",)),
+    Mutant("shortcut", "a number in doubt dropped without a question", "bot/excerpts.py",
+           "question = question or error", "pass", ("tests/test_excerpts.py",)),
+    Mutant("cli", "Slack markup printed raw (emoji names, bold marks, backticks)", "bot/replies/plain.py",
+           "return _unescaped(_emoji(text))", "return text", ("tests/test_cli.py",)),
+    Mutant("deploy", "the Heroku recipe without PostgreSQL", "app.json",
+           '"plan": "heroku-postgresql:essential-0"', '"plan": "heroku-redis:mini"', ("tests/test_deploy.py",)),
 ]
 
 

@@ -95,6 +95,10 @@ def placeholder_values(words: Wording) -> dict[str, str]:
         "points": words.number(Decimal("2.5")), "last": words.percent(Decimal("0.82")),
         "steps": words.comma.join(["8 → 16"] * 2), "pair": code("8=15000"),
         "before": words.times(words.number(Decimal("7.6"))), "after": words.times(words.number(Decimal("7.1"))),
+        # the message shortcut: whose message, and the question about one of its numbers
+        "author": "<@U0123ABCD>",
+        "question": _("{token} could mean {options}. Write it as one of those.").format(
+            token=code("2.000"), options=_("{first} or {second}").format(first=code("2"), second=code("2000"))),
     }
 
 

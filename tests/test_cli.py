@@ -1,9 +1,14 @@
 """The offline command-line tool prints the same reply the bot sends."""
 
+import doctest
 import json
+import re
 import subprocess
 import sys
 
+import pytest
+
+import bot.replies.plain as plain_module
 from bot.cli import main
 
 
@@ -49,3 +54,51 @@ def test_cli_in_a_known_locale_asks_when_another_slack_locale_reads_a_thousand_t
     assert "Write it as 2 or 2000" in capsys.readouterr().err
     assert main(["64 1,00,000 90%", "--locale", "en-IN"]) == 0
     assert "57.6×" in capsys.readouterr().out
+
+
+MARKUP = re.compile(r"(?<![\w:]):[a-z][a-z0-9_+'-]*:(?![\w:])|[*`]|&(?:lt|gt|amp);|<[@#!]?[A-Za-z]")
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("64 2000 90%", "en-US"),  # the result: bold figures, the limits' :warning:, the formula in a code block
+    ("help", "de-DE"),  # the help: bold headings, code examples
+    ("64 2.000 90 %", "unknown"),  # a question, with its :warning: and code spans
+    ("64 2000 150%", "fr-FR"),  # a broken rule
+    ("format=de-DE", "ja-JP"),  # the help in a chosen format
+])
+def test_cli_shows_slack_markup_as_plain_text(capsys, text, locale):
+    """No raw `:emoji:`, `*bold*`, code backticks, links or escapes reach the terminal."""
+    main([text, "--locale", locale])
+    captured = capsys.readouterr()
+    shown = captured.out + captured.err
+    assert len(shown) > 100 and not MARKUP.findall(shown), MARKUP.findall(shown)
+
+
+def test_cli_shows_an_unknown_word_as_slack_shows_it(capsys):
+    """`64 * 2000 @ 90%`: Slack shows the `*` in its code span, and so does the terminal."""
+    assert main(["64 * 2000 @ 90%"]) == 2
+    assert "I don't know *." in capsys.readouterr().err
+
+
+def test_cli_shows_emoji_as_emoji(capsys):
+    assert main(["64 2000 90%"]) == 0
+    assert "⚠️ Limits." in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("format=de-DE 64 2.000 90 %", "115.200 samples/s"),  # English words, German numbers, for this run
+    ("64 2.000,5 90% format=de-DE", "115.228,8 samples/s"),
+    ("format=slack 64 2,000 90%", "115,200 samples/s"),  # the locale's own format
+])
+def test_cli_reads_a_format_word_for_that_run(capsys, text, expected):
+    assert main([text]) == 0
+    assert expected in capsys.readouterr().out
+
+
+def test_cli_names_an_unknown_format(capsys):
+    assert main(["format=xx-nowhere 64 2000 90%"]) == 2
+    assert "I don't know the number format xx-nowhere" in capsys.readouterr().err
+
+
+def test_plain_text_examples():
+    assert doctest.testmod(plain_module).failed == 0

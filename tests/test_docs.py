@@ -1,5 +1,7 @@
 """The README's two commands stay true: CI runs the test one verbatim, and the Procfile names real things."""
 
+import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -33,3 +35,31 @@ def test_the_committed_language_samples_are_todays_replies():
     done = subprocess.run([sys.executable, "scripts/render_samples.py", "--check"], cwd=ROOT, capture_output=True,
                           text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_the_first_command_installs_only_what_the_cli_needs_after_checking_python():
+    run = readme_commands()[0]
+    guard, rest = run.split(" && ", 1)
+    assert "pip install -e . &&" in rest and "[test]" not in run
+    assert rest.index("pip install") > 0  # the version is checked before pip backtracks on an older Python
+
+
+def test_the_first_command_stops_an_older_python_with_a_clear_message():
+    guard = shlex.split(readme_commands()[0].split(" && ", 1)[0])
+    assert guard[:2] == ["python3", "-c"]
+    older = "import sys; sys.version_info = (3, 10, 12, 'final', 0); sys.version = '3.10.12 (main)'; "
+    done = subprocess.run([sys.executable, "-c", older + guard[2]], capture_output=True, text=True)
+    assert done.returncode == 1 and done.stderr == "dpscale needs Python 3.11 or newer, not 3.10.12\n"
+    assert subprocess.run([sys.executable, "-c", guard[2]]).returncode == 0  # this one passes
+
+
+def test_the_readmes_picture_of_a_reply_is_the_reply():
+    text = (ROOT / "README.md").read_text()
+    picture = text.split("```\n/dpscale 64 2000 90%\n", 1)[1].split("```", 1)[0]
+    shown = subprocess.run([sys.executable, "-m", "bot.cli", "64 2000 90%"], cwd=ROOT, capture_output=True,
+                           text=True, check=True).stdout
+    figures = [part.strip() for line in picture.splitlines() if ":" in line and "…" not in line
+               for part in re.split(r"\s{2,}", line.strip()) if part.strip()]
+    assert len(figures) >= 8
+    for figure in figures:
+        assert figure in shown, figure

@@ -1,5 +1,5 @@
 """The code stays readable by a newcomer: each module says its one job, none grows past ~300 lines, no function
-past ~40, the pure core never imports Slack, and README's layout table is today's tree."""
+past ~40, the pure core never imports Slack, and docs/layout.md's table is today's tree."""
 
 from __future__ import annotations
 
@@ -48,6 +48,6 @@ def test_the_pure_core_never_imports_slack_or_reads_the_environment(path):
         assert "os" not in imported
 
 
-def test_readmes_layout_table_is_todays_tree():
+def test_the_layout_table_is_todays_tree():
     done = subprocess.run([sys.executable, "scripts/layout.py", "--check"], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr

@@ -16,7 +16,19 @@ from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 from bot.logs import logging_config
 from bot.numbers import resolve_locale
 from bot.settings import Settings
-from bot.slack import actions, commands, events, failures, forms, home, installs, preferences, series, workspaces
+from bot.slack import (
+    actions,
+    commands,
+    events,
+    failures,
+    forms,
+    home,
+    installs,
+    preferences,
+    series,
+    shortcuts,
+    workspaces,
+)
 from bot.slack.delivery import BadAnswerRetry
 from bot.slack.followups import Runtime
 from bot.slack.locales import LocaleDirectory
@@ -27,7 +39,8 @@ from bot.store.tokens import TokenCipher, TokenKeyError
 API_TIMEOUT = 10
 LOOKUP_TIMEOUT = 10  # seconds a users.info lookup waits for Slack, in its own thread (bot.slack.locales)
 MAX_RATE_LIMIT_WAIT = 5  # seconds a call waits, once, when Slack's rate limit asks it to retry later
-FEATURES = (failures, commands, events, actions, forms, series, home, preferences, installs)  # each registers its own
+# each registers its own listeners
+FEATURES = (failures, commands, events, actions, shortcuts, forms, series, home, preferences, installs)
 
 
 _SLACK_ERROR_CODE = re.compile(r"[a-z_]{1,64}")  # `invalid_auth`, `ratelimited`: what Slack's answers say

@@ -50,6 +50,7 @@ def open_form(
     initial: dict[Quantity, str] | None = None,
     *,
     deadline: float,
+    notes: tuple[str, ...] = (),
 ) -> bool:
     """Open the form, giving Slack only the time left until `deadline`; False if Slack would not (an expired
     trigger, an API failure, no time left)."""
@@ -64,7 +65,7 @@ def open_form(
         retry_handlers=[],
     )
     try:
-        quick.views_open(trigger_id=trigger_id, view=form_view(locale, metadata, initial))
+        quick.views_open(trigger_id=trigger_id, view=form_view(locale, metadata, initial, notes))
     except (SlackApiError, SlackClientError, OSError, ValueError) as error:
         logger.warning("views.open failed: %s", type(error).__name__)
         return False
@@ -79,11 +80,12 @@ def open_form_or_help(
     initial: dict[Quantity, str] | None = None,
     *,
     deadline: float,
+    notes: tuple[str, ...] = (),
 ) -> None:
     """Run after the acknowledgement (`Services.background`): open the form, or, when Slack will not open it in
     time, post the help where the user asked, as the README promises."""
     try:
-        if open_form(client, trigger_id, locale, metadata, initial, deadline=deadline):
+        if open_form(client, trigger_id, locale, metadata, initial, deadline=deadline, notes=notes):
             return
         help_reply = build_help_reply(locale, second_format_of(metadata))
         post_to_response_url(metadata.response_url, **help_reply.payload(response_type="ephemeral",

@@ -1,4 +1,5 @@
-"""Every identifier Slack sends back to us: the command, the events, button actions, the form and its fields.
+"""Every identifier Slack sends back to us: the command, the events, button actions, the shortcut, the form and its
+fields.
 
 One place, so the manifest, the views that carry an id and the listeners that match it cannot drift apart.
 """
@@ -17,6 +18,7 @@ TOKENS_REVOKED_EVENT = "tokens_revoked"
 SHARE_ACTION = "dpscale_share"
 EDIT_ACTION = "dpscale_edit"
 NUMBER_FORMAT_ACTION = "dpscale_number_format"  # App Home's menu of number formats
+MESSAGE_SHORTCUT = "dpscale_calculate_message"  # "Calculate with dpscale" on a message (the manifests name it)
 
 FORM_CALLBACK = "dpscale_form"
 FORM_BLOCK_IDS = {quantity: f"field_{quantity.value}" for quantity in Quantity}

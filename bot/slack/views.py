@@ -123,8 +123,11 @@ def direct_message_note(locale: Locale) -> Block:
     )])
 
 
-def form_view(locale: Locale, metadata: FormMetadata, initial: dict[Quantity, str] | None = None) -> dict[str, Any]:
-    """A modal with one field per quantity: fill in any three and the fourth is solved."""
+def form_view(
+    locale: Locale, metadata: FormMetadata, initial: dict[Quantity, str] | None = None, notes: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    """A modal with one field per quantity: fill in any three and the fourth is solved; `notes` (mrkdwn) under its
+    first line say where the values filled in came from."""
     words = wording_for(locale)
     _ = words.gettext
     d, v, e = EXAMPLE
@@ -140,6 +143,7 @@ def form_view(locale: Locale, metadata: FormMetadata, initial: dict[Quantity, st
         "Fill in any three fields; dpscale solves the fourth. Leave *actual cluster throughput* empty to see what "
         "your cluster delivers."
     ))]
+    blocks.extend(context([note[:FORM_ERROR_LIMIT]]) for note in notes)
     for quantity, (label, example) in hints.items():
         blocks.append(_form_input(quantity, label, _("e.g. {example}").format(example=example), initial))
     blocks.append(context([_form_rule(words, metadata)]))
