@@ -60,10 +60,6 @@ Runtime = Callable[[Job], tuple[WebClient, BoltContext]]
 TRANSIENT = (SQLAlchemyError, SlackClientError, OSError, json.JSONDecodeError)
 
 
-class GiveUp(Exception):
-    """Raised by a handler for a failure that trying again cannot mend (the user is told at once)."""
-
-
 @dataclass
 class Kind:
     handler: Handler
@@ -124,8 +120,6 @@ class FollowUps:
                 outcome = kind.handler(job=job, client=client, context=context)
                 self._finish(job)
                 return str(outcome or "ok")
-            except GiveUp:
-                break
             except TRANSIENT as error:
                 if attempt + 1 == TRIES or time.monotonic() + BACKOFF[min(attempt, len(BACKOFF) - 1)] > lease_end:
                     return self._hand_back(job, client, context, error)

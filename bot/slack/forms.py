@@ -17,7 +17,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from bot.calculator import Quantity
 from bot.engine import answer_form
 from bot.parsing import FieldErrors
-from bot.replies import build_failure_reply, build_help_reply, unavailable_text
+from bot.replies import Reply, build_failure_reply, build_help_reply, unavailable_text
 from bot.slack.delivery import Delivery, deliver, post_to_response_url
 from bot.slack.ids import ANY_ID, FORM_BLOCK_IDS, FORM_CALLBACK
 from bot.slack.plumbing import locale_of, logged, read_user_locale, services_of, time_left
@@ -119,8 +119,15 @@ def validate_form(ack: Ack, body: dict[str, Any], view: dict[str, Any], client: 
     except BadState:  # not a state this form's inputs send: as a form this version does not know
         ack(response_action="update", view=outdated_view(locale))
         return "outdated"
+    return accept_submission(ack, body, view, client, context, FORM_WORK, FORM_BLOCK_IDS[next(iter(Quantity))])
+
+
+def accept_submission(ack: Ack, body: dict[str, Any], view: dict[str, Any], client: WebClient, context: BoltContext,
+                      kind: str, first_block_id: str) -> str:
+    """A valid form's result recorded as follow-up work of `kind`, then the form closed and the result started; if
+    the database cannot record it, the form stays open with a note to try again under `first_block_id`."""
     followups = services_of(context).followups
-    job = Job(FORM_WORK, submission_key(view), workspace_of(context), {
+    job = Job(kind, submission_key(view), workspace_of(context), {
         "user_id": body["user"]["id"], "locale": context["locale"],
         "view": {"private_metadata": view.get("private_metadata"), "state": view.get("state")},
     })
@@ -128,7 +135,7 @@ def validate_form(ack: Ack, body: dict[str, Any], view: dict[str, Any], client: 
         accepted = followups.accept(job)
     except SQLAlchemyError as error:
         logger.warning("a form's result could not be recorded (%s): the form stays open", type(error).__name__)
-        ack(response_action="errors", errors={FORM_BLOCK_IDS[next(iter(Quantity))]: unavailable_text(locale)})
+        ack(response_action="errors", errors={first_block_id: unavailable_text(locale_of(context))})
         return "unavailable"
     ack()
     if accepted:
@@ -156,13 +163,19 @@ def deliver_form_result(job: Job, client: WebClient, context: BoltContext) -> st
         return "invalid"
     except BadState:  # the acknowledgement replaced the form with a note
         return "outdated"
-    copy = direct_message_copy(reply, locale)
+    return deliver_result(job, client, reply, metadata)
+
+
+def deliver_result(job: Job, client: WebClient, reply: Reply, metadata: FormMetadata) -> str:
+    """A form's result where its command was run, or by direct message if Slack refuses it there (never both: a post
+    whose answer did not come may have landed)."""
+    copy = direct_message_copy(reply, metadata.locale)
     if metadata.direct:  # edited from a result that came by direct message: it stays such a copy, in place
         reply = copy
     delivered = deliver(metadata.response_url, **reply.payload(response_type="ephemeral", replace_original=True))
     if delivered is Delivery.DONE:
         return "ok"
-    if delivered is Delivery.UNKNOWN:  # it may have landed: a second copy by direct message would be one too many
+    if delivered is Delivery.UNKNOWN:
         return "unknown"
     client.chat_postMessage(channel=job.payload["user_id"], **copy.payload())
     return "direct_message"

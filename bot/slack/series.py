@@ -14,15 +14,15 @@ from babel import Locale
 from slack_bolt import Ack, App, BoltContext
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackClientError
-from sqlalchemy.exc import SQLAlchemyError
 
 from bot.engine import answer_series_form
 from bot.errors import UserInputError
 from bot.formats import parse_reader_locale
 from bot.parsing import split_words
-from bot.replies import Reply, build_failure_reply, build_help_reply, unavailable_text
+from bot.replies import Reply, build_help_reply
 from bot.series_syntax import SeriesFieldErrors, is_series, parse_series
-from bot.slack.delivery import Delivery, deliver, post_to_response_url
+from bot.slack.delivery import post_to_response_url
+from bot.slack.forms import accept_submission, apologize_for_form, deliver_result
 from bot.slack.ids import EXPLAIN_ACTION, SERIES_BLOCK_IDS, SERIES_FORM_CALLBACK
 from bot.slack.plumbing import acknowledge, deadline_of, locale_of, logged, read_user_locale, services_of, time_left
 from bot.slack.series_form import (
@@ -34,8 +34,7 @@ from bot.slack.series_form import (
     submitted_series,
 )
 from bot.slack.state import BadState, FormMetadata, ResultState
-from bot.slack.views import direct_message_copy, outdated_view, second_format_of, with_buttons, with_unknown_reader_note
-from bot.slack.workspaces import workspace_of
+from bot.slack.views import outdated_view, second_format_of, with_buttons, with_unknown_reader_note
 from bot.store import Job
 
 logger = logging.getLogger(__name__)
@@ -141,21 +140,7 @@ def validate_series_form(ack: Ack, body: dict[str, Any], view: dict[str, Any], c
     except BadState:
         ack(response_action="update", view=outdated_view(locale))
         return "outdated"
-    followups = services_of(context).followups
-    job = Job(SERIES_FORM_WORK, f"{view.get('id')}:{view.get('hash')}", workspace_of(context), {
-        "user_id": body["user"]["id"], "locale": context["locale"],
-        "view": {"private_metadata": view.get("private_metadata"), "state": view.get("state")},
-    })
-    try:
-        accepted = followups.accept(job)
-    except SQLAlchemyError as error:
-        logger.warning("a series form's result could not be recorded (%s): the form stays open", type(error).__name__)
-        ack(response_action="errors", errors={SERIES_BLOCK_IDS["throughput"]: unavailable_text(locale)})
-        return "unavailable"
-    ack()
-    if accepted:
-        followups.run_now(job, client, context)
-    return "ok"
+    return accept_submission(ack, body, view, client, context, SERIES_FORM_WORK, SERIES_BLOCK_IDS["throughput"])
 
 
 def deliver_series_result(job: Job, client: WebClient, context: BoltContext) -> str:
@@ -172,21 +157,7 @@ def deliver_series_result(job: Job, client: WebClient, context: BoltContext) -> 
         return "invalid"
     except BadState:
         return "outdated"
-    copy = direct_message_copy(reply, locale)
-    if metadata.direct:
-        reply = copy
-    delivered = deliver(metadata.response_url, **reply.payload(response_type="ephemeral", replace_original=True))
-    if delivered is Delivery.DONE:
-        return "ok"
-    if delivered is Delivery.UNKNOWN:  # it may have landed: a second copy by direct message would be one too many
-        return "unknown"
-    client.chat_postMessage(channel=job.payload["user_id"], **copy.payload())
-    return "direct_message"
-
-
-def apologize_for_series_form(job: Job, client: WebClient, context: BoltContext) -> None:
-    """The result could not be delivered however often it was tried: the apology by direct message."""
-    client.chat_postMessage(channel=job.payload["user_id"], **build_failure_reply(locale_of(context)).payload())
+    return deliver_result(job, client, reply, metadata)
 
 
 @logged("explain")
@@ -205,7 +176,7 @@ def explain(body: dict[str, Any], action: dict[str, Any], context: BoltContext) 
 
 
 # bot.slack.app registers them
-FOLLOW_UPS = {SERIES_FORM_WORK: (deliver_series_result, apologize_for_series_form, "series_result")}
+FOLLOW_UPS = {SERIES_FORM_WORK: (deliver_series_result, apologize_for_form, "series_result")}
 
 
 def register(app: App) -> None:
