@@ -34,8 +34,8 @@ class Wording:
         self.locale = locale
         self.style = number_style(locale)
         catalog = translations_for(locale)
-        self.gettext = catalog.gettext
-        self.ngettext = catalog.ngettext
+        self.gettext: Callable[[str], str] = catalog.gettext
+        self.ngettext: Callable[[str, str, int], str] = catalog.ngettext
         if catalog_name(locale).split("_")[0] == "ko":  # Korean chooses particles by the value they follow
             self.gettext, self.ngettext = self._with_particles(catalog.gettext, catalog.ngettext)
         self.keys = shown_keys(catalog_name(locale))
