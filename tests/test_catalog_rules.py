@@ -6,7 +6,7 @@ no test input reaches), and the real replies, form, App Home and menus built by 
 - French: a narrow no-break space (U+202F) before `; : ! ?` and inside « »; a no-break space before `%` after a
   number (U+202F, or U+00A0 as CLDR writes French percentages).
 - Japanese and Chinese: no ASCII space after `。！？` (sentences are joined as those languages join them).
-- Korean: no fallback particle such as `을(를)` or `(으)로` left visible.
+- Korean: no fallback particle such as `을(를)` or `(으)로` left visible, and no particle marker `{을/를}` either.
 - Every language: a `code` span never touches a letter (Slack renders it only at a word boundary: `` `foo`는 ``
   shows its backticks).
 - Every glossary's *One spelling* table: each "Used" spelling appears, no "Not used" spelling appears.
@@ -35,6 +35,7 @@ from bot.i18n import LOCALES_DIR, shipped_languages
 from bot.numbers import resolve_locale
 from bot.replies import build_error_reply, build_help_reply
 from bot.replies.blocks import code
+from bot.replies.particles import MARKER, fill
 from bot.replies.wording import EXAMPLE, Wording, wording_for
 from bot.slack.state import FormMetadata
 from bot.slack.views import (
@@ -124,7 +125,7 @@ def catalog_texts(language: str) -> tuple[str, ...]:
         for string in strings:
             missing = set(PLACEHOLDER.findall(string)) - set(values)
             assert not missing, f"no test value for {missing} in {message.id!r}: add one to placeholder_values"
-            texts.append(string.format(**values_for(message.id, values, words)))
+            texts.append(fill(string, values_for(message.id, values, words), words.style.decimal))
     return tuple(texts)
 
 
@@ -216,6 +217,20 @@ def test_korean_shows_no_fallback_particle():
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
+def test_no_particle_marker_is_left_visible(language):
+    """`{quantity}{은/는}` in a catalog is filled with 은 or 는 (bot/replies/particles.py): never shown as written."""
+    assert offending(language, MARKER.pattern) == []
+    assert offending(language, r"[은는이가을를과와로라]/[은는이가을를과와로라]") == []
+
+
+def test_korean_particles_fit_the_values_they_follow():
+    """Each marker became the form its value takes: after a vowel 는 가 를 와 로 라, after a consonant the others."""
+    wrong = (r"(?:효율|처리량)(?:는|가|를|와|라)(?![가-힣])|효율으로|처리량로"
+             r"|(?:디바이스|디바이스 수|%|한국어|×)(?:은|이|을|과|으로)(?![가-힣])")
+    assert offending("ko", wrong) == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_a_code_span_never_touches_a_letter(language):
     """Slack draws `code` only at a word boundary: a particle or word glued to a backtick shows the backticks."""
     glued = []
@@ -272,7 +287,7 @@ def test_every_placeholder_is_filled_with_its_value(language):
             continue
         strings = (message.string,) if isinstance(message.string, str) else message.string
         for string in strings:
-            text = string.format(**values_for(message.id, values, words))
+            text = fill(string, values_for(message.id, values, words), words.style.decimal)
             assert "{" not in text and "}" not in text, message.id
             source = message.id if isinstance(message.id, str) else message.id[-1]
             for name in PLACEHOLDER.findall(source):

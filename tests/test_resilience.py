@@ -838,7 +838,7 @@ def _kill_the_worker(server, children_of):
     replaced = None
     while time.monotonic() - killed < 5:
         found = [pid for pid in children_of(server.process.pid) if pid != worker]
-        if found and server.log_so_far().count("Booting worker") >= 2:
+        if found and f"Booting worker with pid: {found[0]}" in server.log_so_far():  # the replacement, serving
             replaced = time.monotonic() - killed
             break
         time.sleep(0.02)

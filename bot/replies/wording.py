@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from decimal import Decimal
 from functools import cached_property, lru_cache
 
@@ -12,6 +13,7 @@ from bot.calculator import Quantity
 from bot.i18n import catalog_name, translations_for
 from bot.keywords import shown_keys
 from bot.numbers import base_locale, number_style, numbers_of, reader_modifier, write_number, write_percent
+from bot.replies.particles import template
 
 MAX_PLAIN_DIGITS = 20
 FULL_WIDTH_STOPS = ("。", "！", "？")  # Japanese and Chinese put no space after these; Korean uses `.` and a space
@@ -32,9 +34,19 @@ class Wording:
         self.locale = locale
         self.style = number_style(locale)
         catalog = translations_for(locale)
-        self.gettext = catalog.gettext
-        self.ngettext = catalog.ngettext
+        self.gettext: Callable[[str], str] = catalog.gettext
+        self.ngettext: Callable[[str, str, int], str] = catalog.ngettext
+        if catalog_name(locale).split("_")[0] == "ko":  # Korean chooses particles by the value they follow
+            self.gettext, self.ngettext = self._with_particles(catalog.gettext, catalog.ngettext)
         self.keys = shown_keys(catalog_name(locale))
+
+    def _with_particles(self, gettext: Callable[[str], str], ngettext: Callable[[str, str, int], str]
+                        ) -> tuple[Callable[[str], str], Callable[[str, str, int], str]]:
+        """`gettext` and `ngettext` whose strings fill `{quantity}{은/는}` with the particle that fits the value
+        (bot/replies/particles.py), reading numbers with this locale's decimal mark."""
+        decimal = self.style.decimal
+        return (lambda message: template(gettext(message), decimal),
+                lambda singular, plural, n: template(ngettext(singular, plural, n), decimal))
 
     def language_note(self) -> list[str]:
         """One line saying the reply is in English because the reader's language has no catalog; else nothing,
