@@ -144,11 +144,11 @@ def test_a_database_outage_under_mixed_load_loses_nothing_and_answers_nothing_tw
 
 
 def test_a_process_killed_with_answers_in_flight_leaves_none_unanswered_or_answered_twice(tmp_path):
-    """Twelve mentions acknowledged, their answers being posted (Slack takes 3 s), when the worker is killed with
+    """Twelve mentions acknowledged, their answers being posted (Slack takes 5 s), when the worker is killed with
     SIGKILL; the worker gunicorn starts in its place takes their work up when its lease ends, looks in each thread
     for what already landed, and posts only what did not."""
     env = {"DATABASE_URL": f"sqlite:///{tmp_path / 'd.sqlite3'}", "DPSCALE_FOLLOWUP_LEASE": "6"}
-    with running_app(env=env, **{"chat.postMessage": 3.0}) as (fake, server), ThreadPoolExecutor(12) as pool:
+    with running_app(env=env, **{"chat.postMessage": 5.0}) as (fake, server), ThreadPoolExecutor(12) as pool:
         assert server.process is not None
         (worker,) = children_of(server.process.pid)
         mentions = [mention(n, thread="1700000100") for n in range(12)]
@@ -156,17 +156,23 @@ def test_a_process_killed_with_answers_in_flight_leaves_none_unanswered_or_answe
         assert fake.wait_for("chat.postMessage", 12, timeout=10)  # every answer on its way
         os.kill(worker, signal.SIGKILL)
         server.wait_for_log("was sent SIGKILL")
-        # the new worker's line for each mention it took up: written once that work is done
-        done = server.wait_for_log("kind=mention locale=en_US outcome=ok", count=12, timeout=60)
+        # every mention's work recorded as done, by the killed worker (before it died) or by its replacement
+        done = wait_until(lambda: finished_work(tmp_path / "d.sqlite3") == 12, 60)
         wait_until(lambda: fake.finished_count("chat.postMessage") == len(fake.calls_to("chat.postMessage")), 30)
         log = server.output()
     per_thread = answers_per_thread(fake)
     report = {"acknowledged": sum(a == [200] for a in acks), "answered": len(per_thread),
               "answered twice": sum(c > 1 for c in per_thread.values()), "lost": 12 - len(per_thread)}
-    print("mentions across a SIGKILL:", report)
-    assert done == 12 and report == {"acknowledged": 12, "answered": 12, "answered twice": 0, "lost": 0}
-    assert log.count("taking up a mention follow-up") == 12
-    assert len(fake.calls_to("conversations.replies")) >= 12  # each looked for before it was posted again
+    taken_up = log.count("taking up a mention follow-up")
+    print("mentions across a SIGKILL:", report, "taken up by the replacement:", taken_up)
+    assert done and report == {"acknowledged": 12, "answered": 12, "answered twice": 0, "lost": 0}
+    assert taken_up >= 1  # the replacement finished what the killed worker left
+    assert len(fake.calls_to("conversations.replies")) >= taken_up  # each looked for before it was posted again
+
+
+def finished_work(path: Path) -> int:
+    with sqlite3.connect(path) as connection:
+        return connection.execute("SELECT count(*) FROM dpscale_work WHERE done").fetchone()[0]
 
 
 def test_a_stop_under_a_slow_slack_abandons_no_acknowledged_mention(tmp_path):
