@@ -1,6 +1,6 @@
 """The WSGI front in front of Bolt: a health check, 404 elsewhere, and requests checked for shape first.
 
-The server (waitress, see bot/server.py) has already read each request in full, refused a body over
+The server (bot/server.py, its front bot/asgi.py) has already read each request in full, refused a body over
 `MAX_BODY` with 413 and closed connections that stalled. This front then answers a request that cannot
 be a well-formed Slack request — no timestamp or signature in Slack's form, a body that is not UTF-8, a
 JSON or `payload=` body that is not a JSON object — with 400 or 401 and one log line naming the reason,
@@ -212,7 +212,7 @@ class BoltHandler(SlackRequestHandler):
 def _plain(
     start_response: StartResponse, status: str, body: bytes, head: bool = False, *headers: tuple[str, str]
 ) -> list[bytes]:
-    """A short text answer (or another type: `headers` may name it); to HEAD, its headers alone (waitress leaves
+    """A short text answer (or another type: `headers` may name it); to HEAD, its headers alone (the server leaves
     that to the app, and a body after them would be read, on a kept-alive connection, as the start of the next
     response)."""
     kind = [] if any(name == "Content-Type" for name, _ in headers) else [("Content-Type", "text/plain; charset=utf-8")]
