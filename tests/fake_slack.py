@@ -18,6 +18,7 @@ from urllib.parse import parse_qsl
 
 BOT_USER_ID = "UDPSCALE"
 TEAM_ID = "T0TEAM"
+JSON = "application/json; charset=utf-8"
 HANG_LIMIT = 15.0  # a hanging method answers after this long at the most, so no test can wait forever
 
 
@@ -139,25 +140,14 @@ class FakeSlack:
         if isinstance(behaviour, str) and behaviour.endswith("_once"):
             behaviour = behaviour.removesuffix("_once") if first else "ok"
         if behaviour == "truncated":  # an answer cut short in transit: the call did nothing
-            data = b'{"ok": true, "channel": "C1", "ts": "17'
-            handler.send_response(200)
-            handler.send_header("Content-Type", "application/json; charset=utf-8")
-            handler.send_header("Content-Length", str(len(data)))
-            handler.end_headers()
-            handler.wfile.write(data)
-            return None
+            return _send_bytes(handler, 200, b'{"ok": true, "channel": "C1", "ts": "17', JSON)
         if behaviour == "error":
             return _send(handler, 500, {"ok": False, "error": "internal_error"})
         if behaviour == "ratelimit":
             return _send(handler, 429, {"ok": False, "error": "ratelimited"}, {"Retry-After": self.retry_after})
         if behaviour == "portal":  # a proxy's or captive portal's page in place of Slack's answer
             page = b"<html><body>Sign in to continue: token=xoxb-portal-page</body></html>"
-            handler.send_response(200)
-            handler.send_header("Content-Type", "text/html")
-            handler.send_header("Content-Length", str(len(page)))
-            handler.end_headers()
-            handler.wfile.write(page)
-            return None
+            return _send_bytes(handler, 200, page, "text/html")
         token = (handler.headers.get("Authorization") or "").removeprefix("Bearer ")
         call.answer = self._answer(method, params, token)
         return _send(handler, 200, call.answer)
@@ -230,9 +220,13 @@ def _grant_answer(team: str, token: str) -> dict[str, Any]:
 
 
 def _send(handler: BaseHTTPRequestHandler, status: int, body: dict[str, Any], headers: dict[str, str] | None = None):
-    data = json.dumps(body).encode()
+    _send_bytes(handler, status, json.dumps(body).encode(), JSON, headers)
+
+
+def _send_bytes(handler: BaseHTTPRequestHandler, status: int, data: bytes, content_type: str,
+                headers: dict[str, str] | None = None) -> None:
     handler.send_response(status)
-    handler.send_header("Content-Type", "application/json; charset=utf-8")
+    handler.send_header("Content-Type", content_type)
     handler.send_header("Content-Length", str(len(data)))
     for key, value in (headers or {}).items():
         handler.send_header(key, value)

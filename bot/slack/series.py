@@ -22,7 +22,7 @@ from bot.parsing import split_words
 from bot.replies import Reply, build_help_reply
 from bot.series_syntax import SeriesFieldErrors, is_series, parse_series
 from bot.slack.delivery import post_to_response_url
-from bot.slack.forms import accept_submission, apologize_for_form, deliver_result
+from bot.slack.forms import accept_submission, apologize_for_form, deliver_result, submitted_metadata
 from bot.slack.ids import EXPLAIN_ACTION, SERIES_BLOCK_IDS, SERIES_FORM_CALLBACK
 from bot.slack.plumbing import acknowledge, deadline_of, locale_of, logged, read_user_locale, services_of, time_left
 from bot.slack.series_form import (
@@ -117,19 +117,12 @@ def _open(client: WebClient, trigger_id: str, view: dict[str, Any], deadline: fl
     return True
 
 
-def _metadata(view: dict[str, Any], context: BoltContext) -> FormMetadata:
-    try:
-        return FormMetadata.decode(view.get("private_metadata"))
-    except BadState:
-        return FormMetadata.of(locale_of(context), None)
-
-
 @logged("series_form")
 def validate_series_form(ack: Ack, body: dict[str, Any], view: dict[str, Any], client: WebClient,
                          context: BoltContext) -> str:
     """As `bot.slack.forms.validate_form`: each wrong field gets its message and the form stays open; a valid one
     closes once its result is recorded as follow-up work, and the result follows at once."""
-    metadata = _metadata(view, context)
+    metadata = submitted_metadata(view, context)
     locale = metadata.locale
     context["locale"] = str(locale)
     try:
@@ -146,7 +139,7 @@ def validate_series_form(ack: Ack, body: dict[str, Any], view: dict[str, Any], c
 def deliver_series_result(job: Job, client: WebClient, context: BoltContext) -> str:
     """The series form's result where the command was run, or by direct message if it cannot go there."""
     view = job.payload["view"]
-    metadata = _metadata(view, context)
+    metadata = submitted_metadata(view, context)
     locale = metadata.locale
     context["locale"] = str(locale)
     try:
