@@ -1,7 +1,10 @@
 """The baselines: a minimal Bolt app that acknowledges every slash command with a constant message.
 
-    python bench/load.py --serve 'bench.bare:create_wsgi_app(inline=False)'   # Bolt's defaults
-    python bench/load.py --serve 'bench.bare:create_wsgi_app(inline=True)'    # answered in-line: the floor
+    python -m bench.bare [--defaults]      # served by dpscale's server (bot.server.serve), in-line: the floor
+
+With `--defaults`, Bolt's defaults (the acknowledgement sent apart from the listener) instead of in-line. This
+module imports nothing of dpscale's but its server and settings, so the floor's cold start is the server's and
+Bolt's alone (bench/cold.py).
 
 Same server, same adapter, same health check and same Web API client settings as dpscale; nothing else.
 """
@@ -49,3 +52,16 @@ def create_asgi_app() -> Any:
     from bot.asgi import Front
 
     return Front(create_wsgi_app(inline=True), threads=16)
+
+
+def main() -> None:
+    import sys
+
+    from bot.server import serve
+    from bot.settings import load_settings
+
+    serve(load_settings(), app=create_wsgi_app(inline="--defaults" not in sys.argv[1:]))
+
+
+if __name__ == "__main__":
+    main()

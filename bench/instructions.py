@@ -101,8 +101,9 @@ def dispatch_requests(name: str, requests: int, warmup: int = 100) -> None:
     from slack_bolt import BoltRequest
 
     if name == "dpscale":
+        from bot.logs import configure_logging
         from bot.settings import Settings
-        from bot.slack.app import configure_logging, create_app
+        from bot.slack.app import create_app
 
         settings = Settings.model_validate({
             "slack_bot_token": BOT_TOKEN, "slack_signing_secret": SIGNING_SECRET,

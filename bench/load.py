@@ -3,8 +3,8 @@
     python bench/load.py [--duration 5] [--rounds 3] [--levels 1 16 64]
     python bench/load.py --scale [--duration 5] [--rounds 3] [--clients 16]     # writes docs/scaling.md
 
-Starts, each under the production server (waitress with bot/server.py's settings: dpscale by the Procfile's
-`web:` command, the baselines by `python bench/load.py --serve TARGET`) and against a fake Slack Web API on
+Starts, each under the production server (gunicorn with bot/server.py's settings: dpscale by the Procfile's
+`web:` command, the baselines by `python -m bench.bare`) and against a fake Slack Web API on
 loopback:
   (a) dpscale,
   (b) a minimal Bolt app that acknowledges every /dpscale with a constant message, with Bolt's defaults,
@@ -95,6 +95,8 @@ class Server:
             command = procfile_command("web", self.root)
             python = shutil.which(command[0], path=str(Path(sys.executable).parent)) or command[0]
             return [python, *command[1:]]
+        if self.target.startswith("bench.bare:"):  # the floors: dpscale's server, none of dpscale's app
+            return [sys.executable, "-m", "bench.bare", *([] if "inline=True" in self.target else ["--defaults"])]
         return [sys.executable, str(Path(__file__).resolve()), "--serve", self.target]
 
     def start(self) -> float:

@@ -22,8 +22,9 @@ def main() -> int:
 def run_socket_mode(settings: Settings) -> int:
     from slack_bolt.adapter.socket_mode import SocketModeHandler
 
+    from bot.logs import configure_logging
     from bot.processes import freeze_startup_heap, prepare_database
-    from bot.slack.app import TokenCheckFailed, configure_logging, create_app, create_services
+    from bot.slack.app import TokenCheckFailed, create_app, create_services
 
     assert settings.slack_app_token is not None
     configure_logging(settings)

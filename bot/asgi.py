@@ -13,6 +13,11 @@ The ASGI lifespan carries a process's start and stop to `lifespan`: `start()` on
 gunicorn's fork: threads started here belong to the worker), `stop(deadline)` once it has stopped accepting and
 answered what it had received; the deadline is `drain` seconds after the stop began.
 
+Work that can wait (`idle`: a worker's warm-up, bot/processes.py) runs a step at a time in one of the threads
+once the process serves, each step once no request has been in flight for `IDLE_QUIET` seconds (the first
+request of a process that just started, which is often what started it, goes first); under load that never
+pauses, a step goes ahead after waiting `IDLE_PATIENCE` seconds, so the work is done all the same.
+
 The bridge to WSGI is this module's own and small, since every request reaches it complete and every answer of
 dpscale's WSGI app is a few kilobytes in one piece: the environ built from the ASGI scope (PEP 3333), the app
 called in one of `threads` threads, its answer sent once it has returned. a2wsgi, which streams both ways through a
@@ -23,9 +28,10 @@ from __future__ import annotations
 
 import asyncio
 import io
+import logging
 import sys
 import time
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
 
@@ -37,6 +43,10 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 _TOO_LARGE = b"request body too large"
 _STOPPING = b"stopping: try again"
+IDLE_POLL = 0.01  # seconds between looks at whether the worker is idle
+IDLE_QUIET = 0.2  # seconds with no request in flight that make a worker idle
+IDLE_PATIENCE = 1.0  # seconds a step of idle work waits for the worker to be idle, before it goes ahead
+log = logging.getLogger("bot.server")
 
 
 class Lifespan(Protocol):
@@ -53,10 +63,15 @@ class Lifespan(Protocol):
 class Front:
     """dpscale's WSGI app (bot/http.py) as an ASGI app whose requests reach a thread only once complete."""
 
-    def __init__(self, app: WSGIApp, threads: int, lifespan: Lifespan | None = None, drain: float = 20.0) -> None:
+    def __init__(self, app: WSGIApp, threads: int, lifespan: Lifespan | None = None, drain: float = 20.0,
+                 idle: Sequence[Callable[[], None]] = ()) -> None:
         self._app = app
         self._threads = ThreadPoolExecutor(threads, thread_name_prefix="dpscale-http")
         self._lifespan = lifespan
+        self._idle = tuple(idle)
+        self._idle_task: asyncio.Task[None] | None = None
+        self.in_flight = 0  # requests between their first byte and their answer
+        self._busy_until = 0.0  # `time.monotonic()` until which the worker does not count as idle
         self.drain = drain
         self.abandoned = 0  # requests cut off by the drain timeout (cancelled by the server)
         self.unfinished = 0  # what the drain timeout cut off, requests and follow-up work: set once stopped
@@ -72,12 +87,16 @@ class Front:
                 started = started or message["type"] == "http.response.start"
                 await send(message)
 
+            self.in_flight += 1
             try:
                 await self._serve(scope, receive, noting)
             except asyncio.CancelledError:  # the drain timeout passed with this request unanswered: Slack is told
                 self.abandoned += 1  # to try again (it redelivers an event answered 5xx), the server stops
                 if not started:
                     await _plain(send, 503, _STOPPING)
+            finally:
+                self.in_flight -= 1
+                self._busy_until = time.monotonic() + IDLE_QUIET
 
     async def _serve(self, scope: Scope, receive: Receive, send: Send) -> None:
         arrived = time.monotonic()
@@ -124,14 +143,33 @@ class Front:
             if message["type"] == "lifespan.startup":
                 if self._lifespan is not None:
                     self._lifespan.start()
+                if self._idle:
+                    self._busy_until = time.monotonic() + IDLE_QUIET
+                    self._idle_task = asyncio.create_task(self._run_idle())
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
+                if self._idle_task is not None:
+                    self._idle_task.cancel()
                 self.unfinished = self.abandoned
                 if self._lifespan is not None:  # in a thread: the loop goes on telling gunicorn it is alive
                     deadline = time.monotonic() + self.drain
                     self.unfinished += await asyncio.to_thread(self._lifespan.stop, deadline, self.abandoned)
                 await send({"type": "lifespan.shutdown.complete"})
                 return
+
+
+    async def _run_idle(self) -> None:
+        """Each step of `idle` in turn, in one of the threads, once the worker is idle (or after waiting
+        `IDLE_PATIENCE`); a step that fails is logged and the next one runs."""
+        loop = asyncio.get_running_loop()
+        for step in self._idle:
+            patience = time.monotonic() + IDLE_PATIENCE
+            while (self.in_flight or time.monotonic() < self._busy_until) and time.monotonic() < patience:
+                await asyncio.sleep(IDLE_POLL)
+            try:
+                await loop.run_in_executor(self._threads, step)
+            except Exception as error:  # noqa: BLE001 - idle work is an optimisation: serving goes on without it
+                log.warning("idle work failed (%s); serving goes on without it", type(error).__name__)
 
 
 def wsgi_environ(scope: Scope, body: bytes, arrived: float) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import atexit
 import logging
+import logging.config
 import logging.handlers
 import queue
 import re
@@ -62,7 +63,7 @@ class LibraryDetailFilter(logging.Filter):
 
 
 def logging_config(settings: Settings) -> dict[str, Any]:
-    """The process's whole log configuration, for `logging.config.dictConfig` (bot.slack.app.configure_logging
+    """The process's whole log configuration, for `logging.config.dictConfig` (`configure_logging`
     applies it; a process manager can apply the same: gunicorn's `logconfig_dict`, uvicorn's `log_config`).
 
     One handler (`line_handler`, with `LibraryDetailFilter`) in the format of LOG_FORMAT, on the root logger at
@@ -193,3 +194,18 @@ def restart_writer_in_child() -> None:
 
 _listener: LineWriter | None = None
 atexit.register(stop_writer)
+
+
+def configure_logging(settings: Settings) -> None:
+    """Log lines to stderr at the configured level, in the configured format; the process's only log
+    configuration (`logging_config`, which a process manager may apply to its own loggers as well).
+
+    Each line is stamped with its time in UTC, to the millisecond, formatted once per second. Not the caller's
+    file and line, thread name or multiprocessing name, which no line prints and which logging would otherwise
+    look up for every record (the logging HOWTO's "Optimization" section). The process id stays: servers' own
+    formats may print it.
+    """
+    logging._srcfile = None  # type: ignore[attr-defined]
+    logging.logThreads = False
+    logging.logMultiprocessing = False
+    logging.config.dictConfig(logging_config(settings))

@@ -20,6 +20,7 @@ from functools import cached_property, lru_cache
 from babel import Locale, UnknownLocaleError
 from babel.numbers import get_decimal_symbol, get_group_symbol
 
+from bot.cldr_numbers import CLDR_NUMBERS
 from bot.errors import ErrorCode, UserInputError
 
 # Slack locale tags that are not CLDR locales, mapped to the CLDR locale that stands for the same region.
@@ -163,8 +164,20 @@ class NumberStyle:
 
 @lru_cache(maxsize=256)
 def cldr_style(locale: Locale) -> NumberStyle:
-    """The locale's own CLDR number format (or that of the format its user chose)."""
+    """The locale's own CLDR number format (or that of the format its user chose): from `CLDR_NUMBERS` for every
+    locale dpscale offers, from Babel for any other."""
     locale = base_locale(numbers_of(locale))
+    known = CLDR_NUMBERS.get(str(locale))
+    if known is None:
+        return babel_style(locale)
+    decimal, group, grouping, percent_prefix, percent_suffix = known
+    return NumberStyle(locale, decimal, group, grouping, percent_prefix, percent_suffix)
+
+
+def babel_style(locale: Locale) -> NumberStyle:
+    """`locale`'s number format as Babel's CLDR data gives it. Loading a locale's data costs some 9 ms, which a
+    reader that knows every Slack locale's format would pay 25 times over in its first request: hence the table
+    of bot/cldr_numbers.py, written from this function by `python scripts/cldr_numbers.py`."""
     decimal_pattern = locale.decimal_formats[None]
     percent_pattern = locale.percent_formats[None]
     return NumberStyle(

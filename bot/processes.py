@@ -1,14 +1,21 @@
-"""How many server processes to run, getting the database ready before they start, and a process's heap once
-it is built."""
+"""How many server processes to run, and what a process does with its heap once it is built.
+
+Nothing here is imported before it is needed: the web process reads how many workers to fork from the database
+URL alone, and loads dpscale's replies (bot.engine) only for the warm-up.
+"""
 
 from __future__ import annotations
 
+import functools
 import gc
+import logging
 import os
+import time
+from collections.abc import Callable
 
-from bot.engine import warm_up
 from bot.settings import Settings
-from bot.store import Database, upgrade
+
+log = logging.getLogger("bot.server")
 
 
 def default_process_count(settings: Settings, cpus: int | None = None) -> int:
@@ -16,14 +23,23 @@ def default_process_count(settings: Settings, cpus: int | None = None) -> int:
     events, Share clicks and preferences, so more processes only add throughput. One process otherwise: an
     SQLite file serialises every write through one lock, and a second host could not see it at all, so extra
     processes would wait on each other rather than help. WEB_CONCURRENCY, when set, overrides this."""
-    if not Database(settings.database_url).shared:
+    if not shared_database(settings.database_url):
         return 1
     return max(1, cpus if cpus is not None else (os.cpu_count() or 1))
 
 
+def shared_database(database_url: str | None) -> bool:
+    """Whether DATABASE_URL names a database other processes and hosts can use: anything but SQLite (read from
+    the URL's scheme, as SQLAlchemy names the backend, without loading SQLAlchemy)."""
+    scheme = (database_url or "sqlite:").split(":", 1)[0]
+    return scheme.split("+", 1)[0] != "sqlite"
+
+
 def prepare_database(settings: Settings) -> None:
-    """Create or migrate the schema once, before any worker starts; the migrating engine is closed again so that
+    """Create or migrate the schema once, before the app is built; the migrating engine is closed again so that
     no connection is inherited by a forked worker."""
+    from bot.store import Database, upgrade
+
     database = Database(settings.database_url)
     try:
         upgrade(database)
@@ -32,17 +48,38 @@ def prepare_database(settings: Settings) -> None:
 
 
 def freeze_startup_heap() -> None:
-    """Take everything built so far out of the cyclic garbage collector's sight (`gc.freeze`), once the app is
-    built and before it serves: the imported libraries, the app, its clients and settings live as long as the
-    process, and a full collection walked all of them again and again while requests came in. Measured with
-    `bench/instructions.py --in-process`: 0.28 M of 2.34 M instructions per command were the collector's, and
-    freezing here gave back all but 0.02 M of them. What the startup left as garbage is collected first, so none
-    of it is kept.
+    """Warm up, then take everything built so far out of the cyclic garbage collector's sight (`gc.freeze`),
+    once the app is built and before it serves: the imported libraries, the app, its clients and settings live as
+    long as the process, and a full collection walked all of them again and again while requests came in.
+    Measured with `bench/instructions.py --in-process`: 0.28 M of 2.34 M instructions per command were the
+    collector's, and freezing gave back all but 0.02 M of them. What the startup left as garbage is collected
+    first, so none of it is kept.
 
-    Before that, a result, an error and the help are answered in every offered locale (`bot.engine.warm_up`,
-    about 150 ms): the first reply a process built used to load Babel's CLDR data then (some 20 MB, about 28,000
-    objects the collector tracks), inside that request and out of the freeze's reach, so that every full
-    collection walked it again."""
-    warm_up()
-    gc.collect()
-    gc.freeze()
+    The warm-up answers a result, an error and the help in every offered locale (`bot.engine.warm_up`, about
+    200 ms): the first reply in a locale loads Babel's CLDR data for it (some 20 MB, about 28,000 objects the
+    collector tracks in all), which would otherwise stay out of the freeze's reach. Socket Mode and the benchmarks
+    do this before serving; the web process does the same in steps while its workers are idle (`warm_steps`)."""
+    for step in warm_steps():
+        step()
+
+
+def warm_steps() -> list[Callable[[], None]]:
+    """The warm-up and the freeze of `freeze_startup_heap` in small steps, for a worker to run while no request
+    is in flight: one locale's warm-up each (a few milliseconds), then the collection and the freeze (tens of
+    milliseconds), with one log line once all are done."""
+    from bot.engine import warm_up
+    from bot.formats import NUMBER_FORMATS
+
+    began: list[float] = []
+
+    def warm(tag: str) -> None:
+        began[:] = began or [time.monotonic()]
+        warm_up((tag,))
+
+    def collect_and_freeze() -> None:
+        gc.collect()
+        gc.freeze()
+        log.info("warmed up: %d locales loaded and the heap frozen in %.0f ms", len(NUMBER_FORMATS),
+                 (time.monotonic() - (began or [time.monotonic()])[0]) * 1000)
+
+    return [*(functools.partial(warm, tag) for tag in NUMBER_FORMATS), collect_and_freeze]

@@ -20,25 +20,25 @@ All configuration is here and in Settings, so the process starts the same from a
 from __future__ import annotations
 
 import contextlib
+import gc
 import logging
 import math
 import os
 import resource
 import sys
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from gunicorn.app.base import BaseApplication
 from gunicorn.arbiter import Arbiter
 
 from bot.asgi import Front, Lifespan
-from bot.http import EVENTS_PATH, HEALTH_PATH, BoltHandler, WSGIApp, guarded
-from bot.logs import restart_writer_in_child
-from bot.numbers import resolve_locale
-from bot.processes import default_process_count, freeze_startup_heap, prepare_database
+from bot.http import EVENTS_PATH, HEALTH_PATH, WSGIApp
+from bot.logs import configure_logging, restart_writer_in_child
 from bot.settings import Settings, SettingsError, load_settings
-from bot.slack.app import TokenCheckFailed, configure_logging, create_app, create_services
-from bot.slack.plumbing import Services
-from bot.slack.workspaces import installation_failed_page
+
+if TYPE_CHECKING:
+    from bot.slack.plumbing import Services
 
 __all__ = ["EVENTS_PATH", "HEALTH_PATH", "create_asgi_app", "create_wsgi_app", "serve"]
 
@@ -54,14 +54,23 @@ def create_wsgi_app(settings: Settings | None = None) -> WSGIApp:
 
 
 def create_asgi_app(settings: Settings | None = None) -> Front:
-    """dpscale as an ASGI app, as this server runs it (its follow-up work started and drained by the lifespan)."""
+    """dpscale as an ASGI app, as this server runs it (its follow-up work started and drained by the lifespan,
+    its warm-up done while idle)."""
+    from bot.processes import warm_steps
+
     settings = settings or load_settings()
     app, services = build(settings)
-    return Front(app, settings.web_threads, services, settings.web_drain_timeout)
+    return Front(app, settings.web_threads, services, settings.web_drain_timeout, idle=warm_steps())
 
 
 def build(settings: Settings) -> tuple[WSGIApp, Services]:
-    """The WSGI app and the services behind it, which each worker starts and drains."""
+    """The WSGI app and the services behind it, which each worker starts and drains; the schema is brought up to
+    date on the way (once: a database already there costs one query)."""
+    from bot.http import BoltHandler, guarded
+    from bot.numbers import resolve_locale
+    from bot.slack.app import create_app, create_services
+    from bot.slack.workspaces import installation_failed_page
+
     configure_logging(settings)
     services = create_services(settings)
     app = create_app(settings, services=services)
@@ -120,17 +129,23 @@ def serve(settings: Settings, app: WSGIApp | None = None) -> None:
     on $HOST:$PORT in as many worker processes as `process_count` says, until SIGTERM or SIGINT."""
     _raise_file_limit()
     lifespan: Lifespan | None = None
+    idle: list[Callable[[], None]] = []
     if app is None:
-        prepare_database(settings)  # once, before any worker
+        from bot.processes import warm_steps
+        from bot.slack.app import TokenCheckFailed
+
         try:
-            app, lifespan = build(settings)
+            app, lifespan = build(settings)  # before any worker: each is forked with it built
         except TokenCheckFailed as failure:
             log.error("not serving: %s", failure)
             raise SystemExit(1) from None
+        idle = warm_steps()  # in each worker, once it serves and whenever it has nothing else to do
     else:
         configure_logging(settings)
-    freeze_startup_heap()
-    front = Front(app, settings.web_threads, lifespan, settings.web_drain_timeout)
+    front = Front(app, settings.web_threads, lifespan, settings.web_drain_timeout, idle)
+    # everything built so far lives as long as the process: out of the collector's sight, in this process and in
+    # every worker forked from it (so that no worker's first full collection walks it, nor copies its pages)
+    gc.freeze()
     log.info("serving on %s:%d with %d threads in %d processes", settings.host, settings.port,
              settings.web_threads, process_count(settings))
     Gunicorn(front, server_options(settings)).run()
@@ -138,6 +153,8 @@ def serve(settings: Settings, app: WSGIApp | None = None) -> None:
 
 def process_count(settings: Settings) -> int:
     """WEB_CONCURRENCY, or bot.processes' choice for the database."""
+    from bot.processes import default_process_count
+
     return settings.web_concurrency or default_process_count(settings)
 
 

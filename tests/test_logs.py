@@ -23,7 +23,7 @@ ISO_UTC = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z")
 PROGRAM = """
 import json, logging, sys
 from bot.settings import load_settings
-from bot.slack.app import configure_logging
+from bot.logs import configure_logging
 
 configure_logging(load_settings({"SLACK_BOT_TOKEN": "xoxb-x", "SLACK_SIGNING_SECRET": "s", "LOG_FORMAT": sys.argv[1]}))
 for text in json.load(sys.stdin):

@@ -594,7 +594,7 @@ def test_python_m_bot_serves_http_from_any_working_directory():
 LOGGING_PROGRAM = """
 import logging
 from bot.settings import load_settings
-from bot.slack.app import configure_logging
+from bot.logs import configure_logging
 
 configure_logging(load_settings({"SLACK_BOT_TOKEN": "xoxb-x", "SLACK_SIGNING_SECRET": "s"}))
 logging.getLogger("bot.requests").info("kind=%s outcome=%s", "command", "forged\\nINFO bot.requests kind=admin\\r")
@@ -669,7 +669,7 @@ FORKING_PROGRAM = """
 import logging, os, sys
 import bot.server  # registers what a forked server does with its log writer
 from bot.settings import load_settings
-from bot.slack.app import configure_logging
+from bot.logs import configure_logging
 
 configure_logging(load_settings({"SLACK_BOT_TOKEN": "xoxb-x", "SLACK_SIGNING_SECRET": "s"}))
 logging.getLogger("bot.server").info("before the fork")

@@ -23,7 +23,8 @@ from bot.store import EVENT, SHARE, Job, PostedAnswer, Store, Workspace, upgrade
 from bot.store.db import sqlalchemy_url
 from bot.store.installations import OAuthStateStore, installation_store, rotate_tokens
 from bot.store.migrate import current_revision, head_revision
-from bot.store.tables import answers, bots, handled, installations, metadata, oauth_states
+from bot.store.slack_tables import bots, installations, metadata, oauth_states
+from bot.store.tables import answers, handled
 from bot.store.tables import preferences as preferences_table
 from bot.store.tokens import PLAIN_WIDTH, STORED_WIDTH, TokenCipher, TokenKeyError
 

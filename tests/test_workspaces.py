@@ -21,7 +21,8 @@ import pytest
 from sqlalchemy import select, update
 
 from bot.store import Store, Workspace
-from bot.store.tables import answers, bots, installations, oauth_states, preferences
+from bot.store.slack_tables import bots, installations, oauth_states
+from bot.store.tables import answers, preferences
 from fake_slack import FakeSlack
 from slack_client import (
     ROOT,

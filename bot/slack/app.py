@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import logging.config
 import re
 
 from slack_bolt import App, BoltContext
@@ -13,7 +12,6 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.http_retry import HttpRequest, HttpResponse, RetryState, default_retry_handlers
 from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 
-from bot.logs import logging_config
 from bot.numbers import resolve_locale
 from bot.settings import Settings
 from bot.slack import (
@@ -93,21 +91,6 @@ def follow_up_runtime(app: App, services: Services) -> Runtime:
         return client, context
 
     return runtime
-
-
-def configure_logging(settings: Settings) -> None:
-    """Log lines to stderr at the configured level, in the configured format; the process's only log
-    configuration (`bot.logs.logging_config`, which a process manager may apply to its own loggers as well).
-
-    Each line is stamped with its time in UTC, to the millisecond, formatted once per second. Not the caller's
-    file and line, thread name or multiprocessing name, which no line prints and which logging would otherwise
-    look up for every record (the logging HOWTO's "Optimization" section). The process id stays: servers' own
-    formats may print it.
-    """
-    logging._srcfile = None  # type: ignore[attr-defined]
-    logging.logThreads = False
-    logging.logMultiprocessing = False
-    logging.config.dictConfig(logging_config(settings))
 
 
 def create_services(settings: Settings, store: Store | None = None) -> Services:

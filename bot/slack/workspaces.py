@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import html
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from babel import Locale
 from slack_bolt import BoltContext, BoltResponse
@@ -23,8 +23,10 @@ from bot.i18n import translations_for
 from bot.log_lines import known_or_length
 from bot.settings import Settings
 from bot.store import Store, Workspace
-from bot.store.installations import InstallationStore, OAuthStateStore, installation_store
 from bot.store.tokens import TokenCipher
+
+if TYPE_CHECKING:  # multi-workspace mode's store loads slack-sdk's SQLAlchemy stores: imported only there
+    from bot.store.installations import InstallationStore
 
 logger = logging.getLogger(__name__)
 
@@ -48,6 +50,8 @@ def oauth_options(settings: Settings, store: Store, default: Locale) -> dict[str
     per bot token, so a request costs one indexed read and no call to Slack. Token rotation stays off
     (see bot/store/installations.py for why).
     """
+    from bot.store.installations import OAuthStateStore
+
     assert settings.slack_client_id is not None and settings.slack_client_secret is not None
     client_id, client_secret = settings.slack_client_id, settings.slack_client_secret.get_secret_value()
     installations = readable_installations(settings, store)
@@ -101,6 +105,8 @@ class StoreAuthorize(InstallationStoreAuthorize):
 def readable_installations(settings: Settings, store: Store) -> InstallationStore:
     """The installation store, its tokens encrypted with DPSCALE_TOKEN_KEYS; TokenKeyError if those keys do not
     read the tokens stored already."""
+    from bot.store.installations import installation_store
+
     assert settings.slack_client_id is not None
     installations = installation_store(store.database, settings.slack_client_id, TokenCipher(settings.token_keys),
                                        store.cache)

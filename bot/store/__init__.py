@@ -22,11 +22,9 @@ from bot.store.answers import Answers, PostedAnswer
 from bot.store.cache import SharedCache
 from bot.store.db import Database
 from bot.store.events import EVENT, SHARE, HandledOnce, utcnow
-from bot.store.installations import forget_workspace
 from bot.store.locales import UserLocales
 from bot.store.migrate import upgrade
 from bot.store.preferences import Preferences
-from bot.store.tables import oauth_states
 from bot.store.work import Job, Work
 from bot.store.workspace import Workspace
 
@@ -64,6 +62,8 @@ class Store:
             "dpscale_work": self.work.delete_expired(),
             "dpscale_user_locales": self.locales.delete_expired(),
         }
+        from bot.store.slack_tables import oauth_states  # on the sweeper's clock, not at start-up
+
         with self.database.engine.begin() as connection:
             deleted[oauth_states.name] = connection.execute(
                 delete(oauth_states).where(oauth_states.c.expire_at <= utcnow())).rowcount
@@ -80,4 +80,6 @@ class Store:
         self.database.dispose()
 
     def forget(self, workspace: Workspace, client_id: str | None = None) -> dict[str, int]:
+        from bot.store.installations import forget_workspace
+
         return forget_workspace(self.database, workspace, client_id, self.cache)

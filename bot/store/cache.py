@@ -22,13 +22,13 @@ import functools
 import logging
 import os
 import sqlite3
+import sys
 import threading
 import time
 import weakref
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-import psycopg
 from sqlalchemy import func, select
 from sqlalchemy.engine import Connection, make_url
 
@@ -70,7 +70,7 @@ class _Memory:
         while not self.closed.is_set():
             try:
                 look(self)
-            except (sqlite3.Error, psycopg.Error) as error:
+            except _lost_database() as error:
                 logger.warning("cache %s lost the database (%s); reading through until it is back",
                                name, type(error).__name__)
             finally:
@@ -184,8 +184,17 @@ def _poll(path: str, memory: _Memory) -> None:
                 memory.forget(EVERYTHING)
 
 
+def _lost_database() -> tuple[type[Exception], ...]:
+    """What a watch raises when its database goes away: sqlite3's errors, and psycopg's once it is loaded (only
+    where PostgreSQL is used: it is a twentieth of a second of every start-up otherwise)."""
+    psycopg = sys.modules.get("psycopg")
+    return (sqlite3.Error,) if psycopg is None else (sqlite3.Error, psycopg.Error)
+
+
 def _listen(url: str, memory: _Memory) -> None:
     """PostgreSQL: forget each key a NOTIFY names."""
+    import psycopg
+
     with psycopg.connect(url, autocommit=True, connect_timeout=5) as connection:
         connection.execute(f"LISTEN {CHANNEL}")
         memory.watching.set()

@@ -21,7 +21,8 @@ from sqlalchemy import ColumnElement, Table, and_, delete, select, true
 from bot.store.cache import SharedCache
 from bot.store.db import Database
 from bot.store.events import utcnow
-from bot.store.tables import answers, bots, handled, installations, oauth_states, preferences, user_locales, work
+from bot.store.slack_tables import bots, installations, oauth_states
+from bot.store.tables import answers, handled, preferences, user_locales, work
 from bot.store.tokens import TokenCipher, encrypted_tables, rewrite_tokens
 from bot.store.workspace import Workspace
 

@@ -1,26 +1,13 @@
-"""Every table dpscale keeps, as SQLAlchemy metadata: slack-sdk's installation and OAuth-state tables and
-dpscale's own. The Alembic migrations create exactly this schema (a test compares the two).
-
-The token columns of slack-sdk's tables are wider than slack-sdk makes them: they hold Fernet tokens
-(bot/store/tokens.py), which the installation store reads and writes through copies of these tables.
+"""dpscale's own tables, as SQLAlchemy metadata; slack-sdk's installation and OAuth-state tables join the same
+`metadata` in bot/store/slack_tables.py. The Alembic migrations create exactly this schema, both modules'
+tables (a test compares the two).
 """
 
 from __future__ import annotations
 
-from slack_sdk.oauth.installation_store.sqlalchemy import SQLAlchemyInstallationStore
-from slack_sdk.oauth.state_store.sqlalchemy import SQLAlchemyOAuthStateStore
 from sqlalchemy import Boolean, Column, DateTime, Index, Integer, MetaData, String, Table, Text, false
 
-from bot.store.tokens import STORED_WIDTH, TOKEN_COLUMNS
-
 metadata = MetaData()
-
-installations = SQLAlchemyInstallationStore.build_installations_table(metadata, "slack_installations")
-bots = SQLAlchemyInstallationStore.build_bots_table(metadata, "slack_bots")
-for _table in (installations, bots):
-    for _name in TOKEN_COLUMNS[_table.name]:
-        _table.c[_name].type = String(STORED_WIDTH)  # an encrypted token (migration 0005), before any use
-oauth_states = SQLAlchemyOAuthStateStore.build_oauth_states_table(metadata, "slack_oauth_states")
 
 # Something that must happen once only, across every process and host: a Slack event handled, a Share posted.
 # The primary key is the guard: the first insert wins, a second one conflicts.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from alembic import context
 
-from bot.store.tables import metadata
+from bot.store.slack_tables import metadata  # dpscale's tables and slack-sdk's
 
 connection = context.config.attributes["connection"]
 context.configure(connection=connection, target_metadata=metadata, render_as_batch=True)

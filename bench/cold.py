@@ -1,0 +1,67 @@
+"""Cold start, side by side in one run: process start to the first answered slash command.
+
+    python bench/cold.py [--rounds 9]
+
+  dpscale         the Procfile's `web:` command (`python -m bot.server`) on a new SQLite file: the schema made,
+                  Slack's auth.test asked, the user's locale looked up with users.info, the reply built
+  dpscale, again  the same on the database a previous start left (a restart, or a deploy: the schema is there)
+  floor           the bare Bolt app of bench/bare.py under the same server (`python -m bench.bare`: gunicorn,
+                  dpscale's worker and ASGI front, its settings), none of dpscale's own imports
+
+The servers take turns, round after round, so a noisy machine moves them alike; the table gives each one's
+median and its ratio to the floor's. The Python files are compiled first (as a wheel's install does), so that
+no start compiles them again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import compileall
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+from bench.load import APPS, FLOOR, USERS, Server  # noqa: E402
+from fake_slack import FakeSlack  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=9)
+    args = parser.parse_args()
+    for tree in ("bot", "bench"):
+        compileall.compile_dir(ROOT / tree, quiet=1)
+    fake = FakeSlack(locales={u: "de-DE" for u in USERS}).start()
+    kept = f"sqlite:///{tempfile.mkdtemp(prefix='dpscale-cold-')}/dpscale.sqlite3"
+    servers = {
+        "dpscale": lambda: Server("dpscale", APPS["dpscale"], fake),
+        "dpscale, again": lambda: Server("dpscale", APPS["dpscale"], fake, extra_env={"DATABASE_URL": kept}),
+        "floor": lambda: Server(FLOOR, APPS[FLOOR], fake),
+    }
+    seconds: dict[str, list[float]] = {name: [] for name in servers}
+    try:
+        for _ in range(args.rounds):
+            for name, make in servers.items():
+                server = make()
+                try:
+                    seconds[name].append(server.start())
+                finally:
+                    server.stop()
+    finally:
+        fake.stop()
+    floor = statistics.median(seconds["floor"])
+    print(f"Cold start, process start to the first answered slash command; median of {args.rounds} rounds")
+    print()
+    print("| server | median s | range s | × floor |")
+    print("|---|---:|---:|---:|")
+    for name, values in seconds.items():
+        median = statistics.median(values)
+        print(f"| {name} | {median:.3f} | {min(values):.3f}–{max(values):.3f} | {median / floor:.2f} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,33 @@
+"""The table of CLDR number data (bot/cldr_numbers.py) is Babel's own, for every locale dpscale offers."""
+
+from __future__ import annotations
+
+import pytest
+from babel import Locale
+
+from bot.cldr_numbers import CLDR_NUMBERS, offered_locales
+from bot.numbers import babel_style, cldr_style, resolve_locale
+
+
+@pytest.mark.parametrize("name", sorted(CLDR_NUMBERS))
+def test_each_entry_is_what_the_installed_babel_gives(name):
+    """After a Babel upgrade that changes CLDR's data, this fails: `python scripts/cldr_numbers.py` rewrites it."""
+    style = babel_style(Locale.parse(name))
+    assert CLDR_NUMBERS[name] == (style.decimal, style.group, style.grouping, style.percent_prefix,
+                                  style.percent_suffix)
+
+
+def test_every_locale_offered_is_in_the_table_and_nothing_else():
+    assert set(CLDR_NUMBERS) == set(offered_locales())
+
+
+@pytest.mark.parametrize("tag", ["de-DE", "fr-FR", "en-IN", "tr-TR", "de-CH", "zh-TW", "es-LA"])
+def test_a_style_read_from_the_table_equals_babels(tag):
+    locale = resolve_locale(tag)
+    assert cldr_style(locale) == babel_style(locale)
+
+
+def test_a_locale_outside_the_table_is_read_from_babel():
+    locale = resolve_locale("fi-FI")
+    assert str(locale) not in CLDR_NUMBERS
+    assert (cldr_style(locale).decimal, cldr_style(locale).group) == (",", "\u00a0")
