@@ -1,7 +1,9 @@
-"""Translations, compiled from the committed `.po` catalogs when first needed.
+"""Translations, from the committed gettext catalogs.
 
-The `.po` files are the only source of truth: there is no committed `.mo` that could go stale. Each catalog is
-compiled in memory with Babel's own reader and writer the first time its language is asked for.
+The `.po` files are the source of truth; beside each lies its compiled `.mo` (`pybabel compile -d locales`),
+which is what a process reads: 1 ms a language instead of some 20 ms to compile the `.po`, and Babel's `.po`
+reader (another 20 ms of imports) never loaded. A test holds every `.mo` to what its `.po` compiles to, so none
+can go stale unnoticed; a catalog with no `.mo` yet is compiled in memory from its `.po`.
 
 A locale's catalog is the most specific one shipped: by script (`zh_Hans`, `zh_Hant`), then by region (`pt_BR`,
 `es_419`, `en_GB`, and CLDR's regional parents: Mexico's is `es_419`), then by language (`fr`), then another
@@ -17,8 +19,6 @@ from pathlib import Path
 
 from babel import Locale
 from babel.core import get_global
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
 
 DOMAIN = "messages"
@@ -66,12 +66,23 @@ def translations_for(locale: Locale) -> NullTranslations:
 
 @lru_cache(maxsize=32)
 def _load(name: str) -> NullTranslations:
+    compiled = LOCALES_DIR / name / "LC_MESSAGES" / f"{DOMAIN}.mo"
+    if compiled.exists():
+        with compiled.open("rb") as mo_file:
+            return Translations(mo_file, domain=DOMAIN)
     path = LOCALES_DIR / name / "LC_MESSAGES" / f"{DOMAIN}.po"
     if not path.exists():
         return NullTranslations()
+    return Translations(io.BytesIO(compile_catalog(path, name)), domain=DOMAIN)
+
+
+def compile_catalog(path: Path, name: str) -> bytes:
+    """The `.mo` that `pybabel compile` writes for the `.po` at `path` (fuzzy entries left out)."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
     with path.open("rb") as po_file:
         catalog = read_po(po_file, locale=name, domain=DOMAIN)
     buffer = io.BytesIO()
     write_mo(buffer, catalog, use_fuzzy=False)
-    buffer.seek(0)
-    return Translations(buffer, domain=DOMAIN)
+    return buffer.getvalue()

@@ -8,7 +8,7 @@ from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.pofile import read_po
 
 from bot.engine import answer
-from bot.i18n import LOCALES_DIR, shipped_languages
+from bot.i18n import LOCALES_DIR, compile_catalog, shipped_languages
 from bot.numbers import resolve_locale
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,6 +28,15 @@ def messages_in_code() -> set[str]:
 
 def test_german_and_english_ship():
     assert {"de", "en"} <= set(shipped_languages())
+
+
+@pytest.mark.parametrize("language", shipped_languages())
+def test_each_compiled_catalog_is_what_its_po_compiles_to(language):
+    """The `.mo` a process reads is the `.po` compiled: after editing a `.po`, `pybabel compile -d locales`."""
+    messages = LOCALES_DIR / language / "LC_MESSAGES"
+    assert (messages / "messages.mo").exists(), f"run: pybabel compile -d locales ({language} has no .mo)"
+    assert (messages / "messages.mo").read_bytes() == compile_catalog(messages / "messages.po", language), (
+        f"locales/{language}/LC_MESSAGES/messages.mo is stale: run pybabel compile -d locales")
 
 
 @pytest.mark.parametrize("language", shipped_languages())

@@ -19,10 +19,10 @@ from alembic.runtime.migration import MigrationContext
 from slack_sdk.oauth.installation_store import Installation
 from sqlalchemy import event, func, select, update
 
-from bot.store import EVENT, SHARE, Job, PostedAnswer, Store, Workspace, upgrade
+from bot.store import EVENT, SHARE, Database, Job, PostedAnswer, Store, Workspace, upgrade
 from bot.store.db import sqlalchemy_url
 from bot.store.installations import OAuthStateStore, installation_store, rotate_tokens
-from bot.store.migrate import current_revision, head_revision
+from bot.store.migrate import HEAD, at_head, current_revision, head_revision
 from bot.store.slack_tables import bots, installations, metadata, oauth_states
 from bot.store.tables import answers, handled
 from bot.store.tables import preferences as preferences_table
@@ -76,6 +76,22 @@ def test_migrations_create_exactly_the_schema_the_code_uses(store):
     assert current_revision(store.database) == head_revision()
     with store.database.engine.connect() as connection:
         assert compare_metadata(MigrationContext.configure(connection), metadata) == []
+
+
+def test_the_revision_a_start_compares_with_is_alembics_own_head():
+    """A start reads the database's revision and loads Alembic only when it is not `HEAD`: a migration added
+    without moving `HEAD` would never run, and this fails."""
+    assert HEAD == head_revision()
+
+
+def test_a_database_behind_is_seen_as_behind_and_migrated(database_url):
+    database = Database(database_url)
+    assert not at_head(database)  # nothing there yet
+    upgrade(database, "0003")
+    assert not at_head(database)
+    upgrade(database)
+    assert at_head(database) and current_revision(database) == HEAD
+    database.dispose()
 
 
 def test_upgrading_again_changes_nothing_and_keeps_every_row(store):

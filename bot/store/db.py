@@ -10,11 +10,13 @@ from __future__ import annotations
 import os
 import threading
 import weakref
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Table, create_engine, event
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine, make_url
+
+if TYPE_CHECKING:
+    from sqlalchemy.dialects import postgresql, sqlite
 
 DEFAULT_URL = "sqlite:///dpscale.sqlite3"
 SQLITE_PAGE_CACHE_KIB = 256
@@ -50,8 +52,15 @@ class Database:
         return self.dialect != "sqlite"
 
     def insert(self, table: Table) -> postgresql.Insert | sqlite.Insert:
-        """An INSERT into `table` in this database's dialect, which can take `on_conflict_do_update` (an upsert)."""
-        return postgresql.insert(table) if self.dialect == "postgresql" else sqlite.insert(table)
+        """An INSERT into `table` in this database's dialect, which can take `on_conflict_do_update` (an upsert).
+        The dialect's module is imported here, once the engine has loaded it: the other's is never loaded."""
+        if self.dialect == "postgresql":
+            from sqlalchemy.dialects import postgresql
+
+            return postgresql.insert(table)
+        from sqlalchemy.dialects import sqlite
+
+        return sqlite.insert(table)
 
     @property
     def engine(self) -> Engine:
