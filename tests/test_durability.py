@@ -208,7 +208,9 @@ def test_a_stop_under_a_slow_slack_abandons_no_acknowledged_mention(tmp_path):
     print("mentions across a stop under a slow Slack:", report, "left to the next process:",
           second_log.count("taking up a mention follow-up"))
     assert answered and report == {"acknowledged": 30, "answered": 30, "answered twice": 0, "lost": 0}
-    assert "abandoned" in first_log  # the drain timeout did cut work off: the next process finished it
+    # the stopping process could not finish them all (it handed back what it had not begun, and the drain timeout
+    # cut off what it had): the next process took those up
+    assert second_log.count("taking up a mention follow-up") >= 1
     assert log_problems(first_log + second_log, sent_texts=set()) == []
 
 

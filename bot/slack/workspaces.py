@@ -26,7 +26,7 @@ from bot.store import Store, Workspace
 from bot.store.tokens import TokenCipher
 
 if TYPE_CHECKING:  # multi-workspace mode's store loads slack-sdk's SQLAlchemy stores: imported only there
-    from bot.store.installations import InstallationStore
+    from bot.store.installations import InstallationStore, OAuthStateStore
 
 logger = logging.getLogger(__name__)
 
@@ -50,8 +50,6 @@ def oauth_options(settings: Settings, store: Store, default: Locale) -> dict[str
     per bot token, so a request costs one indexed read and no call to Slack. Token rotation stays off
     (see bot/store/installations.py for why).
     """
-    from bot.store.installations import OAuthStateStore
-
     assert settings.slack_client_id is not None and settings.slack_client_secret is not None
     client_id, client_secret = settings.slack_client_id, settings.slack_client_secret.get_secret_value()
     installations = readable_installations(settings, store)
@@ -66,7 +64,7 @@ def oauth_options(settings: Settings, store: Store, default: Locale) -> dict[str
         authorization_url=settings.slack_install_url,
         installation_store=installations,
         installation_store_bot_only=True,
-        state_store=OAuthStateStore(store.database, settings.slack_state_expiration_seconds),
+        state_store=oauth_state_store(settings, store),
         state_expiration_seconds=settings.slack_state_expiration_seconds,
         callback_options=install_pages(default),
     )
@@ -100,6 +98,13 @@ class StoreAuthorize(InstallationStoreAuthorize):
                                          is_enterprise_install=context.is_enterprise_install)  # SQLAlchemyError
         return super().__call__(context=context, enterprise_id=enterprise_id, team_id=team_id, user_id=user_id,
                                 **kwargs)
+
+
+def oauth_state_store(settings: Settings, store: Store) -> OAuthStateStore:
+    """Where an installation's OAuth state waits for Slack's redirect (slack-sdk's store, in the database)."""
+    from bot.store.installations import OAuthStateStore
+
+    return OAuthStateStore(store.database, settings.slack_state_expiration_seconds)
 
 
 def readable_installations(settings: Settings, store: Store) -> InstallationStore:
