@@ -12,7 +12,7 @@ announcing a 100,000-byte body and never send it: a server that gives each conne
                   server dpscale ran before, with a hand-written fork loop around it)
   uvicorn+wsgi    uvicorn (httptools) with a small ASGI front reading the body in full, then 16 threads
   dpscale server  what `python -m bot.server` runs: gunicorn's arbiter, one uvicorn worker (bot/workers.py), the
-                  ASGI front of bot/asgi.py and a2wsgi, 16 threads
+                  ASGI front of bot/asgi.py (its own WSGI bridge), 16 threads
 
 With `--app dpscale` the same candidates (less the ASGI sketch) serve dpscale itself instead of the floor, on an
 SQLite file. Each row also gives the serving processes' resident memory after the run (RSS, summed over the
