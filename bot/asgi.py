@@ -157,7 +157,6 @@ class Front:
                 await send({"type": "lifespan.shutdown.complete"})
                 return
 
-
     async def _run_idle(self) -> None:
         """Each step of `idle` in turn, in one of the threads, once the worker is idle (or after waiting
         `IDLE_PATIENCE`); a step that fails is logged and the next one runs."""

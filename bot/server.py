@@ -3,8 +3,9 @@
     python -m bot.server        (the Procfile's `web:`; `python -m bot` does the same without SLACK_APP_TOKEN)
 
 Process management is gunicorn's (its arbiter, docs/performance.md says why): the app is built once in the first
-process (the schema migrated, Slack's `auth.test` asked, Babel's data loaded) and `WEB_CONCURRENCY` workers are
-forked from it; a worker that dies, however it dies, is replaced within a second and its exit status logged; on
+process (the schema migrated if it is behind, Slack's `auth.test` asked) and `WEB_CONCURRENCY` workers are
+forked from it, each warming up (every locale's data loaded, its heap frozen) while it is idle, after its first
+answer; a worker that dies, however it dies, is replaced within a second and its exit status logged; on
 SIGTERM or SIGINT every worker stops accepting, answers what it has received and finishes or hands back its
 follow-up work within `WEB_DRAIN_TIMEOUT`; SIGHUP replaces the workers with new ones, gracefully; SIGTTIN and
 SIGTTOU add and remove one.
@@ -14,7 +15,9 @@ threads only once a request has arrived in full (bot/asgi.py); connections are b
 hold them: silent ones are closed after 2 s, unfinished requests 10 s after their first byte, idle kept-alive
 ones after 10 s. The limit on open connections is the file-descriptor limit alone, raised to its hard maximum.
 
-All configuration is here and in Settings, so the process starts the same from any working directory.
+All configuration is here and in Settings, so the process starts the same from any working directory. Nothing
+of dpscale's app is imported until `serve` builds it: a server that serves another app (bench/bare.py) starts
+without it.
 """
 
 from __future__ import annotations
