@@ -632,6 +632,8 @@ def test_errors_blame_the_token_that_is_wrong(locale, text, code, token):
         ("ko-KR", "64대 2000 샘플/초 효율 90%"),
         ("zh-CN", "64张卡，每卡2000样本/秒，效率90%"),
         ("ko-KR", "64대, 2000샘플/초, 효율 90%"),
+        ("ko-KR", "GPU 64개, 2000샘플/초, 효율 90%"),  # 개, the counter the glossary gives for devices
+        ("ko-KR", "64장 2,000 90%"),  # 장, cards
         ("zh-TW", "64張卡 2000樣本/秒 效率 90%"),
     ],
 )
