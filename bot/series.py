@@ -40,6 +40,7 @@ MIN_POINTS = 2  # cluster sizes a series needs (besides the one device), and at 
 MAX_POINTS = 12
 PRECISION = 28
 FLAT_SHARE = Fraction(1, 4)  # the serial fraction's spread, as a share of its largest value, that still counts as flat
+LINEAR = Fraction(995, 1000)  # an efficiency this high at every size: nothing measured limits the speedup
 
 
 def decimal(value: Fraction) -> Decimal:
@@ -86,6 +87,7 @@ class Point:
 class SerialTrend(StrEnum):
     """How the serial fraction e moves as the cluster grows."""
 
+    NONE = "none"  # e zero or nearly (E at least `LINEAR` at every size): the speedup keeps pace with the cluster
     RISING = "rising"  # overhead that grows with the cluster (the all-reduce, synchronization)
     FLAT = "flat"  # a fixed serial part: Amdahl's law, not growing overhead
     FALLING = "falling"  # shrinking with size: noise, or effects the model does not know (caches, memory)
@@ -150,8 +152,10 @@ def _trend(points: tuple[Point, ...]) -> Trend:
 
 
 def _serial_trend(points: tuple[Point, ...]) -> SerialTrend:
-    """Flat where the serial fractions spread by no more than `FLAT_SHARE` of the largest; else whether the largest
-    cluster's is above the smallest's."""
+    """None where every size scales within half a percent of ideal (or above it); flat where the serial fractions
+    spread by no more than `FLAT_SHARE` of the largest; else whether the largest cluster's is above the smallest's."""
+    if all(p.efficiency >= LINEAR for p in points):
+        return SerialTrend.NONE
     fractions = [p.serial_fraction for p in points if p.serial_fraction is not None]
     spread = max(fractions) - min(fractions)
     if spread <= FLAT_SHARE * max(abs(e) for e in fractions):

@@ -45,6 +45,13 @@ def test_a_rising_serial_fraction_says_the_overhead_grows_with_the_cluster():
     assert "The serial fraction e rises as the cluster grows: the overhead grows with the cluster" in text
 
 
+@pytest.mark.parametrize("text", ["v=2000 8=16000 16=32000 32=64000", "v=2000 8=15990 64=127500"])
+def test_a_cluster_that_scales_linearly_is_told_nothing_limits_it_not_a_fixed_serial_part(text):
+    said = str(answer(text, resolve_locale("en-US")).blocks)
+    assert "The serial fraction e is zero, or close to it, at every size: nothing in these measurements" in said
+    assert "fixed serial part" not in said
+
+
 def test_measurements_that_contradict_the_model_are_said_plainly():
     reply = answer("v=1000 2=2100 4=3000 8=2500", resolve_locale("en-US"))
     rows = table(reply).strip("`").splitlines()

@@ -168,6 +168,11 @@ def serial_sentence(trend: SerialTrend, words: Wording) -> str:
             "The serial fraction e rises as the cluster grows: the overhead grows with the cluster (typically the "
             "gradient all-reduce and synchronization), so each added device adds less than the one before."
         )
+    if trend is SerialTrend.NONE:
+        return _(
+            "The serial fraction e is zero, or close to it, at every size: nothing in these measurements limits the "
+            "speedup, which keeps pace with the cluster over these sizes."
+        )
     if trend is SerialTrend.FLAT:
         return _(
             "The serial fraction e stays about the same at every size: a fixed serial part (such as data loading or "
