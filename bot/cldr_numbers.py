@@ -1,13 +1,11 @@
 """Babel's CLDR number data for every locale dpscale offers, as `bot.numbers.babel_style` reads it: decimal
 and group symbols, grouping sizes (first, then every further group) and the percent pattern's prefix and suffix.
 
-Written by `python scripts/cldr_numbers.py` from Babel 2.19.0; do not edit. tests/test_numbers.py holds every
-entry to what the installed Babel gives, and `offered_locales` to the table's keys.
+Written by `python scripts/cldr_numbers.py` from Babel 2.19.0; do not edit. tests/test_cldr_numbers.py holds
+every entry to what the installed Babel gives, and the table's keys to `bot.formats.offered_locales`.
 """
 
 from __future__ import annotations
-
-from collections.abc import Iterator
 
 CLDR_NUMBERS: dict[str, tuple[str, str, tuple[int, int], str, str]] = {
     'de_AT': (',', '.', (3, 3), '', '\xa0%'),
@@ -37,15 +35,3 @@ CLDR_NUMBERS: dict[str, tuple[str, str, tuple[int, int], str, str]] = {
     'zh_Hans_CN': ('.', ',', (3, 3), '', '%'),
     'zh_Hant_TW': ('.', ',', (3, 3), '', '%'),
 }
-
-
-def offered_locales() -> Iterator[str]:
-    """The CLDR locale of every Slack locale, number format, neighbour and region member dpscale offers."""
-    from bot.formats import NUMBER_FORMATS
-    from bot.numbers import NEIGHBOUR_LOCALES, REGION_MEMBERS, SLACK_LOCALES, resolve_locale
-
-    for tag in (*SLACK_LOCALES, *NUMBER_FORMATS, *NEIGHBOUR_LOCALES):
-        yield str(resolve_locale(tag))
-    for region, members in REGION_MEMBERS.items():
-        yield region
-        yield from members

@@ -11,13 +11,14 @@ it and `parse_reader_locale` rebuild it.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
 from babel import Locale
 
-from bot.numbers import SLACK_LOCALES, number_style, resolve_locale, write_number
+from bot.numbers import NEIGHBOUR_LOCALES, REGION_MEMBERS, SLACK_LOCALES, number_style, resolve_locale, write_number
 
 MODIFIER = "numbers="
 # Slack's own locales (`bot.numbers.SLACK_LOCALES`) are each a number format a user may choose, beside these.
@@ -74,3 +75,13 @@ def parse_reader_locale(tag: str) -> Locale:
 def example_number(tag: str) -> str:
     """1234567.89 as the format `tag` writes it, for a menu of formats: `1.234.567,89`."""
     return write_number(EXAMPLE, number_style(resolve_locale(tag)), 2)
+
+
+def offered_locales() -> Iterator[str]:
+    """The CLDR locale of every Slack locale, number format, neighbour and region member dpscale offers: the keys
+    of bot/cldr_numbers.py's table."""
+    for tag in (*SLACK_LOCALES, *NUMBER_FORMATS, *NEIGHBOUR_LOCALES):
+        yield str(resolve_locale(tag))
+    for region, members in REGION_MEMBERS.items():
+        yield region
+        yield from members

@@ -1,6 +1,6 @@
 """Write bot/cldr_numbers.py: Babel's CLDR number data for every locale dpscale offers, read out of Babel.
 
-    python scripts/cldr_numbers.py          # after a Babel upgrade (tests/test_numbers.py says when)
+    python scripts/cldr_numbers.py          # after a Babel upgrade (tests/test_cldr_numbers.py says when)
 
 Each entry is what `bot.numbers.babel_style` reads for the locale: decimal and group symbols, grouping sizes and
 the percent pattern's affixes. The table spares every process the loading of 25 locales' data (some 0.2 s) in
@@ -18,37 +18,22 @@ sys.path.insert(0, str(ROOT))
 import babel  # noqa: E402
 from babel import Locale  # noqa: E402
 
-from bot.cldr_numbers import offered_locales  # noqa: E402
+from bot.formats import offered_locales  # noqa: E402
 from bot.numbers import babel_style  # noqa: E402
 
 HEADER = '''"""Babel's CLDR number data for every locale dpscale offers, as `bot.numbers.babel_style` reads it: decimal
 and group symbols, grouping sizes (first, then every further group) and the percent pattern's prefix and suffix.
 
-Written by `python scripts/cldr_numbers.py` from Babel {version}; do not edit. tests/test_numbers.py holds every
-entry to what the installed Babel gives, and `offered_locales` to the table's keys.
+Written by `python scripts/cldr_numbers.py` from Babel {version}; do not edit. tests/test_cldr_numbers.py holds
+every entry to what the installed Babel gives, and the table's keys to `bot.formats.offered_locales`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 CLDR_NUMBERS: dict[str, tuple[str, str, tuple[int, int], str, str]] = {{
 '''
 
-FOOTER = '''}
-
-
-def offered_locales() -> Iterator[str]:
-    """The CLDR locale of every Slack locale, number format, neighbour and region member dpscale offers."""
-    from bot.formats import NUMBER_FORMATS
-    from bot.numbers import NEIGHBOUR_LOCALES, REGION_MEMBERS, SLACK_LOCALES, resolve_locale
-
-    for tag in (*SLACK_LOCALES, *NUMBER_FORMATS, *NEIGHBOUR_LOCALES):
-        yield str(resolve_locale(tag))
-    for region, members in REGION_MEMBERS.items():
-        yield region
-        yield from members
-'''
+FOOTER = '''}\n'''
 
 
 def main() -> None:

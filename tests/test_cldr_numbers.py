@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from babel import Locale
 
-from bot.cldr_numbers import CLDR_NUMBERS, offered_locales
+from bot.cldr_numbers import CLDR_NUMBERS
+from bot.formats import offered_locales
 from bot.numbers import babel_style, cldr_style, resolve_locale
 
 

@@ -128,21 +128,15 @@ def test_idle_work_runs_step_by_step_once_the_worker_serves_and_never_beside_a_r
                         "lifespan.shutdown.complete"]
 
 
-def test_idle_work_waits_for_the_request_in_flight():
-    finished = threading.Event()
-    seen_in_flight: list[int] = []
-    front = Front(slow_app, threads=4)
-
-    def step() -> None:
-        seen_in_flight.append(front.in_flight)
-        finished.set()
-
-    front._idle = (step,)
-    run_front(front, requests=[0.0, 0.05], until=finished)
-    assert seen_in_flight == [0]
+# requests overlapping one another for twice the patience: a worker that never pauses
+NEVER_PAUSING = [i * 0.1 for i in range(int(IDLE_PATIENCE * 2 / 0.1))]
 
 
-def test_under_load_that_never_pauses_idle_work_still_runs_after_its_patience():
+@pytest.mark.parametrize(("requests", "beside_a_request"), [
+    ([0.0, 0.05], False),  # the step waits until both are answered
+    (NEVER_PAUSING, True),  # the step goes ahead after its patience, beside one of them
+], ids=["two requests", "load that never pauses"])
+def test_idle_work_waits_for_requests_in_flight_but_not_forever(requests, beside_a_request):
     finished = threading.Event()
     seen_in_flight: list[int] = []
     front = Front(slow_app, threads=8)
@@ -152,10 +146,8 @@ def test_under_load_that_never_pauses_idle_work_still_runs_after_its_patience():
         finished.set()
 
     front._idle = (step,)
-    # requests overlapping one another for twice the patience: the step goes ahead beside one of them
-    busy = [i * 0.1 for i in range(int(IDLE_PATIENCE * 2 / 0.1))]
-    run_front(front, requests=busy, until=finished)
-    assert seen_in_flight and seen_in_flight[0] >= 1
+    run_front(front, requests=requests, until=finished)
+    assert len(seen_in_flight) == 1 and (seen_in_flight[0] >= 1) is beside_a_request
 
 
 def test_a_failing_step_is_logged_in_one_line_and_the_next_one_runs(caplog):
