@@ -259,6 +259,19 @@ def send_interaction(server: AppServer, payload: dict[str, Any]) -> Response:
     return post(server.url + "/slack/events", body, signed_headers(body, "application/x-www-form-urlencoded"))
 
 
+def submit_view(server: AppServer, user: str, view: dict[str, Any], fields: dict[str, str]) -> Response:
+    """A `view_submission` of `view` as Slack sends it: each input block (by its id) holding its typed value."""
+    state = {"values": {block: {"value": {"type": "plain_text_input", "value": value}}
+                        for block, value in fields.items()}}
+    return send_interaction(server, {
+        "type": "view_submission",
+        "user": {"id": user, "team_id": "T0TEAM"},
+        "team": {"id": "T0TEAM"},
+        "api_app_id": "A1",
+        "view": {**view, "id": "V1", "state": state},
+    })
+
+
 def send_event(server: AppServer, event: dict[str, Any], event_id: str) -> Response:
     body = json.dumps({
         "token": LEGACY_TOKEN, "team_id": TEAM_ID, "api_app_id": "A1", "event": event, "type": "event_callback",

@@ -37,9 +37,9 @@ from bot.replies import build_error_reply, build_help_reply
 from bot.replies.blocks import code
 from bot.replies.particles import MARKER, fill
 from bot.replies.wording import EXAMPLE, Wording, wording_for
+from bot.slack.modals import TITLE_LIMIT
 from bot.slack.state import FormMetadata
 from bot.slack.views import (
-    TITLE_LIMIT,
     direct_message_note,
     form_view,
     home_view,

@@ -11,7 +11,7 @@ from test_interactive import buttons, click, opened_view
 
 from blockkit import MAX_VIEW_BLOCKS, assert_within_limits
 from fake_slack import BOT_USER_ID
-from slack_client import send_command, send_interaction, send_mention
+from slack_client import send_command, send_mention, submit_view
 
 pytestmark = pytest.mark.e2e
 
@@ -29,15 +29,7 @@ def rows(payload: dict) -> list[list[str]]:
 
 
 def submit_series(server, user: str, view: dict, throughput: str, measurements: str):
-    state = {"values": {"series_throughput": {"value": {"type": "plain_text_input", "value": throughput}},
-                        "series_rows": {"value": {"type": "plain_text_input", "value": measurements}}}}
-    return send_interaction(server, {
-        "type": "view_submission",
-        "user": {"id": user, "team_id": "T0TEAM"},
-        "team": {"id": "T0TEAM"},
-        "api_app_id": "A1",
-        "view": {**view, "id": "V1", "state": state},
-    })
+    return submit_view(server, user, view, {"series_throughput": throughput, "series_rows": measurements})
 
 
 def test_a_slash_command_answers_a_series_with_its_table_privately(server):

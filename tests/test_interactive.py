@@ -9,7 +9,7 @@ import pytest
 
 from blockkit import MAX_VIEW_BLOCKS, assert_no_broadcast, assert_within_limits
 from fake_slack import FakeSlack
-from slack_client import running_app, send_command, send_event, send_interaction
+from slack_client import running_app, send_command, send_event, send_interaction, submit_view
 
 pytestmark = pytest.mark.e2e
 
@@ -38,15 +38,7 @@ def click(server, user: str, button: dict, response_url: str, channel: str = "C1
 
 
 def submit(server, user: str, view: dict, values: dict[str, str]):
-    state = {"values": {f"field_{name}": {"value": {"type": "plain_text_input", "value": value}}
-                        for name, value in values.items()}}
-    return send_interaction(server, {
-        "type": "view_submission",
-        "user": {"id": user, "team_id": "T0TEAM"},
-        "team": {"id": "T0TEAM"},
-        "api_app_id": "A1",
-        "view": {**view, "id": "V1", "state": state},
-    })
+    return submit_view(server, user, view, {f"field_{name}": value for name, value in values.items()})
 
 
 def opened_view(fake: FakeSlack, before: int) -> dict:

@@ -21,8 +21,9 @@ from bot.keywords import keywords
 from bot.numbers import SLACK_LOCALES, resolve_locale
 from bot.replies import build_error_reply, build_help_reply
 from bot.replies.wording import Wording
+from bot.slack.modals import TITLE_LIMIT
 from bot.slack.state import FormMetadata
-from bot.slack.views import TITLE_LIMIT, form_view, home_view, shared_reply
+from bot.slack.views import form_view, home_view, shared_reply
 from test_resilience import hostile
 
 CATALOG_OF = {"en-US": "en", "en-GB": "en_GB", "en-IN": "en_GB", "de-DE": "de", "es-ES": "es", "es-LA": "es_419",

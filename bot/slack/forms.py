@@ -20,6 +20,7 @@ from bot.parsing import FieldErrors
 from bot.replies import Reply, build_failure_reply, build_help_reply, unavailable_text
 from bot.slack.delivery import Delivery, deliver, post_to_response_url
 from bot.slack.ids import ANY_ID, FORM_BLOCK_IDS, FORM_CALLBACK
+from bot.slack.modals import second_format_of
 from bot.slack.plumbing import locale_of, logged, read_user_locale, services_of, time_left
 from bot.slack.state import BadState, FormMetadata, ResultState
 from bot.slack.views import (
@@ -27,7 +28,6 @@ from bot.slack.views import (
     form_errors,
     form_view,
     outdated_view,
-    second_format_of,
     submitted_fields,
     with_buttons,
     with_unknown_reader_note,

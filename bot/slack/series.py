@@ -24,6 +24,7 @@ from bot.series_syntax import SeriesFieldErrors, is_series, parse_series
 from bot.slack.delivery import post_to_response_url
 from bot.slack.forms import accept_submission, apologize_for_form, deliver_result, submitted_metadata
 from bot.slack.ids import EXPLAIN_ACTION, SERIES_BLOCK_IDS, SERIES_FORM_CALLBACK
+from bot.slack.modals import second_format_of
 from bot.slack.plumbing import acknowledge, deadline_of, locale_of, logged, read_user_locale, services_of, time_left
 from bot.slack.series_form import (
     SeriesValues,
@@ -34,7 +35,7 @@ from bot.slack.series_form import (
     submitted_series,
 )
 from bot.slack.state import BadState, FormMetadata, ResultState
-from bot.slack.views import outdated_view, second_format_of, with_buttons, with_unknown_reader_note
+from bot.slack.views import outdated_view, with_buttons, with_unknown_reader_note
 from bot.store import Job
 
 logger = logging.getLogger(__name__)

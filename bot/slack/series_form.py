@@ -12,15 +12,13 @@ from typing import Any
 from babel import Locale
 
 from bot.errors import UserInputError
-from bot.numbers import is_unknown
-from bot.parsing import second_format
 from bot.replies import Reply, ReplyKind, describe_error, explanation_blocks
-from bot.replies.blocks import Block, code, context, escape, section
-from bot.replies.guide import two_formats_rule, unknown_format_rule
+from bot.replies.blocks import Block, context, section
 from bot.replies.series import SERIES_TABLE_BLOCK
 from bot.replies.wording import wording_for
 from bot.series_syntax import SeriesCommand
 from bot.slack.ids import EXPLAIN_ACTION, FORM_ACTION_ID, SERIES_BLOCK_IDS, SERIES_FORM_CALLBACK
+from bot.slack.modals import form_modal, form_rule, two_formats
 from bot.slack.state import FIELD_LIMIT, SERIES_ROWS_LIMIT, FormMetadata, submitted_values
 
 __all__ = [
@@ -33,7 +31,6 @@ __all__ = [
     "with_explain_button",
 ]
 
-TITLE_LIMIT = 24  # Slack: a modal's title, submit and close texts
 FORM_ERROR_LIMIT = 2000
 SeriesValues = tuple[str | None, str | None]  # (one device's throughput, the measurements, one per line)
 
@@ -61,7 +58,7 @@ def series_form_view(locale: Locale, metadata: FormMetadata, initial: SeriesValu
     """A modal with one device's throughput and the measurements, one per line (`8 = 15 800`)."""
     words = wording_for(locale)
     _ = words.gettext
-    number = words.plain if _two_formats(metadata) else words.number
+    number = words.plain if two_formats(metadata) else words.number
     throughput, rows = initial or (None, None)
     example_rows = " · ".join(f"{words.number(Decimal(d), 0)} = {number(Decimal(a))}"
                               for d, a in ((8, 15800), (16, 31000), (64, 115200)))
@@ -73,17 +70,9 @@ def series_form_view(locale: Locale, metadata: FormMetadata, initial: SeriesValu
         {**_input("rows", _("Measurements (devices = cluster throughput)"),
                   _("e.g. {example}").format(example=example_rows), rows, SERIES_ROWS_LIMIT, True),
          "hint": {"type": "plain_text", "text": _("One measurement per line, from 2 to 12 cluster sizes.")}},
-        context([_form_rule(locale, metadata)]),
+        context([form_rule(words, metadata)]),
     ]
-    return {
-        "type": "modal",
-        "callback_id": SERIES_FORM_CALLBACK,
-        "private_metadata": metadata.encode(),
-        "title": _plain_title(_("Measurement series")),
-        "submit": _plain_title(_("Calculate")),
-        "close": _plain_title(_("Cancel")),
-        "blocks": blocks,
-    }
+    return form_modal(SERIES_FORM_CALLBACK, metadata, _("Measurement series"), blocks, words)
 
 
 def _input(field: str, label: str, placeholder: str, initial: str | None, limit: int, multiline: bool) -> Block:
@@ -98,28 +87,6 @@ def _input(field: str, label: str, placeholder: str, initial: str | None, limit:
         element["initial_value"] = initial[:limit]
     return {"type": "input", "block_id": SERIES_BLOCK_IDS[field], "label": {"type": "plain_text", "text": label},
             "element": element}
-
-
-def _form_rule(locale: Locale, metadata: FormMetadata) -> str:
-    """How the form reads numbers: as `bot.slack.views`' form says it."""
-    words = wording_for(locale)
-    if is_unknown(locale) or is_unknown(metadata.own):
-        return unknown_format_rule(words)
-    if _two_formats(metadata):
-        return two_formats_rule(words, metadata.own)
-    example = code(words.number(Decimal(2000), 2) + " · " + words.number(Decimal("0.9"), 2))
-    return words.gettext("Numbers are read in your {name} format, for example {example}.").format(
-        name=escape(words.locale_name), example=example)
-
-
-def _two_formats(metadata: FormMetadata) -> bool:
-    return metadata.own_tag is not None and second_format(metadata.locale, metadata.own) is not None
-
-
-def _plain_title(text: str) -> dict[str, str]:
-    if len(text) > TITLE_LIMIT:
-        raise ValueError(f"modal text {text!r} is longer than Slack's {TITLE_LIMIT} characters")
-    return {"type": "plain_text", "text": text}
 
 
 def submitted_series(view: dict[str, Any]) -> SeriesValues:

@@ -15,16 +15,15 @@ from bot.calculator import Quantity
 from bot.errors import UserInputError
 from bot.formats import parse_reader_locale
 from bot.numbers import is_unknown
-from bot.parsing import second_format
 from bot.replies import Reply, ReplyKind, describe_error, explanation_blocks
-from bot.replies.blocks import Block, code, context, escape, section, warning
-from bot.replies.guide import help_blocks, two_formats_rule, unknown_format_rule
-from bot.replies.wording import EXAMPLE, Wording, wording_for
+from bot.replies.blocks import Block, context, section, warning
+from bot.replies.guide import help_blocks
+from bot.replies.wording import EXAMPLE, wording_for
 from bot.slack.ids import EDIT_ACTION, FORM_ACTION_ID, FORM_BLOCK_IDS, FORM_CALLBACK, SHARE_ACTION
+from bot.slack.modals import form_modal, form_rule, plain_title, two_formats
 from bot.slack.series_form import is_series_reply, with_explain_button
 from bot.slack.state import FIELD_LIMIT, FormMetadata, ResultState, submitted_values
 
-TITLE_LIMIT = 24  # Slack: a modal's title, submit and close texts
 FORM_ERROR_LIMIT = 2000
 
 
@@ -132,7 +131,7 @@ def form_view(
     _ = words.gettext
     d, v, e = EXAMPLE
     # read in two formats (after `lang=`), the examples are ungrouped: `2.000` would be asked about
-    number = words.plain if _two_formats(metadata) else words.number
+    number = words.plain if two_formats(metadata) else words.number
     hints = {
         Quantity.DEVICES: (_("Devices"), number(d, 0)),
         Quantity.THROUGHPUT: (_("Per-device throughput (samples/s)"), number(v, 2)),
@@ -146,46 +145,8 @@ def form_view(
     blocks.extend(context([note[:FORM_ERROR_LIMIT]]) for note in notes)
     for quantity, (label, example) in hints.items():
         blocks.append(_form_input(quantity, label, _("e.g. {example}").format(example=example), initial))
-    blocks.append(context([_form_rule(words, metadata)]))
-    return {
-        "type": "modal",
-        "callback_id": FORM_CALLBACK,
-        "private_metadata": metadata.encode(),
-        "title": _plain_title(_("Data-parallel scaling")),
-        "submit": _plain_title(_("Calculate")),
-        "close": _plain_title(_("Cancel")),
-        "blocks": blocks,
-    }
-
-
-def _form_rule(words: Wording, metadata: FormMetadata) -> str:
-    """How the form reads numbers: in the unknown format, in two (after `lang=`: its format and the user's own), or
-    in the user's."""
-    _ = words.gettext
-    if is_unknown(words.locale) or is_unknown(metadata.own):
-        return unknown_format_rule(words)
-    if _two_formats(metadata):
-        return two_formats_rule(words, metadata.own)
-    example = code(words.number(Decimal(2000), 2) + " · " + words.number(Decimal("0.9"), 2))
-    return _("Numbers are read in your {name} format, for example {example}.").format(
-        name=escape(words.locale_name), example=example)
-
-
-def _two_formats(metadata: FormMetadata) -> bool:
-    """Whether the form reads numbers in two formats that read them differently (after `lang=`)."""
-    return second_format_of(metadata) is not None
-
-
-def second_format_of(metadata: FormMetadata) -> Locale | None:
-    """The user's own locale where the form reads numbers in it beside another format that reads them otherwise
-    (after `lang=`): what its error messages and help then write their examples for (`bot.parsing.second_format`)."""
-    return second_format(metadata.locale, metadata.own) if metadata.own_tag is not None else None
-
-
-def _plain_title(text: str) -> dict[str, str]:
-    if len(text) > TITLE_LIMIT:
-        raise ValueError(f"modal text {text!r} is longer than Slack's {TITLE_LIMIT} characters")
-    return {"type": "plain_text", "text": text}
+    blocks.append(context([form_rule(words, metadata)]))
+    return form_modal(FORM_CALLBACK, metadata, _("Data-parallel scaling"), blocks, words)
 
 
 def _form_input(quantity: Quantity, label: str, placeholder: str, initial: dict[Quantity, str] | None) -> Block:
@@ -246,8 +207,8 @@ def outdated_view(locale: Locale) -> dict[str, Any]:
     _ = wording_for(locale).gettext
     return {
         "type": "modal",
-        "title": _plain_title(_("Data-parallel scaling")),
-        "close": _plain_title(_("Cancel")),
+        "title": plain_title(_("Data-parallel scaling")),
+        "close": plain_title(_("Cancel")),
         "blocks": outdated_reply(locale).blocks,
     }
 
