@@ -13,7 +13,7 @@ back to the database (`Work.retry_later`) while there is time, and when the time
 than `bot.store.work.WINDOW`) the user gets the kind's apology instead. A process that dies leaves its jobs' leases
 to run out; every process's sweeper (`SWEEP_INTERVAL`) takes such jobs up and finishes them, rebuilding the
 client and context a job needs through `runtime` (the app's token or the workspace's installation). The sweeper
-also deletes what has expired, every `EXPIRE_INTERVAL` and once at start.
+also deletes what has expired, every `EXPIRE_INTERVAL`, the first time `FIRST_EXPIRY_AFTER` after start.
 
 A stopping process lets go of the jobs it has not started, for another process to take at once, and gives those
 running the drain timeout; one still running then keeps its lease, so that its post, which may still land, is
@@ -47,6 +47,7 @@ TRIES = 3  # attempts in one process before the job is handed back
 BACKOFF = (1.0, 3.0)  # seconds between them
 MAX_ATTEMPTS = 6  # attempts, over every process, before the user gets the apology instead
 RETRY_AFTER = 5.0  # seconds before a job handed back may be taken up again
+FIRST_EXPIRY_AFTER = 5.0  # seconds after a process starts before it first deletes what has expired
 SWEEP_INTERVAL = 1.0  # seconds between looks for jobs nobody holds
 EXPIRE_INTERVAL = 60.0  # seconds between deletions of what has expired
 THREADS = {"mention": 16, "share": 8, "form": 8}  # per kind: each mostly waits on Slack
@@ -191,9 +192,12 @@ class FollowUps:
         return sum(kind.pool.finish(deadline) for kind in self.kinds.values())
 
     def _sweep(self) -> None:
-        expired_at = 0.0
+        # the first expiry a few seconds after start, not beside the first requests of a process that just started
+        expired_at = time.monotonic() - self.expire_every + min(FIRST_EXPIRY_AFTER, self.expire_every)
         failing = False
-        while not self._stop.wait(0 if expired_at == 0 else min(SWEEP_INTERVAL, self.expire_every)):
+        first = True
+        while not self._stop.wait(0 if first else min(SWEEP_INTERVAL, self.expire_every)):
+            first = False
             try:
                 if time.monotonic() - expired_at >= self.expire_every:
                     deleted = self.store.delete_expired()
