@@ -17,8 +17,8 @@ for each request: under valgrind, which runs one thread at a time, threads handi
 other cost instructions that depend on how the machine schedules them, and repeated runs on a busy machine
 have differed by more than dpscale's own cost.
 
-Each app runs under the production server (`python -m bot.server`; the floor through bench/load.py's `--serve`,
-with the same waitress settings) inside `valgrind --tool=callgrind`. After `--warmup` signed commands from the
+Each app runs under the production server (`python -m bot.server`; the floor through `python -m bench.bare`,
+with the same server settings) inside `valgrind --tool=callgrind`. After `--warmup` signed commands from the
 benchmark's mix (every user's locale looked up, code paths loaded), the counters are dumped and reset; then
 `--requests` more are sent one at a time and the counters dumped again. That second dump, divided by the number
 of requests, is the whole process's cost per command: server, Bolt, dpscale, logging. dpscale's extra cost is
@@ -53,7 +53,7 @@ HASH_SEED = "0"  # one string hash for both runs of a count: with a random one, 
 
 APPS = {
     "dpscale": ["-m", "bot.server"],
-    "bolt in-line (floor)": [str(ROOT / "bench" / "load.py"), "--serve", "bench.bare:create_wsgi_app(inline=True)"],
+    "bolt in-line (floor)": ["-m", "bench.bare"],
 }
 
 
@@ -118,7 +118,7 @@ def dispatch_requests(name: str, requests: int, warmup: int = 100) -> None:
         app = create_bolt_app(inline=True)
     from bot.processes import freeze_startup_heap
 
-    freeze_startup_heap()  # as the server does for either app once it is built (bot/server.py)
+    freeze_startup_heap()  # warmed and frozen at once, as each of the server's workers ends up (bot/processes.py)
     texts = command_mix()
 
     def request(i: int) -> BoltRequest:

@@ -95,9 +95,8 @@ class Server:
             command = procfile_command("web", self.root)
             python = shutil.which(command[0], path=str(Path(sys.executable).parent)) or command[0]
             return [python, *command[1:]]
-        if self.target.startswith("bench.bare:"):  # the floors: dpscale's server, none of dpscale's app
-            return [sys.executable, "-m", "bench.bare", *([] if "inline=True" in self.target else ["--defaults"])]
-        return [sys.executable, str(Path(__file__).resolve()), "--serve", self.target]
+        # the floors: dpscale's server, none of dpscale's app
+        return [sys.executable, "-m", "bench.bare", *([] if self.target == APPS[FLOOR] else ["--defaults"])]
 
     def start(self) -> float:
         """Start the server; seconds from process start to the first answered slash command."""
@@ -211,17 +210,6 @@ def engine_time_us() -> dict[str, float]:
     return result
 
 
-def serve(target: str) -> None:
-    """Serve `module:expression` (a WSGI app factory call) with the production server's settings."""
-    from importlib import import_module
-
-    from bot.server import serve as serve_wsgi
-    from bot.settings import load_settings
-
-    module, expression = target.split(":", 1)
-    serve_wsgi(load_settings(), app=eval(expression, vars(import_module(module))))
-
-
 def stall(port: int, count: int) -> list[socket.socket]:
     """Connections that send headers announcing a 100,000-byte body and never send it."""
     held = []
@@ -234,8 +222,6 @@ def stall(port: int, count: int) -> list[socket.socket]:
 
 
 def main() -> None:
-    if sys.argv[1:2] == ["--serve"]:
-        return serve(sys.argv[2])
     parser = argparse.ArgumentParser()
     parser.add_argument("--duration", type=int, default=5, help="seconds per wrk run")
     parser.add_argument("--rounds", type=int, default=3, help="runs per app and level (medians reported)")

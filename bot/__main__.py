@@ -23,13 +23,12 @@ def run_socket_mode(settings: Settings) -> int:
     from slack_bolt.adapter.socket_mode import SocketModeHandler
 
     from bot.logs import configure_logging
-    from bot.processes import freeze_startup_heap, prepare_database
+    from bot.processes import freeze_startup_heap
     from bot.slack.app import TokenCheckFailed, create_app, create_services
 
     assert settings.slack_app_token is not None
     configure_logging(settings)
-    prepare_database(settings)
-    services = create_services(settings)
+    services = create_services(settings)  # the schema brought up to date first
     try:
         app = create_app(settings, services=services)
     except TokenCheckFailed as failure:  # one line, as the web process says it (bot/server.py)

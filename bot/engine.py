@@ -71,7 +71,7 @@ def answer_series_form(throughput: str | None, rows: str | None, locale: Locale,
 WARM_UP_TEXTS = ("64 2000 90%", "64 2000", "help", "v=2000 8=15800 16=31000")  # a result, an error, help, a series
 
 
-@cache  # once per process, and inherited by a forked one: the web process warms before it forks, then freezes
+@cache  # once per process and locale: each web worker warms while idle, Socket Mode before it serves
 def warm_up(tags: tuple[str, ...] = NUMBER_FORMATS) -> None:
     """Answer a result, an error and the help in the locale of each of `tags` (by default every locale and
     number format dpscale offers), so that what a reply in it reads is loaded now: Babel's CLDR data for the

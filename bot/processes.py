@@ -35,18 +35,6 @@ def shared_database(database_url: str | None) -> bool:
     return scheme.split("+", 1)[0] != "sqlite"
 
 
-def prepare_database(settings: Settings) -> None:
-    """Create or migrate the schema once, before the app is built; the migrating engine is closed again so that
-    no connection is inherited by a forked worker."""
-    from bot.store import Database, upgrade
-
-    database = Database(settings.database_url)
-    try:
-        upgrade(database)
-    finally:
-        database.dispose()
-
-
 def freeze_startup_heap() -> None:
     """Warm up, then take everything built so far out of the cyclic garbage collector's sight (`gc.freeze`),
     once the app is built and before it serves: the imported libraries, the app, its clients and settings live as
@@ -70,16 +58,17 @@ def warm_steps() -> list[Callable[[], None]]:
     from bot.engine import warm_up
     from bot.formats import NUMBER_FORMATS
 
-    began: list[float] = []
+    began: float | None = None  # when the first step ran
 
     def warm(tag: str) -> None:
-        began[:] = began or [time.monotonic()]
+        nonlocal began
+        began = time.monotonic() if began is None else began
         warm_up((tag,))
 
     def collect_and_freeze() -> None:
         gc.collect()
         gc.freeze()
         log.info("warmed up: %d locales loaded and the heap frozen in %.0f ms", len(NUMBER_FORMATS),
-                 (time.monotonic() - (began or [time.monotonic()])[0]) * 1000)
+                 (time.monotonic() - (began or time.monotonic())) * 1000)
 
     return [*(functools.partial(warm, tag) for tag in NUMBER_FORMATS), collect_and_freeze]
