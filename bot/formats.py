@@ -74,7 +74,12 @@ def parse_reader_locale(tag: str) -> Locale:
 
 def example_number(tag: str) -> str:
     """1234567.89 as the format `tag` writes it, for a menu of formats: `1.234.567,89`."""
-    return write_number(EXAMPLE, number_style(resolve_locale(tag)), 2)
+    return written_example(resolve_locale(tag))
+
+
+def written_example(locale: Locale) -> str:
+    """1234567.89 as `locale` writes it (its chosen number format, if it has one)."""
+    return write_number(EXAMPLE, number_style(locale), 2)
 
 
 def offered_locales() -> Iterator[str]:

@@ -10,7 +10,6 @@ would get; an author Slack does not describe in time, or an app, is read in the 
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any
 
 from babel import Locale
@@ -18,7 +17,8 @@ from slack_bolt import Ack, App, BoltContext
 from slack_sdk import WebClient
 
 from bot.excerpts import Excerpt, read_message
-from bot.numbers import is_unknown, number_style, write_number
+from bot.formats import written_example
+from bot.numbers import is_unknown
 from bot.replies import describe_error
 from bot.replies.blocks import code, escape
 from bot.replies.wording import wording_for
@@ -29,7 +29,6 @@ from bot.slack.state import FormMetadata
 from bot.slack.views import form_initial_values
 
 VIEW_RESERVE = 0.6  # seconds of the trigger's life kept for views.open after the author's locale is looked up
-EXAMPLE = Decimal("1234567.89")
 
 
 @logged("message_shortcut")
@@ -74,7 +73,7 @@ def excerpt_notes(excerpt: Excerpt, author_id: str | None, author: Locale, reade
         said = _("Filled in from the message by {author}. Slack did not tell me the author's number format, so "
                  "only numbers that every format reads alike are filled in.").format(author=who)
     else:
-        example = code(write_number(EXAMPLE, number_style(author), 2))
+        example = code(written_example(author))
         said = _("Filled in from the message by {author}, its numbers read as {author} writes them: "
                  "{example}.").format(author=who, example=example)
     if excerpt.question is None:
