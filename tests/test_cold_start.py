@@ -138,16 +138,20 @@ NEVER_PAUSING = [i * 0.1 for i in range(int(IDLE_PATIENCE * 2 / 0.1))]
 ], ids=["two requests", "load that never pauses"])
 def test_idle_work_waits_for_requests_in_flight_but_not_forever(requests, beside_a_request):
     finished = threading.Event()
+    happened: list[str] = []
     seen_in_flight: list[int] = []
     front = Front(slow_app, threads=8)
 
     def step() -> None:
         seen_in_flight.append(front.in_flight)
+        happened.append("step")
         finished.set()
 
     front._idle = (step,)
-    run_front(front, requests=requests, until=finished)
+    run_front(front, requests=requests, until=finished, happened=happened)
     assert len(seen_in_flight) == 1 and (seen_in_flight[0] >= 1) is beside_a_request
+    answered_before = happened[:happened.index("step")].count("answered")
+    assert (answered_before < len(requests)) is beside_a_request  # waited for every answer, or went ahead
 
 
 def test_a_failing_step_is_logged_in_one_line_and_the_next_one_runs(caplog):
