@@ -1,18 +1,22 @@
-"""`python -m bot`: Socket Mode when SLACK_APP_TOKEN is set, otherwise HTTP on $PORT (bot/server.py)."""
+"""`python -m bot`: Socket Mode when SLACK_APP_TOKEN is set, otherwise HTTP on $PORT (bot/server.py).
+
+Under the Slack CLI (`slack run`, through .slack/hooks.json's start hook) the tokens may come only as
+SLACK_CLI_XOXB and SLACK_CLI_XAPP: bot/settings.py reads them where SLACK_BOT_TOKEN and SLACK_APP_TOKEN are unset.
+"""
 
 from __future__ import annotations
 
 import logging
-import sys
 
-from bot.settings import Settings, SettingsError, load_settings
+from bot.settings import Settings
+from bot.startup import StartupFailed, load_settings_or_report, log_start, open_store
+
+log = logging.getLogger("bot.server")
 
 
 def main() -> int:
-    try:
-        settings = load_settings()
-    except SettingsError as error:
-        print(error, file=sys.stderr)
+    settings = load_settings_or_report()
+    if settings is None:
         return 2
     if settings.socket_mode:
         return run_socket_mode(settings)
@@ -28,15 +32,16 @@ def run_socket_mode(settings: Settings) -> int:
 
     assert settings.slack_app_token is not None
     configure_logging(settings)
-    services = create_services(settings)  # the schema brought up to date first
     try:
+        services = create_services(settings, open_store(settings))  # the schema brought up to date first
         app = create_app(settings, services=services)
-    except TokenCheckFailed as failure:  # one line, as the web process says it (bot/server.py)
-        logging.getLogger("bot.server").error("not serving: %s", failure)
+    except (StartupFailed, TokenCheckFailed) as failure:  # one line, as the web process says it (bot/server.py)
+        log.error("not serving: %s", failure)
         return 1
     handler = SocketModeHandler(app, settings.slack_app_token.get_secret_value())
     freeze_startup_heap()
     services.start()  # follow-up work left by a process before this one is taken up
+    log_start(settings, "socket_mode", 1)
     handler.start()
     return 0
 

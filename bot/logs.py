@@ -85,6 +85,9 @@ def logging_config(settings: Settings) -> dict[str, Any]:
             # waitress warns "Task queue depth is N" for every request that waits for a free thread: under
             # load, a line per request that says only that the process is busy
             "waitress.queue": {"level": "ERROR"},
+            # Alembic says which plugins and which database implementation it set up, at every start: warnings
+            # only (dpscale says itself when a migration ran, bot.store.migrate)
+            "alembic": {"level": "WARNING"},
             **{name: {"handlers": [], "propagate": True} for name in SERVER_LOGGERS},
             **{name: {"level": "WARNING", "handlers": [], "propagate": True} for name in ACCESS_LOGGERS},
         },

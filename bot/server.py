@@ -32,17 +32,14 @@ import logging
 import math
 import os
 import resource
-import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
-
-from gunicorn.app.base import BaseApplication
-from gunicorn.arbiter import Arbiter
 
 from bot.asgi import Front, Lifespan
 from bot.http import EVENTS_PATH, HEALTH_PATH, WSGIApp
 from bot.logs import configure_logging, restart_writer_in_child
-from bot.settings import Settings, SettingsError, load_settings
+from bot.settings import Settings, load_settings
+from bot.startup import StartupFailed, check_port, load_settings_or_report, log_start, open_store
 
 if TYPE_CHECKING:
     from bot.slack.plumbing import Services
@@ -79,38 +76,12 @@ def build(settings: Settings) -> tuple[WSGIApp, Services]:
     from bot.slack.workspaces import installation_failed_page
 
     configure_logging(settings)
-    services = create_services(settings)
+    services = create_services(settings, open_store(settings))  # StartupFailed naming DATABASE_URL
     app = create_app(settings, services=services)
     flow = app.oauth_flow
     pages = frozenset({flow.install_path, flow.redirect_uri_path}) if flow is not None else frozenset()
     failed = installation_failed_page(resolve_locale(settings.dpscale_default_locale)).body.encode()
     return guarded(BoltHandler(app, path=EVENTS_PATH), browser_paths=pages, browser_failure=failed), services
-
-
-class Gunicorn(BaseApplication):  # type: ignore[misc]
-    """gunicorn, configured from Settings alone (no config file, no command-line arguments), serving `front`."""
-
-    def __init__(self, front: Front, options: dict[str, Any]) -> None:
-        self._front = front
-        self._options = options
-        super().__init__()
-
-    def load_config(self) -> None:
-        for key, value in self._options.items():
-            self.cfg.set(key, value)
-
-    def load(self) -> Front:
-        return self._front
-
-    def run(self) -> None:
-        Manager(self).run()
-
-
-class Manager(Arbiter):  # type: ignore[misc]
-    """gunicorn's arbiter, with SIGINT (Ctrl-C) stopping gracefully as SIGTERM does; SIGQUIT stops at once."""
-
-    def handle_int(self) -> None:
-        self.handle_term()
 
 
 def server_options(settings: Settings) -> dict[str, Any]:
@@ -134,30 +105,40 @@ def server_options(settings: Settings) -> dict[str, Any]:
 def serve(settings: Settings, app: WSGIApp | None = None) -> None:
     """Serve `app` (dpscale unless given; a given WSGI app runs behind the same front, with no follow-up work)
     on $HOST:$PORT in as many worker processes as `process_count` says, until SIGTERM or SIGINT."""
+    from bot.arbiter import Gunicorn  # only now: gunicorn reads WEB_CONCURRENCY as it is imported
+
     _raise_file_limit()
+    configure_logging(settings)
     lifespan: Lifespan | None = None
     idle: list[Callable[[], None]] = []
-    if app is None:
-        from bot.processes import warm_steps
-        from bot.slack.app import TokenCheckFailed
+    try:
+        check_port(settings)  # before anything is built: a port in use is named at once, in one line
+        if app is None:
+            app, lifespan = build_or_fail(settings)  # before any worker: each is forked with it built
+            from bot.processes import warm_steps
 
-        try:
-            app, lifespan = build(settings)  # before any worker: each is forked with it built
-        except TokenCheckFailed as failure:
-            log.error("not serving: %s", failure)
-            raise SystemExit(1) from None
-        idle = warm_steps()  # in each worker, once it serves and whenever it has nothing else to do
-    else:
-        configure_logging(settings)
+            idle = warm_steps()  # in each worker, once it serves and whenever it has nothing else to do
+    except StartupFailed as failure:
+        log.error("not serving: %s", failure)
+        raise SystemExit(1) from None
     front = Front(app, settings.web_threads, lifespan, settings.web_drain_timeout, idle)
     # everything built so far lives as long as the process: out of the collector's sight, in this process and in
     # every worker forked from it (so that no worker's first full collection walks it, nor copies its pages); the
     # collector, off while the process started (some 15 % of its imports' time), runs again from here
     gc.freeze()
     gc.enable()
-    log.info("serving on %s:%d with %d threads in %d processes", settings.host, settings.port,
-             settings.web_threads, process_count(settings))
+    log_start(settings, "http", process_count(settings))
     Gunicorn(front, server_options(settings)).run()
+
+
+def build_or_fail(settings: Settings) -> tuple[WSGIApp, Services]:
+    """`build`, with Slack's refusal of the token (or no answer) as the StartupFailed it is."""
+    from bot.slack.app import TokenCheckFailed
+
+    try:
+        return build(settings)
+    except TokenCheckFailed as failure:
+        raise StartupFailed(str(failure)) from None
 
 
 def process_count(settings: Settings) -> int:
@@ -185,10 +166,13 @@ os.register_at_fork(after_in_child=restart_writer_in_child)  # a forked worker w
 def main() -> int:
     """`python -m bot.server`: 2 if the settings are wrong, 1 if Slack refused the bot token or could not be
     asked about it at start-up, else serve until stopped, then 0."""
-    try:
-        settings = load_settings()
-    except SettingsError as error:
-        print(error, file=sys.stderr)
+    settings = load_settings_or_report()
+    if settings is None:
+        return 2
+    if settings.slack_signing_secret is None:  # SLACK_APP_TOKEN let the settings pass: that is `python -m bot`
+        configure_logging(settings)
+        log.error("not serving: fix these settings: SLACK_SIGNING_SECRET is required over HTTP (python -m "
+                  "bot.server); for Socket Mode with SLACK_APP_TOKEN, run python -m bot")
         return 2
     serve(settings)
     return 0

@@ -28,6 +28,9 @@ OAUTH_SOCKET_PROBLEM = "multi-workspace mode (SLACK_CLIENT_ID) needs HTTP and SL
 # the history scopes let dpscale look in the thread it answers whether an answer whose post timed out, or whose
 # process died while posting, landed after all (bot/slack/events.py): without them it never posts an answer twice,
 # but may lose one
+# what the Slack CLI's start hook (`slack run`) is handed: the development app's tokens, read where the usual
+# names are unset (a token set in the shell or in .env wins, as the CLI itself prefers it)
+CLI_TOKENS = {"SLACK_BOT_TOKEN": "SLACK_CLI_XOXB", "SLACK_APP_TOKEN": "SLACK_CLI_XAPP"}
 DEFAULT_SCOPES = ("commands,app_mentions:read,chat:write,users:read,"
                   "channels:history,groups:history,im:history,mpim:history")
 
@@ -35,7 +38,8 @@ DEFAULT_SCOPES = ("commands,app_mentions:read,chat:write,users:read,"
 class Settings(BaseSettings):
     """Everything the app reads from its environment. Secrets stay `SecretStr`: never logged, never shown."""
 
-    model_config = SettingsConfigDict(extra="ignore", frozen=True)
+    # `SLACK_APP_TOKEN=` (as .env.example leaves it) is unset, not a malformed token
+    model_config = SettingsConfigDict(extra="ignore", frozen=True, env_ignore_empty=True)
 
     slack_bot_token: SecretStr | None = None
     slack_signing_secret: SecretStr | None = None
@@ -178,11 +182,13 @@ class SettingsError(Exception):
 def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
     """Read the environment; problems raise one SettingsError naming each variable (its value never shown)."""
     env = os.environ if environ is None else environ
-    names = {key.lower() for key in env}
+    from_cli = {name.lower(): env[cli] for name, cli in CLI_TOKENS.items() if not env.get(name) and env.get(cli)}
+    names = {key.lower() for key, value in env.items() if value != ""} | set(from_cli)
     try:
         if environ is None:
-            return Settings()  # type: ignore[call-arg]
-        return Settings.model_validate({key.lower(): value for key, value in env.items()})
+            return Settings(**from_cli)  # type: ignore[arg-type]
+        given = {key.lower(): value for key, value in env.items() if value != ""}
+        return Settings.model_validate({**given, **from_cli})
     except ValidationError as exc:
         problems = [part for error in exc.errors() for part in _describe(error).split("; ")]
         if not {"slack_signing_secret", "slack_app_token"} & names and MODE_PROBLEM not in problems:

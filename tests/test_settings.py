@@ -110,3 +110,19 @@ def test_token_keys_are_read_in_order_the_one_that_encrypts_first():
 def test_one_process_per_core_only_with_a_shared_database(database_url, cpus, expected):
     env = {**GOOD, **({"DATABASE_URL": database_url} if database_url else {})}
     assert default_process_count(load_settings(env), cpus=cpus) == expected
+
+
+def test_the_slack_clis_tokens_are_read_where_the_usual_names_are_unset():
+    """`slack run` hands its start hook SLACK_CLI_XOXB and SLACK_CLI_XAPP; a token set in the shell or .env wins."""
+    cli = {"SLACK_CLI_XOXB": "xoxb-cli", "SLACK_CLI_XAPP": "xapp-cli"}
+    settings = load_settings(cli)
+    assert settings.socket_mode and settings.slack_bot_token.get_secret_value() == "xoxb-cli"
+    assert load_settings({**cli, "SLACK_BOT_TOKEN": "xoxb-own"}).slack_bot_token.get_secret_value() == "xoxb-own"
+    assert load_settings({**cli, "SLACK_BOT_TOKEN": ""}).slack_bot_token.get_secret_value() == "xoxb-cli"
+
+
+def test_an_empty_setting_is_unset_as_env_example_leaves_it():
+    settings = load_settings({**GOOD, "SLACK_APP_TOKEN": "", "DATABASE_URL": "", "PORT": ""})
+    assert not settings.socket_mode and settings.database_url is None and settings.port == 3000
+    with pytest.raises(SettingsError, match="SLACK_BOT_TOKEN is required"):
+        load_settings({**GOOD, "SLACK_BOT_TOKEN": ""})

@@ -7,6 +7,7 @@ import re
 
 from slack_bolt import App, BoltContext
 from slack_bolt.error import BoltError
+from slack_bolt.logger.messages import warning_client_prioritized_and_token_skipped
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 from slack_sdk.http_retry import HttpRequest, HttpResponse, RetryState, default_retry_handlers
@@ -42,6 +43,18 @@ FEATURES = (failures, commands, events, actions, shortcuts, forms, series, home,
 
 
 _SLACK_ERROR_CODE = re.compile(r"[a-z_]{1,64}")  # `invalid_auth`, `ratelimited`: what Slack's answers say
+
+
+class UnusedTokenNotice(logging.Filter):
+    """Drops Bolt's warning that `token` will be unused: Bolt reads SLACK_BOT_TOKEN from the environment beside
+    the client it is given, which carries that very token. Nothing to act on, on every healthy start."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.getMessage() != warning_client_prioritized_and_token_skipped()
+
+
+BOLT_LOG = logging.getLogger("bot.bolt")
+BOLT_LOG.addFilter(UnusedTokenNotice())
 
 
 class TokenCheckFailed(Exception):
@@ -138,7 +151,7 @@ def create_app(settings: Settings, store: Store | None = None, services: Service
             client=client,
             signing_secret=secret.get_secret_value() if secret else None,
             process_before_response=True,
-            logger=logging.getLogger("bot.bolt"),
+            logger=BOLT_LOG,
             before_authorize=ProvideServices(services, notice=events.note_rate_limit),
             listener_executor=services.lazy,
             **oauth,

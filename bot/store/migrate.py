@@ -74,7 +74,7 @@ def upgrade(database: Database, revision: str = "head", tokens: TokenCipher | No
     """Bring the schema to `revision`; a database already there is left untouched. `tokens` encrypts the
     tokens stored before 0005 (None: DPSCALE_TOKEN_KEYS, where it is set)."""
     if revision in ("head", HEAD) and at_head(database):
-        logger.info("database schema at revision %s", HEAD)
+        logger.debug("database schema at revision %s", HEAD)
         return
     from alembic import command
 
@@ -82,7 +82,7 @@ def upgrade(database: Database, revision: str = "head", tokens: TokenCipher | No
         if database.dialect == "postgresql":
             connection.execute(text("SELECT pg_advisory_xact_lock(:id)"), {"id": LOCK_ID})
         command.upgrade(alembic_config(connection, tokens), revision)
-    logger.info("database schema at revision %s", current_revision(database))
+    logger.info("database schema upgraded to revision %s", current_revision(database))
 
 
 def downgrade(database: Database, revision: str, tokens: TokenCipher | None = None) -> None:
@@ -94,4 +94,4 @@ def downgrade(database: Database, revision: str, tokens: TokenCipher | None = No
         if database.dialect == "postgresql":
             connection.execute(text("SELECT pg_advisory_xact_lock(:id)"), {"id": LOCK_ID})
         command.downgrade(alembic_config(connection, tokens), revision)
-    logger.info("database schema at revision %s", current_revision(database))
+    logger.info("database schema upgraded to revision %s", current_revision(database))
