@@ -43,13 +43,19 @@ def answer(text: str, locale: Locale) -> Reply:
 def answer_form(fields: dict[Quantity, str | None], locale: Locale, reader: Reader | None = None) -> Reply:
     """The reply to a submitted form, its fields read by `reader` (by default `locale`'s); raises FieldErrors with
     one localized message per field that is wrong."""
+    return solve_form(fields, locale, reader)[1]
+
+
+def solve_form(fields: dict[Quantity, str | None], locale: Locale,
+               reader: Reader | None = None) -> tuple[Result, Reply]:
+    """`answer_form`, with the result its reply shows (a workflow step outputs its figures: bot.slack.steps)."""
     command = parse_fields(fields, locale, reader)
     try:
         result = _calculate(command)
     except UserInputError as error:
         field = Quantity(error.cause or error.quantity) if error.quantity else _first_empty(fields)
         raise FieldErrors({field: error}) from None
-    return build_result_reply(result, command.notes, locale)
+    return result, build_result_reply(result, command.notes, locale)
 
 
 def _answer_series(words: list[str], locale: Locale, user_locale: Locale) -> Reply:

@@ -1,6 +1,7 @@
 """A fake Slack Web API served over HTTP on loopback, for end-to-end tests and benchmarks.
 
-It answers `auth.test` (per token), `oauth.v2.access`, `users.info` and `chat.postMessage` the way Slack does,
+It answers `auth.test` (per token), `oauth.v2.access`, `users.info`, `chat.postMessage` and a workflow step's
+`functions.completeSuccess`/`completeError` (once per execution) the way Slack does,
 receives `response_url` posts at /response/…, records every call, and can fail, rate-limit, hang or slow down
 a method on demand, or `users.info` for one user alone: slow, hanging, or answering a per-user error
 (`user_not_found`, `user_not_visible`) with HTTP 200 and `ok: false`, as Slack does for some Slack Connect users.
@@ -55,6 +56,7 @@ class FakeSlack:
     installs: int = 0
     socket_mode_url: str = ""  # what apps.connections.open answers: a local websocket standing in for Slack's
     posted: list[dict[str, Any]] = field(default_factory=list)  # every message chat.postMessage posted
+    completed: set[str] = field(default_factory=set)  # workflow steps given an outcome (functions.complete…)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _released: threading.Event = field(default_factory=threading.Event)
 
@@ -187,6 +189,12 @@ class FakeSlack:
                 thread = [m for m in self.posted if m["channel"] == params.get("channel")
                           and params.get("ts") in (m["thread_ts"], m["ts"])]
             return {"ok": True, "messages": [{k: v for k, v in m.items() if v is not None} for m in thread]}
+        if method in ("functions.completeSuccess", "functions.completeError"):  # a second outcome is refused
+            execution = params.get("function_execution_id", "")
+            with self._lock:
+                done = execution in self.completed
+                self.completed.add(execution)
+            return {"ok": False, "error": "execution_not_in_running_state"} if done else {"ok": True}
         if method == "chat.update":
             return {"ok": True, "channel": params.get("channel"), "ts": params.get("ts")}
         return {"ok": True}

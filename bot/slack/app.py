@@ -26,6 +26,7 @@ from bot.slack import (
     preferences,
     series,
     shortcuts,
+    steps,
     workspaces,
 )
 from bot.slack.delivery import BadAnswerRetry
@@ -39,7 +40,7 @@ API_TIMEOUT = 10
 LOOKUP_TIMEOUT = 10  # seconds a users.info lookup waits for Slack, in its own thread (bot.slack.locales)
 MAX_RATE_LIMIT_WAIT = 5  # seconds a call waits, once, when Slack's rate limit asks it to retry later
 # each registers its own listeners
-FEATURES = (failures, commands, events, actions, shortcuts, forms, series, home, preferences, installs)
+FEATURES = (failures, commands, events, actions, shortcuts, forms, series, home, preferences, installs, steps)
 
 
 _SLACK_ERROR_CODE = re.compile(r"[a-z_]{1,64}")  # `invalid_auth`, `ratelimited`: what Slack's answers say

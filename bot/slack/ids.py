@@ -27,4 +27,7 @@ FORM_ACTION_ID = "value"
 SERIES_FORM_CALLBACK = "dpscale_series_form"
 SERIES_BLOCK_IDS = {"throughput": "series_throughput", "rows": "series_rows"}
 EXPLAIN_ACTION = "dpscale_explain"
+# Workflow Builder's custom step (`bot.slack.steps`): its callback id in every manifest's `functions`
+THROUGHPUT_STEP = "dpscale_throughput"
+STEP_EVENT = "function_executed"
 ANY_ID = re.compile(r".*")  # what an older version's buttons and forms are matched by
