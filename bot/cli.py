@@ -6,15 +6,18 @@ that one run's numbers in that format, as the word does in Slack once saved (her
 shows the help in that format).
 
 Prints the reply as plain text (what the Slack message shows, its markup rendered: `bot.replies.plain`) or, with
---json, the exact Block Kit payload the bot sends. Exit status 0 for a result or help, 2 for a user error (its
-message on stderr).
+--json, the exact Block Kit payload the bot sends. In plain text the command is written as a terminal takes it
+(`dpscale 64 2,000 90%`, not Slack's `/dpscale …`). Exit status 0 for a result or help, 2 for a user error (its
+message on stderr). `dpscale --version` prints the installed version.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
+from importlib.metadata import PackageNotFoundError, version
 
 from babel import Locale
 
@@ -26,6 +29,7 @@ from bot.numbers import UNKNOWN, resolve_locale, unknown_locale
 from bot.replies import Reply, build_error_reply, render_plain_text
 
 DEFAULT_LOCALE = "en-US"
+SLASH_COMMAND = re.compile(r"(?<!\S)/dpscale\b")  # Slack's way to type it; a terminal's is `dpscale`
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -39,6 +43,7 @@ def main(argv: list[str] | None = None) -> int:
         "Slack has not told",
     )
     parser.add_argument("--json", action="store_true", help="print the Block Kit payload instead of text")
+    parser.add_argument("--version", action="version", version=f"dpscale {installed_version()}")
     args = parser.parse_args(argv)
     try:
         default = resolve_locale(DEFAULT_LOCALE)
@@ -50,10 +55,22 @@ def main(argv: list[str] | None = None) -> int:
     output = (
         json.dumps(reply.payload(), ensure_ascii=False, indent=2) + "\n"
         if args.json
-        else render_plain_text(reply)
+        else in_terminal(render_plain_text(reply))
     )
     (sys.stderr if reply.is_error else sys.stdout).write(output)
     return 2 if reply.is_error else 0
+
+
+def installed_version() -> str:
+    try:
+        return version("dpscale")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "(not installed)"
+
+
+def in_terminal(text: str) -> str:
+    """A reply's plain text with the command written as this tool takes it: `dpscale 64 2,000 90%`."""
+    return SLASH_COMMAND.sub("dpscale", text)
 
 
 def answer_with_format(text: str, locale: Locale) -> Reply:

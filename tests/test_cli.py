@@ -102,3 +102,21 @@ def test_cli_names_an_unknown_format(capsys):
 
 def test_plain_text_examples():
     assert doctest.testmod(plain_module).failed == 0
+
+
+@pytest.mark.parametrize(("text", "locale"), [("64 2000 150%", "en-US"), ("64 abc", "de-DE"), ("help", "ja-JP")])
+def test_cli_writes_the_command_as_a_terminal_takes_it_not_as_slacks(capsys, text, locale):
+    main([text, "--locale", locale])
+    captured = capsys.readouterr()
+    shown = captured.out + captured.err
+    assert "/dpscale" not in shown and "dpscale 64" in shown
+
+
+def test_cli_json_keeps_the_payload_slack_gets(capsys):
+    assert main(["64 2000 150%", "--json"]) == 2
+    assert "/dpscale 64" in capsys.readouterr().err
+
+
+def test_cli_says_its_version():
+    done = subprocess.run([sys.executable, "-m", "bot.cli", "--version"], capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and re.fullmatch(r"dpscale \d+\.\d+\.\d+\S*\n", done.stdout), done.stdout

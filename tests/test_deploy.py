@@ -11,6 +11,7 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
 import yaml
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
@@ -143,3 +144,31 @@ def test_env_example_names_real_settings():
 def test_the_license_is_the_one_pyproject_names():
     assert PYPROJECT["project"]["license"] == {"text": "MIT"}
     assert (ROOT / "LICENSE").read_text().startswith("MIT License")
+
+
+def env_example() -> dict[str, str]:
+    """The settings .env.example sets (its commented lines left out), as `set -a && . ./.env` reads them."""
+    lines = (ROOT / ".env.example").read_text().splitlines()
+    return dict(line.split("=", 1) for line in lines if re.match(r"^[A-Z][A-Z0-9_]*=", line))
+
+
+def test_env_example_filled_in_as_the_readme_says_selects_the_mode_it_promises():
+    from bot.settings import SettingsError, load_settings
+
+    given = env_example()
+    assert given == {"SLACK_BOT_TOKEN": "", "SLACK_APP_TOKEN": "", "SLACK_SIGNING_SECRET": ""}
+    with pytest.raises(SettingsError, match="SLACK_BOT_TOKEN is required"):  # a copy not yet filled in says so
+        load_settings(given)
+    terminal = load_settings({**given, "SLACK_BOT_TOKEN": "xoxb-1", "SLACK_APP_TOKEN": "xapp-1"})
+    public_url = load_settings({**given, "SLACK_BOT_TOKEN": "xoxb-1", "SLACK_SIGNING_SECRET": "secret"})
+    assert terminal.socket_mode and not public_url.socket_mode
+
+
+def test_compose_serves_http_in_few_enough_processes_for_postgresqls_default_connections():
+    from bot.settings import load_settings
+
+    dpscale = yaml.safe_load((ROOT / "compose.yaml").read_text())["services"]["dpscale"]
+    filled = {"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_APP_TOKEN": "xapp-1", "SLACK_SIGNING_SECRET": "secret"}
+    settings = load_settings({**filled, **dpscale["environment"]})  # compose's environment wins over .env
+    assert not settings.socket_mode and settings.web_concurrency is not None
+    assert settings.web_concurrency * 16 <= 100 - 3  # PostgreSQL's max_connections, less its reserved superuser ones
