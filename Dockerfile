@@ -1,5 +1,6 @@
 # dpscale's production image: `docker build -t dpscale .`, then `docker compose up` (compose.yaml) for PostgreSQL
-# beside it. The same steps run outside a container in CI (.ci/smoke-image), against a real PostgreSQL.
+# beside it. CI runs the same steps outside a container (.ci/smoke-image), then builds and runs this file with a
+# real engine (.ci/container).
 ARG PYTHON=python:3.11-slim-bookworm
 
 # Build: the locked dependencies (only when requirements.txt changes), then dpscale itself, into /opt/dpscale.

@@ -172,3 +172,12 @@ def test_compose_serves_http_in_few_enough_processes_for_postgresqls_default_con
     settings = load_settings({**filled, **dpscale["environment"]})  # compose's environment wins over .env
     assert not settings.socket_mode and settings.web_concurrency is not None
     assert settings.web_concurrency * 16 <= 100 - 3  # PostgreSQL's max_connections, less its reserved superuser ones
+
+
+def test_ci_ends_by_building_and_running_the_image_with_a_real_engine():
+    steps = [line for line in (ROOT / ".ci" / "run").read_text().splitlines() if line and not line.startswith("#")]
+    assert steps[-1].startswith("bash .ci/container")
+    container = (ROOT / ".ci" / "container").read_text()
+    for needed in ("--storage-driver=vfs", "--iptables=false", "--bridge=none", "debootstrap", "docker import",
+                   "--build-arg PYTHON=", '"id", "-u") == "10001"', '["ExitCode"] == 0', '"healthy"'):
+        assert needed in container, needed

@@ -26,7 +26,7 @@ from slack_sdk.errors import SlackApiError, SlackClientError
 
 from bot.calculator import Quantity, Result
 from bot.engine import solve_form
-from bot.errors import ErrorCode, UserInputError
+from bot.errors import ErrorCode
 from bot.formats import parse_reader_locale
 from bot.parsing import FieldErrors
 from bot.replies import Reply, build_failure_reply, describe_error
@@ -93,12 +93,10 @@ def outcome_of(inputs: dict[str, Any], locale: Locale) -> tuple[str, dict[str, A
         result, reply = solve_form(step_fields(inputs), locale)
     except FieldErrors as errors:
         return "invalid", step_problem(errors, locale)
-    except UserInputError as error:  # not one input's: the message alone
-        return "invalid", plain(describe_error(error, locale))[:ERROR_LIMIT]
     return "ok", step_outputs(result, reply)
 
 
-def run_step(ack: Ack, body: dict[str, Any], context: BoltContext, client: WebClient) -> BoltResponse | None:
+def run_step(ack: Ack, context: BoltContext, client: WebClient) -> BoltResponse | None:
     """Read the inputs, give Slack the step's outcome, then acknowledge; HTTP 503 (Slack delivers the event again)
     when Slack could not be told within the acknowledgement's time. Bolt's `complete` and `fail` call the same two
     methods with the step's own token; here each call gets only the time that is left."""
