@@ -133,6 +133,19 @@ MUTANTS = [
            "return _unescaped(_emoji(text))", "return text", ("tests/test_cli.py",)),
     Mutant("deploy", "the Heroku recipe without PostgreSQL", "app.json",
            '"plan": "heroku-postgresql:essential-0"', '"plan": "heroku-redis:mini"', ("tests/test_deploy.py",)),
+    Mutant("start-up", "slack run's SLACK_CLI_XOXB and SLACK_CLI_XAPP not read", "bot/settings.py",
+           'CLI_TOKENS = {"SLACK_BOT_TOKEN": "SLACK_CLI_XOXB", "SLACK_APP_TOKEN": "SLACK_CLI_XAPP"}',
+           "CLI_TOKENS: dict[str, str] = {}", ("tests/test_settings.py", "tests/test_startup.py")),
+    Mutant("start-up", "a port in use left to the server's retries, PORT never named", "bot/server.py",
+           "check_port(settings)  # before anything is built", "None  # before anything is built",
+           ("tests/test_startup.py",)),
+    Mutant("workflow step", "a wrong input's message does not name the input", "bot/slack/steps.py",
+           "parts.append(problem if error.code in COUNT_CODES else words.field_line(labels[quantity], problem))",
+           "parts.append(problem)", ("tests/test_steps.py",)),
+    Mutant("workflow step", "an outcome Slack could not take acknowledged anyway: never delivered again",
+           "bot/slack/steps.py", 'return BoltResponse(status=503, body="")', "ack()", ("tests/test_steps.py",)),
+    Mutant("cli", "Slack's /dpscale printed in a terminal", "bot/cli.py",
+           "else in_terminal(render_plain_text(reply))", "else render_plain_text(reply)", ("tests/test_cli.py",)),
 ]
 
 
