@@ -142,8 +142,9 @@ def _seed(tag: str) -> str:
     return f"{words.number(Decimal(64), 0)} {words.number(Decimal(2000))} {words.percent(Decimal('0.9'))}"
 
 
-@pytest.mark.parametrize(("tag", "name"), [("ru-RU", "русский"), ("pl-PL", "polski"), ("nl-NL", "Nederlands")])
+@pytest.mark.parametrize(("tag", "name"), [("ru-RU", "Russian"), ("pl-PL", "Polish"), ("nl-NL", "Dutch")])
 def test_a_language_without_a_catalog_gets_english_and_the_reply_says_so_once(tag, name):
+    """The English note names the language in English, as it names the format beside it (not `русский`)."""
     for reply in (answer(_seed(tag), resolve_locale(tag)), build_help_reply(resolve_locale(tag))):
         text = str(reply.blocks)
         assert text.count(f"dpscale does not speak {name} yet") == 1

@@ -106,7 +106,7 @@ def test_the_menu_offers_every_slack_locale_with_an_example_and_same_as_slack():
 
 
 @pytest.mark.parametrize(("slack_locale", "german"),
-                         [("zh-TW", "德文 (德國)"), ("zh-CN", "德语 (德国)"), ("ja-JP", "ドイツ語 (ドイツ)")])
+                         [("zh-TW", "德文（德國）"), ("zh-CN", "德语（德国）"), ("ja-JP", "ドイツ語（ドイツ）")])
 def test_the_menu_names_formats_in_the_script_of_the_readers_language(slack_locale, german):
     """A Taiwanese reader's menu is in Traditional characters, as every reply is, not in the bare language's."""
     labels = {o["value"]: o["text"]["text"]
@@ -275,8 +275,7 @@ def test_every_sentence_about_the_users_format_names_the_chosen_one():
 
     locale = with_number_format(resolve_locale("en-US"), resolve_locale("de-CH"))
     help_text = str(build_help_reply(locale).blocks)
-    assert "Numbers are read in the German (Switzerland) number format you chose: two thousand is written " \
-        "`2'000`" in help_text
+    assert "Numbers are read in the German (Switzerland) format you chose: two thousand is `2'000`" in help_text
     form = json.dumps(form_view(locale, FormMetadata.of(locale, None)), ensure_ascii=False)
     assert "Numbers are read in your German (Switzerland) format" in form
     ask = answer("64 2,000 90%", locale)

@@ -80,7 +80,7 @@ def test_a_reading_note_says_how_a_number_in_another_format_was_read():
 def test_a_series_error_shows_how_to_write_a_series():
     reply = answer("v=2000 8=15800", resolve_locale("en-US"))
     assert reply.is_error
-    assert "A series needs from 2 to 12 cluster sizes besides the single device" in reply.text
+    assert "Besides the throughput of one device, a series needs 2 to 12 cluster sizes" in reply.text
     assert "/dpscale v=2,000 8=15,800 16=31,000 64=115,200" in str(reply.blocks)
 
 

@@ -139,8 +139,8 @@ def form_view(
         Quantity.ACTUAL: (_("Actual cluster throughput (samples/s)"), number(d * v * e, 2)),
     }
     blocks: list[Block] = [section(_(
-        "Fill in any three fields; dpscale solves the fourth. Leave *actual cluster throughput* empty to see what "
-        "your cluster delivers."
+        "Fill in any three fields and dpscale works out the fourth. Leave *actual cluster throughput* empty to see "
+        "what your cluster delivers."
     ))]
     blocks.extend(context([note[:FORM_ERROR_LIMIT]]) for note in notes)
     for quantity, (label, example) in hints.items():
