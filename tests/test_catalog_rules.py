@@ -212,6 +212,16 @@ def test_no_ascii_space_follows_a_full_width_full_stop(language):
     assert offending(language, "[。！？] ") == []
 
 
+CJK_LETTER = "[\u3040-\u30ff\u3400-\u9fff]"  # kana and Han: the letters of Japanese and Chinese prose
+
+
+@pytest.mark.parametrize("language", ["ja", "zh_Hans", "zh_Hant"])
+def test_japanese_and_chinese_prose_has_no_ascii_parenthesis_or_comma(language):
+    """`日本語（日本）`, `中文（简体，中国）`: no ASCII `(`, `)` or `,` beside a kana or Han character (Babel's display
+    names wrote `中文 (简体, 中国)` into replies, the form and the menu), nor a space before the parenthesis."""
+    assert offending(language, f"{CJK_LETTER} ?[(),]|[(),] ?{CJK_LETTER}", without_markup) == []
+
+
 def test_korean_shows_no_fallback_particle():
     particles = r"을\(를\)|를\(을\)|이\(가\)|가\(이\)|은\(는\)|는\(은\)|와\(과\)|과\(와\)|\(으\)|\(이\)"
     assert offending("ko", particles) == []
