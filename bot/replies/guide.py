@@ -72,7 +72,7 @@ def _examples(words: Wording, ungrouped: bool) -> str:
         (f"/dpscale {n(d, 0)} {n(v)} {pct(e)}", _("cluster throughput and speedup")),
         (f"/dpscale {n(d, 0)} {n(v)} {n(e)}", _("the same, with the efficiency as a fraction")),
         (f"/dpscale {n(d, 0)} {n(v)} {ak}{n(actual)}", _("your measured efficiency")),
-        (f"/dpscale {vk}{n(v)} {ek}{pct(e)} {ak}{n(Decimal(200000))}", _("devices needed for a target")),
+        (f"/dpscale {vk}{n(v)} {ek}{pct(e)} {ak}{n(Decimal(200000))}", _("devices needed for a target throughput")),
         (f"/dpscale {dk}{n(d, 0)} {ek}{pct(e)} {ak}{n(actual)}", _("per-device throughput needed")),
         (f"/dpscale {series_example(words, ungrouped)}", _("efficiency at several cluster sizes, and its trend")),
         ("/dpscale " + series_word(words), _("a form for such a series, one measurement per line")),

@@ -153,7 +153,7 @@ def bar_blocks(efficiency: Decimal) -> int:
 def bar(result: Result, figures: Figures, words: Wording) -> str:
     filled = bar_blocks(result.efficiency)
     drawing = "█" * filled + "░" * (BAR_WIDTH - filled)
-    return words.gettext("`{bar}` actual is {share} of ideal").format(bar=drawing, share=figures.efficiency)
+    return words.gettext("`{bar}` actual throughput is {share} of ideal").format(bar=drawing, share=figures.efficiency)
 
 
 def formula(result: Result, figures: Figures, words: Wording) -> str:
