@@ -137,10 +137,10 @@ def _reading_rules(words: Wording) -> str:
 
 def two_formats_rule(words: Wording, own: Locale) -> str:
     """How numbers are read after a `lang=` word whose format reads them otherwise than the user's `own`."""
-    example = code(words.plain(Decimal(2000)) + " · " + words.plain(Decimal("0.9")))
+    example = words.comma.join(code(words.plain(value)) for value in (Decimal(2000), Decimal("0.9")))
     return words.gettext(
         "Numbers are read in the {name} format and in your own, {own}; a number the two read differently is "
-        "asked about. For example {example}."
+        "asked about. Numbers written like {example} read alike in both."
     ).format(name=escape(words.locale_name), own=escape(words.format_name(own)), example=example)
 
 

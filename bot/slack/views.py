@@ -217,6 +217,6 @@ def home_view(locale: Locale) -> dict[str, Any]:
     """The App Home tab: what dpscale computes, how to ask, and the explanations, in the viewer's locale."""
     _, blocks = help_blocks(locale)
     intro = section(wording_for(locale).gettext(
-        "Type `/dpscale` with no numbers to open a form, or mention @dpscale in a channel to answer in a thread."
+        "Type `/dpscale` with no numbers to open a form, or mention @dpscale in a channel and it answers in a thread."
     ))
     return {"type": "home", "blocks": [*blocks, intro, *explanation_blocks(locale)]}
