@@ -229,7 +229,7 @@ def test_the_worked_formula_multiplies_the_numbers_it_shows_and_nothing_small_is
          "The scaling efficiency must be from 0.01% to 100%. With 12.79 it would come out at 0.00999%."),
         ("de-DE", "64 2.000 actual=12,79",
          "Die Skalierungseffizienz muss zwischen 0,01\u00a0% und 100\u00a0% liegen. "
-         "Mit 12,79 ergibt sich 0,00999\u00a0%."),
+         "Mit 12,79 ergäbe sich 0,00999\u00a0%."),
         ("en-US", "v=1 e=50% actual=3000000",
          "The number of devices must be from 1 to 1,000,000. With 3000000 it would come out at 6,000,000."),
     ],
