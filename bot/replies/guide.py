@@ -187,8 +187,8 @@ def faq_example(words: Wording, example: FaqExample | None) -> list[str]:
     if example.count == 1:
         return []
     return [words.ngettext(
-        "With your numbers: at {efficiency}, {devices} device works like {speedup} perfect ones.",
-        "With your numbers: at {efficiency}, {devices} devices work like {speedup} perfect ones.",
+        "With these numbers: at {efficiency}, {devices} device works like {speedup} perfect ones.",
+        "With these numbers: at {efficiency}, {devices} devices work like {speedup} perfect ones.",
         example.count,
     ).format(efficiency=example.efficiency, devices=example.devices, speedup=example.speedup)]
 
