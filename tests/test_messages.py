@@ -231,7 +231,9 @@ def test_the_worked_formula_multiplies_the_numbers_it_shows_and_nothing_small_is
          "Die Skalierungseffizienz muss zwischen 0,01\u00a0% und 100\u00a0% liegen. "
          "Mit 12,79 ergäbe sich 0,00999\u00a0%."),
         ("en-US", "v=1 e=50% actual=3000000",
-         "The number of devices must be from 1 to 1,000,000. With 3000000 it would come out at 6,000,000."),
+         "The number of devices must be from 1 to 1,000,000. With 3000000 you would need 6,000,000 devices."),
+        ("fr-FR", "v=1 e=50% actual=3000000", "il faudrait 6\u202f000\u202f000 d’accélérateurs."),  # CLDR's *many*
+        ("ja-JP", "v=1 e=50% actual=3000000", "6,000,000台のデバイスが必要になります。"),
     ],
 )
 def test_a_solved_value_that_breaks_a_rule_is_shown_with_the_input_it_came_from(locale, text, shown):

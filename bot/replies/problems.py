@@ -60,10 +60,7 @@ def _describe_number_error(error: UserInputError, locale: Locale, own: Locale | 
         high=_bound(error.quantity, error.high, words),
     )
     if error.value is not None:  # a solved value: what it came out at, and the input it came from
-        solved = words.gettext("With {token} it would come out at {value}.").format(
-            token=token, value=_solved_value(error.quantity, Decimal(error.value), words)
-        )
-        return words.sentences(message, solved)
+        return words.sentences(message, _solved_sentence(error.quantity, Decimal(error.value), token, words))
     if error.code in _RULES_WITHOUT_TOKEN and error.token is not None:
         return words.gettext("{message} You wrote {token}.").format(token=token, message=message)
     if error.code is ErrorCode.AMBIGUOUS_NUMBER and error.reason:
@@ -123,6 +120,16 @@ def _ask_reasons(words: Wording) -> dict[AskReason, str]:
     }
     return {reason: sentence.format(name=escape(words.locale_name), lang=code("lang="))
             for reason, sentence in sentences.items()}
+
+
+def _solved_sentence(quantity: str | None, value: Decimal, token: str, words: Wording) -> str:
+    """What a refused solved value came out at: a number of devices said as one (`you would need 6,000,000
+    devices`), any other value as a figure."""
+    written = _solved_value(quantity, value, words)
+    if quantity == Quantity.DEVICES.value:
+        return words.ngettext("With {token} you would need {value} device.", "With {token} you would need {value} "
+                              "devices.", int(value)).format(token=token, value=written)
+    return words.gettext("With {token} it would come out at {value}.").format(token=token, value=written)
 
 
 def _solved_value(quantity: str | None, value: Decimal, words: Wording) -> str:
