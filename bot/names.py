@@ -21,6 +21,8 @@ _HAN_NEXT_TO_DIGIT = re.compile(r"(?<=[\u3400-\u9fff])(?=\d)|(?<=\d)(?=[\u3400-\
 # Korean joins two counted items (`8개`, `16개`: they end in a vowel) with 와, as running prose does; CLDR's 및
 # is the conjunction of forms and lists in official writing
 _LIST_JOINS = {"ko": (", ", "{0}와 {1}")}
+# Japanese joins two items with と (`8台と16台`); CLDR's 、 stays for longer lists
+_LIST_PAIRS = {"ja": "{0}と{1}"}
 
 
 def display_name(named: Locale, language: Locale) -> str:
@@ -48,9 +50,13 @@ def join_list(items: list[str], language: Locale) -> str:
     '8 台和 16 台'
     >>> join_list(["8개", "16개"], Locale.parse("ko"))
     '8개와 16개'
+    >>> join_list(["8台", "16台"], Locale.parse("ja")), join_list(["8台", "16台", "32台"], Locale.parse("ja"))
+    ('8台と16台', '8台、16台、32台')
     """
     joins = _LIST_JOINS.get(language.language)
-    if joins is not None and len(items) >= 2:
+    if len(items) == 2 and language.language in _LIST_PAIRS:
+        text = _LIST_PAIRS[language.language].format(*items)
+    elif joins is not None and len(items) >= 2:
         middle, end = joins
         text = end.format(middle.join(items[:-1]), items[-1])
     else:

@@ -314,7 +314,7 @@ def test_the_faq_example_is_the_results_own(language, command, devices, efficien
 
 
 @pytest.mark.parametrize(("language", "sizes"), [
-    ("ja", "8台、16台"), ("ko", "8개와 16개"), ("zh_Hans", "8 台和 16 台"), ("zh_Hant", "8 台和 16 台"),
+    ("ja", "8台と16台"), ("ko", "8개와 16개"), ("zh_Hans", "8 台和 16 台"), ("zh_Hant", "8 台和 16 台"),
     ("en", "8 and 16 devices"), ("de", "8 und 16 Geräten"), ("fr", "8 et 16 accélérateurs")])
 def test_a_list_of_device_counts_carries_the_counter_on_every_count(language, sizes):
     """Sizes above ideal are listed by the language's own list pattern, each count with its counter where the

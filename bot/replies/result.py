@@ -124,7 +124,14 @@ def _labels(words: Wording, solved: Quantity) -> dict[Quantity, str]:
         Quantity.EFFICIENCY: _("Scaling efficiency"),
         Quantity.ACTUAL: _("Actual throughput"),
     }
-    labels[solved] = _("{label} (calculated)").format(label=labels[solved])
+    # one entry per quantity: the marker agrees with its label (`Efficacité de scaling (calculée)`)
+    calculated = {
+        Quantity.DEVICES: words.pgettext("devices", "{label} (calculated)"),
+        Quantity.THROUGHPUT: words.pgettext("throughput", "{label} (calculated)"),
+        Quantity.EFFICIENCY: words.pgettext("efficiency", "{label} (calculated)"),
+        Quantity.ACTUAL: words.pgettext("actual throughput", "{label} (calculated)"),
+    }
+    labels[solved] = calculated[solved].format(label=labels[solved])
     return labels
 
 
