@@ -125,7 +125,7 @@ def direct_message_note(locale: Locale) -> Block:
 def form_view(
     locale: Locale, metadata: FormMetadata, initial: dict[Quantity, str] | None = None, notes: tuple[str, ...] = ()
 ) -> dict[str, Any]:
-    """A modal with one field per quantity: fill in any three and the fourth is solved; `notes` (mrkdwn) under its
+    """A modal with one field per quantity: fill in any three and dpscale works out the fourth; `notes` (mrkdwn) under its
     first line say where the values filled in came from."""
     words = wording_for(locale)
     _ = words.gettext
@@ -135,7 +135,8 @@ def form_view(
     hints = {
         Quantity.DEVICES: (_("Devices"), number(d, 0)),
         Quantity.THROUGHPUT: (_("Per-device throughput (samples/s)"), number(v, 2)),
-        Quantity.EFFICIENCY: (_("Scaling efficiency"), words.percent(e) + " · " + number(e, 2)),
+        Quantity.EFFICIENCY: (_("Scaling efficiency"), _("{first} or {second}").format(first=words.percent(e),
+                                                                                        second=number(e, 2))),
         Quantity.ACTUAL: (_("Actual cluster throughput (samples/s)"), number(d * v * e, 2)),
     }
     blocks: list[Block] = [section(_(
