@@ -137,15 +137,15 @@ def trend_line(series: Series, words: Wording) -> str:
         return _("From {low} to {high} devices, efficiency stays at {first}.").format(**values)
     if points < 0:
         return words.ngettext(
-            "From {low} to {high} devices, efficiency falls from {first} to {last}: {points} percentage point "
-            "per doubling of the cluster.",
-            "From {low} to {high} devices, efficiency falls from {first} to {last}: {points} percentage points "
-            "per doubling of the cluster.", n).format(**values)
+            "From {low} to {high} devices, efficiency falls from {first} to {last}: on average {points} percentage "
+            "point per doubling of the cluster.",
+            "From {low} to {high} devices, efficiency falls from {first} to {last}: on average {points} percentage "
+            "points per doubling of the cluster.", n).format(**values)
     return words.ngettext(
-        "From {low} to {high} devices, efficiency rises from {first} to {last}: {points} percentage point per "
-        "doubling of the cluster.",
-        "From {low} to {high} devices, efficiency rises from {first} to {last}: {points} percentage points per "
-        "doubling of the cluster.", n).format(**values)
+        "From {low} to {high} devices, efficiency rises from {first} to {last}: on average {points} percentage "
+        "point per doubling of the cluster.",
+        "From {low} to {high} devices, efficiency rises from {first} to {last}: on average {points} percentage "
+        "points per doubling of the cluster.", n).format(**values)
 
 
 def plural_count(written: str, words: Wording) -> int:
