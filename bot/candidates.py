@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from enum import StrEnum
 from functools import cached_property, lru_cache
@@ -82,7 +82,14 @@ class Reader:
     def is_house_form(self, body: str, value: Decimal) -> bool:
         """Written exactly as dpscale writes `value` for this reader (any space or apostrophe for a group mark)."""
         typed = _plain_marks(body)
-        return any(_plain_marks(write_number(value, style, 8)) == typed for style in self.writers)
+        forms = (form for style in self.writers for form in _forms(style))
+        return any(_plain_marks(write_number(value, form, 8)) == typed for form in forms)
+
+
+def _forms(style: NumberStyle) -> tuple[NumberStyle, ...]:
+    """How `style` writes, and, where CLDR's minimum grouping digits leave 2000 ungrouped (es, it), `2.000` too:
+    CLDR's pattern groups it, and it is the reader's own."""
+    return (style,) if style.min_grouping == 1 else (style, replace(style, min_grouping=1))
 
 
 def _plain_marks(text: str) -> str:

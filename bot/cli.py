@@ -27,6 +27,8 @@ from bot.format_choice import UnknownFormat, build_unknown_format_reply, take_fo
 from bot.formats import with_number_format
 from bot.numbers import UNKNOWN, resolve_locale, unknown_locale
 from bot.replies import Reply, build_error_reply, render_plain_text
+from bot.replies.guide import build_series_form_note
+from bot.series_syntax import wants_series_form
 
 DEFAULT_LOCALE = "en-US"
 SLASH_COMMAND = re.compile(r"(?<!\S)/dpscale\b")  # Slack's way to type it; a terminal's is `dpscale`
@@ -84,6 +86,8 @@ def answer_with_format(text: str, locale: Locale) -> Reply:
         return build_error_reply(error, locale)
     if choice is not None and choice.tag is not None:
         locale = with_number_format(locale, resolve_locale(choice.tag))
+    if wants_series_form(rest):  # in Slack the form opens (bot/slack/series.py); here there is none to open
+        return build_series_form_note(locale, rest.strip())
     return answer(rest, locale)
 
 

@@ -14,6 +14,7 @@ from babel import Locale
 from bot.errors import NUMBER_FORMAT, ErrorCode, UserInputError
 from bot.formats import NUMBER_FORMATS, example_number
 from bot.i18n import catalog_name, translations_for
+from bot.names import display_name
 from bot.numbers import resolve_locale
 from bot.replies.blocks import Reply, ReplyKind, code, context, escape, section
 from bot.replies.wording import wording_for
@@ -79,7 +80,7 @@ def build_format_saved_reply(tag: str | None, locale: Locale) -> Reply:
     if tag is None:
         text = _("Done: your numbers follow your Slack language again.")
     else:
-        text = _("Done: your numbers are now read and written as {example} ({name}). "
+        text = _("Done: your numbers are now read and written in the {name} format, as {example}. "
                  "`format=slack` goes back to your Slack language.").format(
             example=code(example_number(tag)), name=escape(_format_name(tag, locale)))
     return Reply(text=text, blocks=[section(":white_check_mark: " + text)], kind=ReplyKind.HELP)
@@ -87,8 +88,8 @@ def build_format_saved_reply(tag: str | None, locale: Locale) -> Reply:
 
 def build_unknown_format_reply(token: str, locale: Locale) -> Reply:
     words = wording_for(locale)
-    text = words.gettext("I don't know the number format {token}. Write it as a locale such as {examples}, "
-                         "or `format=slack` to follow your Slack language.").format(
+    text = words.gettext("I don't recognize the number format {token}. Write a language and region code such as "
+                         "{examples}, or `format=slack` to follow your Slack language.").format(
         token=code(token), examples=words.comma.join(code(f"format={tag}") for tag in ("de-DE", "en-US", "fr-FR")))
     return Reply(text=text, blocks=[section(":warning: " + text)], kind=ReplyKind.ERROR)
 
@@ -106,7 +107,7 @@ def build_format_blocks(current: str | None, locale: Locale) -> list[dict[str, A
     options = [follow, *([chosen] if chosen is not follow and chosen not in offered else []), *offered]
     select = {"type": "static_select", "action_id": SELECT_ACTION, "options": options, "initial_option": chosen}
     explanation = _("How you write numbers, whatever language you read Slack in. Replies stay in your Slack "
-                    "language; `format=de-DE` in a command chooses too, `format=slack` forgets.")
+                    "language; `format=de-DE` in a command sets it too, and `format=slack` clears it.")
     return [
         {"type": "section", "block_id": SELECT_BLOCK,
          "text": {"type": "mrkdwn", "text": "*" + _("Your number format") + "*"}, "accessory": select},
@@ -123,7 +124,7 @@ def _current_option(current: str, offered: list[dict[str, Any]], locale: Locale)
 
 def _format_name(tag: str, locale: Locale) -> str:
     named = resolve_locale(tag)
-    return named.get_display_name(Locale.parse(catalog_name(locale))) or tag
+    return display_name(named, Locale.parse(catalog_name(locale)))
 
 
 def _option(value: str, text: str) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from babel.numbers import get_decimal_symbol, get_group_symbol
 
 from bot.cldr_numbers import CLDR_NUMBERS
 from bot.errors import ErrorCode, UserInputError
+from bot.min_grouping import is_grouped, min_grouping_digits
 
 # Slack locale tags that are not CLDR locales, mapped to the CLDR locale that stands for the same region.
 SLACK_LOCALE_ALIASES = {"es-la": "es_419"}
@@ -111,6 +112,7 @@ class NumberStyle:
     grouping: tuple[int, int]
     percent_prefix: str
     percent_suffix: str
+    min_grouping: int = 1  # CLDR's minimumGroupingDigits: `2` writes 2000 but 20.000
 
     @cached_property
     def translation(self) -> dict[int, str]:
@@ -171,7 +173,7 @@ def cldr_style(locale: Locale) -> NumberStyle:
     if known is None:
         return babel_style(locale)
     decimal, group, grouping, percent_prefix, percent_suffix = known
-    return NumberStyle(locale, decimal, group, grouping, percent_prefix, percent_suffix)
+    return NumberStyle(locale, decimal, group, grouping, percent_prefix, percent_suffix, min_grouping_digits(locale))
 
 
 def babel_style(locale: Locale) -> NumberStyle:
@@ -187,6 +189,7 @@ def babel_style(locale: Locale) -> NumberStyle:
         grouping=decimal_pattern.grouping,
         percent_prefix=percent_pattern.prefix[0],
         percent_suffix=percent_pattern.suffix[0],
+        min_grouping=min_grouping_digits(locale),
     )
 
 
@@ -220,6 +223,8 @@ def format_number(value: Decimal, locale: Locale, *, max_fraction_digits: int = 
 
 def write_number(value: Decimal, style: NumberStyle, max_fraction_digits: int = 2, grouping: bool = True) -> str:
     """`format_number` for a style already looked up (a reply writes many numbers in one style)."""
+    if grouping and style.min_grouping > 1:  # 2000, not 2.000, where CLDR's minimum grouping digits say so
+        grouping = is_grouped(value, max_fraction_digits, style.grouping[0], style.min_grouping)
     if grouping and style.grouping == (3, 3):
         # Python groups by threes with `,` and `.`: map those onto the locale's symbols in one pass
         text = format(value, _spec(max_fraction_digits, True)).translate(style.translation)

@@ -77,7 +77,8 @@ def placeholder_values(words: Wording) -> dict[str, str]:
         "options": _("{first} or {second}").format(first=code("2"), second=code("2000")),
         "first": code("2"), "second": code("2000"),
         "thousands": code(words.number(Decimal(2000))), "fraction": code(words.number(Decimal("0.9"))),
-        "percent": code(words.percent(e)), "lang": code("lang=en-US"),
+        "percent": code(words.percent(e)), "lang": code(words.key(None) + "de"),
+        "command": code("/dpscale series"),
         "name": words.locale_name, "format": words.locale_name, "own": words.format_name(other),
         "language": words.language.get_language_name(words.language) or str(words.language),
         "value": words.percent(e), "efficiency": words.percent(e), "share": words.percent(e),
@@ -209,6 +210,16 @@ def test_french_puts_a_narrow_no_break_space_before_high_punctuation_and_inside_
 @pytest.mark.parametrize("language", ["ja", "zh_Hans", "zh_Hant"])
 def test_no_ascii_space_follows_a_full_width_full_stop(language):
     assert offending(language, "[。！？] ") == []
+
+
+CJK_LETTER = "[\u3040-\u30ff\u3400-\u9fff]"  # kana and Han: the letters of Japanese and Chinese prose
+
+
+@pytest.mark.parametrize("language", ["ja", "zh_Hans", "zh_Hant"])
+def test_japanese_and_chinese_prose_has_no_ascii_parenthesis_or_comma(language):
+    """`日本語（日本）`, `中文（简体，中国）`: no ASCII `(`, `)` or `,` beside a kana or Han character (Babel's display
+    names wrote `中文 (简体, 中国)` into replies, the form and the menu), nor a space before the parenthesis."""
+    assert offending(language, f"{CJK_LETTER} ?[(),]|[(),] ?{CJK_LETTER}", without_markup) == []
 
 
 def test_korean_shows_no_fallback_particle():

@@ -33,7 +33,7 @@ def test_cli_user_error_goes_to_stderr_with_exit_2(capsys):
 
 def test_cli_unknown_locale_is_a_user_error(capsys):
     assert main(["64 2000 90%", "--locale", "xx-YY"]) == 2
-    assert "xx-YY is not a language I know" in capsys.readouterr().err
+    assert "xx-YY is not a language I recognize" in capsys.readouterr().err
 
 
 def test_console_script_runs_as_a_module():
@@ -77,7 +77,7 @@ def test_cli_shows_slack_markup_as_plain_text(capsys, text, locale):
 def test_cli_shows_an_unknown_word_as_slack_shows_it(capsys):
     """`64 * 2000 @ 90%`: Slack shows the `*` in its code span, and so does the terminal."""
     assert main(["64 * 2000 @ 90%"]) == 2
-    assert "I don't know *." in capsys.readouterr().err
+    assert "I don't recognize *" in capsys.readouterr().err
 
 
 def test_cli_shows_emoji_as_emoji(capsys):
@@ -97,7 +97,7 @@ def test_cli_reads_a_format_word_for_that_run(capsys, text, expected):
 
 def test_cli_names_an_unknown_format(capsys):
     assert main(["format=xx-nowhere 64 2000 90%"]) == 2
-    assert "I don't know the number format xx-nowhere" in capsys.readouterr().err
+    assert "I don't recognize the number format xx-nowhere" in capsys.readouterr().err
 
 
 def test_plain_text_examples():

@@ -286,7 +286,7 @@ def test_in_multi_workspace_mode_a_database_outage_is_never_taken_for_a_missing_
     finally:
         log = server.output()
         fake.stop()
-    assert told.status == 200 and told.json()["text"].startswith("dpscale could not take this on just now")
+    assert told.status == 200 and told.json()["text"].startswith("dpscale could not handle your request just now")
     assert "not installed" not in told.body.decode()
     assert statuses[0] == 503 and statuses[-1] == 200
     assert len(answered) == 1 and "115\u202f200" in answered[0].params["text"]

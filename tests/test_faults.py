@@ -59,7 +59,7 @@ def test_a_share_click_the_database_cannot_record_gets_a_note_beside_the_result_
             lock.execute("ROLLBACK")
         assert click(server, "UEN", share, fake.response_url("free")).status == 200
         shared = fake.wait_for("/response/free", 2, timeout=8)
-    assert told and told[0].params["text"].startswith("dpscale could not take this on just now")
+    assert told and told[0].params["text"].startswith("dpscale could not handle your request just now")
     assert told[0].params.get("replace_original") is False  # the result and its buttons stay, to click again
     assert shared[0].params.get("response_type") == "in_channel" and shared[1].params.get("delete_original")
 
@@ -73,7 +73,7 @@ def test_a_format_word_while_the_database_is_locked_is_answered_within_slacks_de
             lock.execute("ROLLBACK")
         log = server.output()
     assert response.status == 200 and response.elapsed < ACK_DEADLINE, response.elapsed
-    assert response.json()["text"].startswith("dpscale could not take this on just now")  # to try again
+    assert response.json()["text"].startswith("dpscale could not handle your request just now")  # to try again
     assert "Traceback" not in log
 
 

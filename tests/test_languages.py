@@ -8,19 +8,23 @@ import re
 from decimal import Decimal
 
 import pytest
+from babel import Locale
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from blockkit import MAX_VIEW_BLOCKS, assert_no_broadcast, assert_within_limits
 from bot.calculator import Quantity
+from bot.cli import main as cli_main
 from bot.engine import answer
 from bot.errors import ErrorCode, UserInputError
 from bot.formats import parse_reader_locale, with_number_format
 from bot.i18n import catalog_name, shipped_languages
 from bot.keywords import keywords
 from bot.numbers import SLACK_LOCALES, resolve_locale
-from bot.replies import build_error_reply, build_help_reply
+from bot.replies import build_error_reply, build_help_reply, explanation_blocks
+from bot.replies.series import COLUMNS, legend
 from bot.replies.wording import Wording
+from bot.series_syntax import wants_series_form
 from bot.slack.modals import TITLE_LIMIT
 from bot.slack.state import FormMetadata
 from bot.slack.views import form_view, home_view, shared_reply
@@ -29,6 +33,8 @@ from test_resilience import hostile
 CATALOG_OF = {"en-US": "en", "en-GB": "en_GB", "en-IN": "en_GB", "de-DE": "de", "es-ES": "es", "es-LA": "es_419",
               "fr-FR": "fr", "it-IT": "it", "ja-JP": "ja", "ko-KR": "ko", "pt-BR": "pt_BR", "zh-CN": "zh_Hans",
               "zh-TW": "zh_Hant"}
+
+TAGS_BY_CATALOG = {catalog: tag for tag, catalog in reversed(CATALOG_OF.items())}  # en_GB: en-GB, not en-IN
 
 
 def test_every_slack_locale_has_its_catalog_named_here():
@@ -142,8 +148,9 @@ def _seed(tag: str) -> str:
     return f"{words.number(Decimal(64), 0)} {words.number(Decimal(2000))} {words.percent(Decimal('0.9'))}"
 
 
-@pytest.mark.parametrize(("tag", "name"), [("ru-RU", "русский"), ("pl-PL", "polski"), ("nl-NL", "Nederlands")])
+@pytest.mark.parametrize(("tag", "name"), [("ru-RU", "Russian"), ("pl-PL", "Polish"), ("nl-NL", "Dutch")])
 def test_a_language_without_a_catalog_gets_english_and_the_reply_says_so_once(tag, name):
+    """The English note names the language in English, as it names the format beside it (not `русский`)."""
     for reply in (answer(_seed(tag), resolve_locale(tag)), build_help_reply(resolve_locale(tag))):
         text = str(reply.blocks)
         assert text.count(f"dpscale does not speak {name} yet") == 1
@@ -180,7 +187,7 @@ def test_a_form_whose_two_formats_read_numbers_alike_names_one():
     german = resolve_locale("de")
     own = with_number_format(resolve_locale("en-US"), resolve_locale("de-DE"))
     rule = form_view(german, FormMetadata.of(german, None, own))["blocks"][-1]["elements"][0]["text"]
-    assert rule == "Zahlen werden in deinem Format „Deutsch“ gelesen, zum Beispiel `2.000 · 0,9`."
+    assert rule == "Zahlen werden in deinem Format „Deutsch“ gelesen, zum Beispiel `2.000`, `0,9`."
 
 
 def _shown_commands(reply) -> list[str]:
@@ -224,3 +231,111 @@ def test_the_example_for_a_number_that_cannot_be_read_fits_the_value_it_stands_f
     for example in examples:
         again = answer(text.replace(token, example, 1), locale)
         assert again.kind == "result", (example, again.text)
+
+
+# --- what every catalog shares: defects that start in one place and show in every language -----------------------
+
+SYNCHRONIZATION = ("synchron", "sincron", "同期", "同步", "동기")  # the stem in each shipped language
+
+
+def _words(tag: str) -> Wording:
+    return Wording(resolve_locale(tag))
+
+
+@pytest.mark.parametrize("tag", SLACK_LOCALES)
+def test_the_help_never_offers_the_readers_own_language_as_another(tag):
+    """The help's `lang=` examples (for *another* language) never name the reader's own: en-US was told to add
+    `lang=en-US`, and German readers `sprache=de`."""
+    words = _words(tag)
+    text = str(build_help_reply(resolve_locale(tag)).blocks)
+    offered = re.findall(re.escape(words.key(None)) + r"([A-Za-z]{2,3}(?:-[A-Za-z]{2,4})?)", text)
+    assert offered, "the help shows no lang= example"
+    for other in offered:
+        assert Locale.parse(other, sep="-").language != words.language.language, (tag, other)
+
+
+@pytest.mark.parametrize("tag", SLACK_LOCALES)
+def test_the_help_offers_the_series_form_with_a_word_the_reader_can_type(tag, capsys):
+    """The help's series-form example is in the reader's language (`messreihe`, `シリーズ`), the command reads
+    it, and the command-line tool explains it rather than answering "I don't recognize series"."""
+    words = _words(tag)
+    text = str(build_help_reply(resolve_locale(tag)).blocks)
+    lone = [w for w in re.findall(r"`/dpscale ([^`\s]+)`", text) if not any(c.isdigit() or c == "=" for c in w)]
+    assert len(lone) == 1, lone
+    word = lone[0]
+    assert wants_series_form(word)
+    if words.language.language != "en":
+        assert word != "series", tag  # every other word of the help is the reader's language
+    assert cli_main([word, "--locale", tag]) == 0
+    out = capsys.readouterr()
+    assert word in out.out and "v=" in out.out and not out.err
+
+
+@pytest.mark.parametrize("language", sorted(shipped_languages()))
+def test_the_series_legend_uses_the_dot_only_for_multiplication(language):
+    """`·` in the legend is the product `d · v` and nothing else ("I ideal, d · v · E efficiency" read as one
+    formula); each of the table's letters opens its own item with a colon."""
+    words = Wording(resolve_locale(TAGS_BY_CATALOG[language]))
+    text = legend(words)
+    assert text.count("·") == text.count("d · v") == 1, text
+    for letter in COLUMNS:
+        if letter:
+            assert re.search(rf"(^|[;；、,，]\s*){letter}\s?[:：]", text), (letter, text)
+
+
+@pytest.mark.parametrize("language", sorted(shipped_languages()))
+def test_the_loss_line_claims_no_cause(language):
+    """The result's loss row does not call every loss synchronization: the one efficiency folds in stragglers,
+    uneven work and input stalls too (the limits say so)."""
+    tag = TAGS_BY_CATALOG[language]
+    reply = answer(_seed(tag), resolve_locale(tag))
+    fields = " ".join(field["text"] for field in reply.blocks[1]["fields"]).casefold()
+    assert "12" in fields and not any(stem in fields for stem in SYNCHRONIZATION), fields
+
+
+@pytest.mark.parametrize("language", sorted(shipped_languages()))
+@pytest.mark.parametrize(("command", "devices", "efficiency", "speedup"), [
+    ("8 1000 75%", 8, "0.75", "6"), ("64 2000 90%", 64, "0.9", "57.6"),
+    ("throughput=2000 efficiency=90% actual=1M", 556, "0.9", "500.4")])
+def test_the_faq_example_is_the_results_own(language, command, devices, efficiency, speedup):
+    """Under a result, the FAQ's example uses its figures (`8 1000 75%`: 8 devices work like 6), never the fixed
+    64 at 90 %; App Home's FAQ keeps the source document's example."""
+    locale = resolve_locale(TAGS_BY_CATALOG[language])
+    words = Wording(locale)
+    reply = answer(command, locale)
+    faq = reply.blocks[-4]["text"]["text"]  # the first question of the FAQ: divider, three answers, the limits
+    assert faq.startswith(words.gettext("*What is scaling efficiency?*")), faq
+    figures = (words.number(Decimal(devices), 0), words.percent(Decimal(efficiency)), words.number(Decimal(speedup)))
+    for figure in figures:
+        assert figure in faq, (figure, faq)
+    if speedup != "57.6":
+        assert words.number(Decimal("57.6")) not in faq, faq
+    assert words.number(Decimal("57.6")) in str(explanation_blocks(locale))
+
+
+@pytest.mark.parametrize(("language", "sizes"), [
+    ("ja", "8台と16台"), ("ko", "8개와 16개"), ("zh_Hans", "8 台和 16 台"), ("zh_Hant", "8 台和 16 台"),
+    ("en", "8 and 16 devices"), ("de", "8 und 16 Geräten"), ("fr", "8 et 16 accélérateurs")])
+def test_a_list_of_device_counts_carries_the_counter_on_every_count(language, sizes):
+    """Sizes above ideal are listed by the language's own list pattern, each count with its counter where the
+    language puts one ("8和16 台", "8 및 16개" were joined in code)."""
+    tag = TAGS_BY_CATALOG[language]
+    words = Wording(resolve_locale(tag))
+    text = f"v={words.number(Decimal(1000))} 8={words.number(Decimal(8100))} 16={words.number(Decimal(16200))}"
+    reply = answer(text, resolve_locale(tag))
+    assert sizes in str(reply.blocks), str(reply.blocks)
+
+
+@pytest.mark.parametrize("language", sorted(shipped_languages()))
+def test_the_solved_devices_row_keeps_the_headlines_counter(language):
+    """`デバイス数（算出）：556台`, as the headline `必要なデバイス数：556台`: a counter on every count."""
+    tag = TAGS_BY_CATALOG[language]
+    words = Wording(resolve_locale(tag))
+    typed = f"{words.key(Quantity.THROUGHPUT)}{words.number(Decimal(2000))} " \
+            f"{words.key(Quantity.EFFICIENCY)}{words.percent(Decimal('0.9'))} {words.key(Quantity.ACTUAL)}1M"
+    reply = answer(typed, resolve_locale(tag))
+    headline = reply.blocks[0]["text"]["text"]
+    number = words.number(Decimal(556), 0)
+    counter = headline.rsplit(number, 1)[1].strip()
+    row = next(field["text"] for field in reply.blocks[1]["fields"] if number in field["text"])
+    assert row.endswith(counter), (headline, row)

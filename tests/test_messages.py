@@ -101,14 +101,14 @@ def test_a_number_two_formats_read_differently_is_asked_about_with_both_readings
         ("en-US", "0 2000 90%", "The number of devices must be from 1 to 1,000,000. You wrote 0."),
         ("en-US", "64 -5 90%",
          "The per-device throughput must be more than 0 and at most 1,000,000,000,000. You wrote -5."),
-        ("en-US", "64 2000 apples", "I don't know apples."),
+        ("en-US", "64 2000 apples", "I don't recognize apples."),
         ("de-DE", "64 2000 Äpfel", "Äpfel kenne ich nicht."),
         ("en-US", "64 2000", "Give three of devices, throughput, efficiency and actual"),
         ("en-US", "64 2000 actual=200000", "cannot exceed the ideal one (128,000)"),
         ("de-CH", "64 2,000 90%", "2,000 lässt sich unterschiedlich lesen. Schreibe 2 oder 2000:"),
         ("en-US", "64 10³ 90%", "10³ has characters that only look like digits"),
         ("de-DE", "64 2000 actual=200000", "Die Effizienz läge über 100\u00a0%."),
-        ("en-US", "64 2000 90% lang=xx", "xx is not a language I know; use a tag like de-DE."),
+        ("en-US", "64 2000 90% lang=xx", "xx is not a language I recognize; use a language code such as de-DE."),
         ("en-US", "x" * 600, "at most 500 characters"),
         # the user's own reading breaks a rule: the rule says so, and no other reading is offered in its place
         ("en-US", "1.024 2000 90%", "Devices must be a whole number, such as 64. You wrote 1.024."),
@@ -148,7 +148,7 @@ def test_help_shows_examples_in_the_readers_number_format():
     german = reply_text("hilfe", "de-DE")
     assert "/dpscale 64 2.000 ist=115.200" in german
     assert "geräte= durchsatz= effizienz= ist=" in german
-    assert "/dpscale 64 2000 90\u00a0% sprache=de" in german  # read alike by the user's format and German
+    assert "/dpscale 64 2000 90\u00a0% sprache=en" in german  # another language than the reader's, read alike by both
     assert "Zweitausend schreibt man 2.000, neun Zehntel 0,9" in german
     assert "sprache=" in german
 
@@ -226,12 +226,14 @@ def test_the_worked_formula_multiplies_the_numbers_it_shows_and_nothing_small_is
     ("locale", "text", "shown"),
     [
         ("en-US", "64 2000 actual=12.79",
-         "The scaling efficiency must be from 0.01% to 100%. With 12.79 it comes out at 0.00999%."),
+         "The scaling efficiency must be from 0.01% to 100%. With 12.79 it would come out at 0.00999%."),
         ("de-DE", "64 2.000 actual=12,79",
          "Die Skalierungseffizienz muss zwischen 0,01\u00a0% und 100\u00a0% liegen. "
-         "Mit 12,79 ergibt sich 0,00999\u00a0%."),
+         "Mit 12,79 ergäbe sich 0,00999\u00a0%."),
         ("en-US", "v=1 e=50% actual=3000000",
-         "The number of devices must be from 1 to 1,000,000. With 3000000 it comes out at 6,000,000."),
+         "The number of devices must be from 1 to 1,000,000. With 3000000 you would need 6,000,000 devices."),
+        ("fr-FR", "v=1 e=50% actual=3000000", "il faudrait 6\u202f000\u202f000 d’accélérateurs."),  # CLDR's *many*
+        ("ja-JP", "v=1 e=50% actual=3000000", "6,000,000台のデバイスが必要になります。"),
     ],
 )
 def test_a_solved_value_that_breaks_a_rule_is_shown_with_the_input_it_came_from(locale, text, shown):
@@ -257,7 +259,7 @@ def test_in_the_form_a_solved_value_that_breaks_a_rule_is_shown_under_the_input_
         ("fr-FR", "1 500 k", "86\u202f400\u202f000 échantillons/s"),
         ("en-US", "2000 samples/s", "`2000 samples/s` is not a number I can read. Write numbers like `2,000`"),
         ("ja-JP", "2000サンプル/秒", "`2000サンプル/秒` は数値として読み取れません"),
-        ("en-US", "2T", "`2T` has a suffix I don't know; use k (thousand), M (million) or G (billion)."),
+        ("en-US", "2T", "`2T` has a suffix I don't recognize; use k (thousand), M (million) or G (billion)."),
     ],
 )
 def test_a_form_field_reads_a_spaced_suffix_and_says_a_unit_is_no_number(locale, throughput, expected):
@@ -351,7 +353,7 @@ def test_a_list_of_examples_is_separated_as_the_replys_language_separates_a_list
     ("locale", "text", "shown"),
     [
         ("en-US", "64 2000,000 90%", ["2000,000 can be read in more than one way. Write it as 2000 or 2000000",
-                                            "a group mark in the wrong place"]),
+                                            "a misplaced thousands separator"]),
         ("de-DE", "64 2000.000 90 %", ["2000.000", "2000", "2000000", "Faktor 1000"]),
         ("en-US", "64 2000 1.5", ["1.5 is more than 1", "below 10%", "write 1.5%", "like 0.9"]),
         ("fr-FR", "64 2000 1,5", ["1,5 est supérieur à 1", "1,5\u00a0%", "0,9"]),

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import doctest
 import json
+from decimal import Decimal
 
 import pytest
 
+import bot.min_grouping
+import bot.names
 from blockkit import MAX_VIEW_BLOCKS, assert_within_limits
+from bot.calculator import Quantity
 from bot.engine import answer
 from bot.format_choice import (
     SELECT_ACTION,
@@ -16,8 +21,9 @@ from bot.format_choice import (
     build_unknown_format_reply,
     take_format_choice,
 )
-from bot.formats import SLACK_LOCALES, example_number, parse_reader_locale, with_number_format
-from bot.numbers import resolve_locale
+from bot.formats import SLACK_LOCALES, example_number, offered_locales, parse_reader_locale, with_number_format
+from bot.numbers import format_number, number_style, resolve_locale
+from bot.parsing import parse_command
 from fake_slack import BOT_USER_ID
 from slack_client import mention_body, post, send_command, send_event, send_interaction, send_mention, signed_headers
 
@@ -106,7 +112,7 @@ def test_the_menu_offers_every_slack_locale_with_an_example_and_same_as_slack():
 
 
 @pytest.mark.parametrize(("slack_locale", "german"),
-                         [("zh-TW", "德文 (德國)"), ("zh-CN", "德语 (德国)"), ("ja-JP", "ドイツ語 (ドイツ)")])
+                         [("zh-TW", "德文（德國）"), ("zh-CN", "德语（德国）"), ("ja-JP", "ドイツ語（ドイツ）")])
 def test_the_menu_names_formats_in_the_script_of_the_readers_language(slack_locale, german):
     """A Taiwanese reader's menu is in Traditional characters, as every reply is, not in the bare language's."""
     labels = {o["value"]: o["text"]["text"]
@@ -275,8 +281,7 @@ def test_every_sentence_about_the_users_format_names_the_chosen_one():
 
     locale = with_number_format(resolve_locale("en-US"), resolve_locale("de-CH"))
     help_text = str(build_help_reply(locale).blocks)
-    assert "Numbers are read in the German (Switzerland) number format you chose: two thousand is written " \
-        "`2'000`" in help_text
+    assert "Numbers are read in the German (Switzerland) format you chose: two thousand is `2'000`" in help_text
     form = json.dumps(form_view(locale, FormMetadata.of(locale, None)), ensure_ascii=False)
     assert "Numbers are read in your German (Switzerland) format" in form
     ask = answer("64 2,000 90%", locale)
@@ -305,3 +310,33 @@ def test_a_home_tab_slack_will_not_publish_is_one_log_line_and_the_choice_is_sti
 def test_an_unknown_formats_examples_are_listed_as_the_replys_language_lists(tag, between):
     text = build_unknown_format_reply("klingon", resolve_locale(tag)).text
     assert f"format=de-DE{between}format=en-US" in text, text
+
+
+# CLDR 47 (Babel 2.19)'s minimumGroupingDigits of 2, among the locales dpscale offers: each writes 2000, not 2.000
+MIN_GROUPING_TWO = {"es_ES", "it_IT", "pl_PL"}
+
+
+@pytest.mark.parametrize("name", sorted(set(offered_locales())))
+def test_four_digit_numbers_follow_cldrs_minimum_grouping_digits_and_read_back(name):
+    """Spanish writes `2000 muestras/s` (RAE) and `20.000`: a four-digit number is grouped only where CLDR's
+    minimum grouping digits allow it; every number dpscale writes reads back as itself, with no note."""
+    locale = resolve_locale(name.replace("_", "-"))
+    group = number_style(locale).group
+    assert (group not in format_number(Decimal(2000), locale)) == (name in MIN_GROUPING_TWO)
+    assert group in format_number(Decimal(20000), locale)
+    for value in (Decimal(2000), Decimal("9999.5"), Decimal(20000), Decimal("1234567.25")):
+        written = format_number(value, locale)
+        command = parse_command(f"64 {written} 90%", locale)
+        assert command.values[Quantity.THROUGHPUT] == value and not command.notes, (written, command.notes)
+
+
+def test_a_spanish_user_may_still_group_four_digits():
+    """`2.000` is CLDR's pattern too (only not its preference): a Spanish user who types it is read, not asked."""
+    command = parse_command("64 2.000 90 %", resolve_locale("es-ES"))
+    assert command.values[Quantity.THROUGHPUT] == Decimal(2000)
+
+
+def test_the_grouping_and_naming_examples_hold():
+    """The doctests of bot/min_grouping.py and bot/names.py (`2000`, `中文（简体，中国）`, `8 台和 16 台`)."""
+    assert doctest.testmod(bot.min_grouping).attempted and doctest.testmod(bot.min_grouping).failed == 0
+    assert doctest.testmod(bot.names).attempted and doctest.testmod(bot.names).failed == 0

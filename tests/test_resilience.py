@@ -536,7 +536,7 @@ def test_a_command_whose_text_says_payload_is_answered_by_the_command(server):
     body = slash_command_body(text)
     response = post(server.url + "/slack/events", body, signed_headers(body, FORM))
     assert response.status == 200
-    assert "I don't know `payload`" in response.json()["text"]  # the listener read the text, as it reads any word
+    assert "I don't recognize `payload`" in response.json()["text"]  # the listener read the text, as it reads any word
 
 
 def test_a_command_mentioning_payload_is_still_verified(server):

@@ -33,7 +33,8 @@ def test_the_table_shows_every_size_with_its_figures_and_a_bar():
     assert lines[2].split() == ["16", "31,000", "32,000", "96.88%", "█████████▊", "15.5×", "0.0022"]
     assert lines[3].split() == ["64", "115,200", "128,000", "90%", "█████████░", "57.6×", "0.0018"]
     text = str(reply.blocks)
-    assert "From 8 to 64 devices, efficiency falls from 98.75% to 90%: 2.92 percentage points per doubling" in text
+    assert "From 8 to 64 devices, efficiency falls from 98.75% to 90%: on average 2.92 percentage points per " \
+        "doubling" in text
     assert "stays about the same at every size: a fixed serial part" in text
     assert "*What is scaling efficiency?*" not in text  # the FAQ is a click away, not under the table
     assert "*Limits.*" in text
@@ -80,7 +81,7 @@ def test_a_reading_note_says_how_a_number_in_another_format_was_read():
 def test_a_series_error_shows_how_to_write_a_series():
     reply = answer("v=2000 8=15800", resolve_locale("en-US"))
     assert reply.is_error
-    assert "A series needs from 2 to 12 cluster sizes besides the single device" in reply.text
+    assert "Besides the throughput of one device, a series needs 2 to 12 cluster sizes" in reply.text
     assert "/dpscale v=2,000 8=15,800 16=31,000 64=115,200" in str(reply.blocks)
 
 

@@ -5,6 +5,7 @@ All of it depends on the locale alone, so each is built once per locale and reus
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 
@@ -14,6 +15,10 @@ from bot.calculator import Quantity
 from bot.numbers import is_unknown
 from bot.replies.blocks import DIVIDER, Block, Reply, ReplyKind, code, context, escape, header, section
 from bot.replies.wording import EXAMPLE, Wording, wording_for
+
+# the word each language's help shows for the series form (the first its speakers would type)
+SERIES_WORDS_SHOWN = {"en": "series", "de": "messreihe", "fr": "série", "es": "serie", "it": "serie", "pt": "série",
+                      "ja": "シリーズ", "ko": "시리즈", "zh": "系列"}
 
 
 @lru_cache(maxsize=64)
@@ -49,8 +54,8 @@ def help_blocks(locale: Locale, own: Locale | None = None) -> tuple[str, tuple[B
             "device in samples/s, and the scaling efficiency E."
         )),
         section(usage_line(locale, own is not None) + "\n" + _(
-            "Give any three of devices, throughput, efficiency and actual (cluster throughput) with "
-            "{keys}; the fourth is solved."
+            "Give any three of devices, throughput, efficiency and actual (cluster throughput), named with "
+            "{keys}; dpscale works out the fourth."
         ).format(keys=code(words.key_list()))),
         section(_("*Examples*") + "\n" + _examples(words, own is not None)),
         context([*words.language_note(), _reading_rules(words) if own is None else two_formats_rule(words, own)]),
@@ -67,14 +72,38 @@ def _examples(words: Wording, ungrouped: bool) -> str:
         (f"/dpscale {n(d, 0)} {n(v)} {pct(e)}", _("cluster throughput and speedup")),
         (f"/dpscale {n(d, 0)} {n(v)} {n(e)}", _("the same, with the efficiency as a fraction")),
         (f"/dpscale {n(d, 0)} {n(v)} {ak}{n(actual)}", _("your measured efficiency")),
-        (f"/dpscale {vk}{n(v)} {ek}{pct(e)} {ak}{n(Decimal(200000))}", _("devices needed for a target")),
+        (f"/dpscale {vk}{n(v)} {ek}{pct(e)} {ak}{n(Decimal(200000))}", _("devices needed for a target throughput")),
         (f"/dpscale {dk}{n(d, 0)} {ek}{pct(e)} {ak}{n(actual)}", _("per-device throughput needed")),
         (f"/dpscale {series_example(words, ungrouped)}", _("efficiency at several cluster sizes, and its trend")),
-        ("/dpscale series", _("a form for such a series, one measurement per line")),
-        # written so your format and German read it alike: `lang=` numbers read differently are asked about
-        (f"/dpscale {n(d, 0)} {words.plain(v)} {pct(e)} {lk}de", _("answer in another language and number format")),
+        ("/dpscale " + series_word(words), _("a form for such a series, one measurement per line")),
+        # written so your format and the other's read it alike: `lang=` numbers read differently are asked about
+        (f"/dpscale {n(d, 0)} {words.plain(v)} {pct(e)} {lk}{other_language(words)}",
+         _("answer in another language and number format")),
     ]
     return "\n".join(f"• {code(example)} {meaning}" for example, meaning in lines)
+
+
+def build_series_form_note(locale: Locale, word: str) -> Reply:
+    """What `/dpscale series` (`word`, in any language) does where no form can open (the command-line tool): in
+    Slack it opens a form; here the series is written in the command."""
+    words = wording_for(locale)
+    text = words.gettext(
+        "In Slack, {command} opens a form for a measurement series. Here, write the series in the command "
+        "itself, such as {example}."
+    ).format(command=code("/dpscale " + word), example=code("/dpscale " + series_example(words)))
+    return Reply(text=text, blocks=[section(text)], kind=ReplyKind.HELP, locale=str(locale))
+
+
+def series_word(words: Wording) -> str:
+    """The word that opens the series form, in the reader's language (`bot.series_syntax.SERIES_WORDS` reads
+    every language's)."""
+    return SERIES_WORDS_SHOWN.get(words.language.language, SERIES_WORDS_SHOWN["en"])
+
+
+def other_language(words: Wording) -> str:
+    """The `lang=` example of the help: a language other than the reader's own (German, or English for a German
+    reader), so that the example for *another* language never names the reader's."""
+    return "de" if words.language.language != "de" else "en"
 
 
 def series_example(words: Wording, ungrouped: bool = False) -> str:
@@ -89,29 +118,29 @@ def _reading_rules(words: Wording) -> str:
     if is_unknown(words.locale):
         return unknown_format_rule(words)
     rules = words.gettext(
-        "Numbers are read in the {name} number format you chose: two thousand is written {thousands}, "
-        "nine tenths {fraction}. Efficiency is a percentage ({percent}) or a fraction; k, M and G stand for "
-        "thousand, million and billion. Add {lang} to pick another language and number format."
+        "Numbers are read in the {name} format you chose: two thousand is {thousands}, nine tenths {fraction}. "
+        "Efficiency is a percentage ({percent}) or a fraction; k, M and G stand for thousand, million and billion. "
+        "For another language and number format, add a language code, such as {lang}."
     ) if words.chosen_format else words.gettext(
-        "Numbers are read in the {name} format of your Slack language: two thousand is written {thousands}, "
-        "nine tenths {fraction}. Efficiency is a percentage ({percent}) or a fraction; k, M and G stand for "
-        "thousand, million and billion. Add {lang} to pick another language and number format."
+        "Numbers are read the way your Slack language, {name}, writes them: two thousand is {thousands}, nine "
+        "tenths {fraction}. Efficiency is a percentage ({percent}) or a fraction; k, M and G stand for thousand, "
+        "million and billion. For another language and number format, add a language code, such as {lang}."
     )
     return rules.format(
         name=escape(words.locale_name),
         thousands=code(words.number(Decimal(2000))),
         fraction=code(words.number(Decimal("0.9"))),
         percent=code(words.percent(EXAMPLE[2])),
-        lang=code(words.key(None) + "en-US"),
+        lang=code(words.key(None) + other_language(words)),
     )
 
 
 def two_formats_rule(words: Wording, own: Locale) -> str:
     """How numbers are read after a `lang=` word whose format reads them otherwise than the user's `own`."""
-    example = code(words.plain(Decimal(2000)) + " · " + words.plain(Decimal("0.9")))
+    example = words.comma.join(code(words.plain(value)) for value in (Decimal(2000), Decimal("0.9")))
     return words.gettext(
         "Numbers are read in the {name} format and in your own, {own}; a number the two read differently is "
-        "asked about. For example {example}."
+        "asked about. Numbers written like {example} read alike in both."
     ).format(name=escape(words.locale_name), own=escape(words.format_name(own)), example=example)
 
 
@@ -128,9 +157,40 @@ def unknown_format_rule(words: Wording) -> str:
     )
 
 
-def explanation_blocks(locale: Locale) -> list[Block]:
-    """The FAQ and the model's limits: the same for every reply in a locale, so built once per locale."""
-    return list(_explanations(locale))
+@dataclass(frozen=True)
+class FaqExample:
+    """A result's own figures, as written in its reply, for the FAQ's example: at `efficiency`, `devices` work
+    like `speedup` perfect ones."""
+
+    efficiency: str
+    devices: str
+    speedup: str
+    count: int  # the number of devices, for the plural form
+
+
+def explanation_blocks(locale: Locale, example: FaqExample | None = None) -> list[Block]:
+    """The FAQ and the model's limits. Under a result the FAQ's example is that result's own figures; elsewhere
+    (App Home, the Explanations button) it is the source document's, said to be an example."""
+    words = wording_for(locale)
+    what = words.gettext("*What is scaling efficiency?*") + "\n" + words.sentences(
+        _what_is_efficiency(words), *faq_example(words, example))
+    return [DIVIDER, section(what), *_explanations(locale)]
+
+
+def faq_example(words: Wording, example: FaqExample | None) -> list[str]:
+    """What the efficiency means in devices: the reader's own result (none for one device, which has nothing to
+    compare), or the source document's example, said to be one."""
+    if example is None:
+        d, _v, e = EXAMPLE
+        return [words.gettext("For example, at {efficiency}, {devices} devices work like {speedup} perfect ones.").format(
+            efficiency=words.percent(e), devices=words.number(d, 0), speedup=words.number(d * e))]
+    if example.count == 1:
+        return []
+    return [words.ngettext(
+        "With these numbers: at {efficiency}, {devices} device works like {speedup} perfect ones.",
+        "With these numbers: at {efficiency}, {devices} devices work like {speedup} perfect ones.",
+        example.count,
+    ).format(efficiency=example.efficiency, devices=example.devices, speedup=example.speedup)]
 
 
 def limits_block(locale: Locale) -> Block:
@@ -138,19 +198,20 @@ def limits_block(locale: Locale) -> Block:
     return _explanations(locale)[-1]
 
 
+def _what_is_efficiency(words: Wording) -> str:
+    return words.gettext(
+        "It is the share of ideal throughput that a cluster really reaches, compared with every added device "
+        "contributing its full single-device rate. It folds every imperfection of parallel training (gradient "
+        "exchange, waiting at synchronization points, uneven work) into one fraction between zero and one."
+    )
+
+
 @lru_cache(maxsize=64)
 def _explanations(locale: Locale) -> tuple[Block, ...]:
+    """The FAQ's other answers and the limits: the same for every reply in a locale, so built once per locale."""
     words = wording_for(locale)
     _ = words.gettext
-    d, _v, e = EXAMPLE
     return (
-        DIVIDER,
-        section(_("*What is scaling efficiency?*") + "\n" + _(
-            "It is the share of ideal throughput that a cluster really reaches, compared with every added device "
-            "contributing its full single-device rate. At {efficiency}, {devices} devices work like {speedup} "
-            "perfect ones. It folds every imperfection of parallel training (gradient exchange, waiting at "
-            "synchronization points, uneven work) into one fraction between zero and one."
-        ).format(efficiency=words.percent(e), devices=words.number(d, 0), speedup=words.number(d * e))),
         section(_("*Why is scaling not linear?*") + "\n" + _(
             "Every optimizer step ends with an all-reduce that exchanges and averages gradients across all devices. "
             "That communication grows with the cluster while the useful compute per device stays the same. "

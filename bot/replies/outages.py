@@ -11,7 +11,7 @@ from bot.replies.wording import wording_for
 
 def unavailable_text(locale: Locale) -> str:
     """The sentence for a request dpscale could not take on (its database did not answer): try again."""
-    return wording_for(locale).gettext("dpscale could not take this on just now. Please try again in a moment.")
+    return wording_for(locale).gettext("dpscale could not handle your request just now. Please try again in a moment.")
 
 
 def build_unavailable_reply(locale: Locale) -> Reply:

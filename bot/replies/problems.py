@@ -60,10 +60,7 @@ def _describe_number_error(error: UserInputError, locale: Locale, own: Locale | 
         high=_bound(error.quantity, error.high, words),
     )
     if error.value is not None:  # a solved value: what it came out at, and the input it came from
-        solved = words.gettext("With {token} it comes out at {value}.").format(
-            token=token, value=_solved_value(error.quantity, Decimal(error.value), words)
-        )
-        return words.sentences(message, solved)
+        return words.sentences(message, _solved_sentence(error.quantity, Decimal(error.value), token, words))
     if error.code in _RULES_WITHOUT_TOKEN and error.token is not None:
         return words.gettext("{message} You wrote {token}.").format(token=token, message=message)
     if error.code is ErrorCode.AMBIGUOUS_NUMBER and error.reason:
@@ -88,7 +85,7 @@ def _number_templates(words: Wording) -> dict[ErrorCode, str]:
             "inside them, like {example}."
         ),
         ErrorCode.UNKNOWN_SUFFIX: _(
-            "{token} has a suffix I don't know; use k (thousand), M (million) or G (billion)."
+            "{token} has a suffix I don't recognize; use k (thousand), M (million) or G (billion)."
         ),
     }
 
@@ -117,12 +114,22 @@ def _ask_reasons(words: Wording) -> dict[AskReason, str]:
             "It is not written in your number format, {name}, and other formats read it differently."
         ),
         AskReason.LOOSE_GROUP: _(
-            "Its first group has more than three digits, so its mark is either a group mark in the wrong place or a "
-            "decimal mark, a thousand times apart."
+            "Its first group has more than three digits, so the mark is either a misplaced thousands separator or a "
+            "decimal separator, and the two readings are a thousand times apart."
         ),
     }
     return {reason: sentence.format(name=escape(words.locale_name), lang=code("lang="))
             for reason, sentence in sentences.items()}
+
+
+def _solved_sentence(quantity: str | None, value: Decimal, token: str, words: Wording) -> str:
+    """What a refused solved value came out at: a number of devices said as one (`you would need 6,000,000
+    devices`), any other value as a figure."""
+    written = _solved_value(quantity, value, words)
+    if quantity == Quantity.DEVICES.value:
+        return words.ngettext("With {token} you would need {value} device.", "With {token} you would need {value} "
+                              "devices.", int(value)).format(token=token, value=written)
+    return words.gettext("With {token} it would come out at {value}.").format(token=token, value=written)
 
 
 def _solved_value(quantity: str | None, value: Decimal, words: Wording) -> str:
@@ -152,18 +159,18 @@ def _templates(words: Wording) -> dict[ErrorCode, str]:
     _ = words.gettext
     return {
         ErrorCode.TOO_LONG: _("That is too long: a command may have at most {limit} characters."),
-        ErrorCode.UNKNOWN_WORD: _("I don't know {token}. Use numbers, or the words {keys}."),
+        ErrorCode.UNKNOWN_WORD: _("I don't recognize {token}. Use numbers, or the words {keys}."),
         **_number_templates(words),
         ErrorCode.TOO_MANY_NUMBERS: _(
-            "Too many numbers: {token} is one more than devices, throughput and efficiency."
+            "Too many numbers: devices, throughput and efficiency are already given, so {token} is one too many."
         ),
         ErrorCode.DUPLICATE_QUANTITY: _("{quantity} is given twice ({token}). Give each value once."),
         ErrorCode.MISSING_VALUE: _("{token} has no value after it; write it like {example}."),
         ErrorCode.NOT_ENOUGH_QUANTITIES: _(
-            "Give three of devices, throughput, efficiency and actual; the fourth is solved."
+            "Give three of devices, throughput, efficiency and actual; dpscale works out the fourth."
         ),
         ErrorCode.TOO_MANY_QUANTITIES: _(
-            "Give only three of devices, throughput, efficiency and actual; the fourth is solved."
+            "Give only three of devices, throughput, efficiency and actual; dpscale works out the fourth."
         ),
         ErrorCode.DEVICES_NOT_WHOLE: _("Devices must be a whole number, such as {example}."),
         ErrorCode.PERCENT_NOT_ALLOWED: _(
@@ -172,10 +179,10 @@ def _templates(words: Wording) -> dict[ErrorCode, str]:
         ErrorCode.ACTUAL_ABOVE_IDEAL: _(
             "The actual throughput cannot exceed the ideal one ({high}): efficiency would be above {hundred}."
         ),
-        ErrorCode.UNKNOWN_LOCALE: _("{token} is not a language I know; use a tag like {example}."),
+        ErrorCode.UNKNOWN_LOCALE: _("{token} is not a language I recognize; use a language code such as {example}."),
         ErrorCode.UNCLEAR_EFFICIENCY: _(
-            "{token} is more than 1, so it is no fraction, and as a percentage it would be below {low}. For a "
-            "percentage write {options}; for a fraction, write one like {fraction}."
+            "{token} is more than 1, so it cannot be a fraction, and as a percentage it would be below {low}. For a "
+            "percentage, write {options}; for a fraction, something like {fraction}."
         ),
     }
 

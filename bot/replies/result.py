@@ -12,7 +12,7 @@ from bot.calculator import Quantity, Result
 from bot.parsing import Note
 from bot.reading import ReadingKind
 from bot.replies.blocks import Reply, code, context, fields, header, section
-from bot.replies.guide import explanation_blocks
+from bot.replies.guide import FaqExample, explanation_blocks
 from bot.replies.wording import EXAMPLE, Wording, wording_for
 
 BAR_WIDTH = 20
@@ -84,7 +84,8 @@ def build_result_reply(result: Result, notes: tuple[Note, ...], locale: Locale, 
     remarks = words.language_note() + [reading_note(note, words) for note in notes] + model_notes(result, figures, words)
     if remarks:
         blocks.append(context(remarks))
-    blocks.extend(explanation_blocks(locale))
+    blocks.extend(explanation_blocks(locale, FaqExample(figures.efficiency, figures.devices, figures.speedup_number,
+                                                       figures.count)))
     return Reply(text=summary(figures, words), blocks=blocks, locale=str(locale))
 
 
@@ -123,7 +124,14 @@ def _labels(words: Wording, solved: Quantity) -> dict[Quantity, str]:
         Quantity.EFFICIENCY: _("Scaling efficiency"),
         Quantity.ACTUAL: _("Actual throughput"),
     }
-    labels[solved] = _("{label} (solved)").format(label=labels[solved])
+    # one entry per quantity: the marker agrees with its label (`Efficacité de scaling (calculée)`)
+    calculated = {
+        Quantity.DEVICES: words.pgettext("devices", "{label} (calculated)"),
+        Quantity.THROUGHPUT: words.pgettext("throughput", "{label} (calculated)"),
+        Quantity.EFFICIENCY: words.pgettext("efficiency", "{label} (calculated)"),
+        Quantity.ACTUAL: words.pgettext("actual throughput", "{label} (calculated)"),
+    }
+    labels[solved] = calculated[solved].format(label=labels[solved])
     return labels
 
 
@@ -133,13 +141,13 @@ def result_fields(result: Result, figures: Figures, words: Wording) -> list[tupl
     speedup = _("{speedup} (ideal {ideal})").format(speedup=figures.speedup, ideal=figures.devices_times)
     loss = _("{rate} ({share} of ideal)").format(rate=words.rate(figures.loss), share=figures.loss_share)
     return [
-        (labels[Quantity.DEVICES], figures.devices),
+        (labels[Quantity.DEVICES], words.counted(figures.devices)),
         (labels[Quantity.THROUGHPUT], words.rate(figures.throughput)),
         (labels[Quantity.EFFICIENCY], figures.efficiency),
         (_("Ideal throughput"), words.rate(figures.ideal)),
         (labels[Quantity.ACTUAL], words.rate(figures.actual)),
         (_("Speedup over one device"), speedup),
-        (_("Lost to synchronization"), loss),
+        (_("Scaling loss"), loss),
     ]
 
 
@@ -152,7 +160,7 @@ def bar_blocks(efficiency: Decimal) -> int:
 def bar(result: Result, figures: Figures, words: Wording) -> str:
     filled = bar_blocks(result.efficiency)
     drawing = "█" * filled + "░" * (BAR_WIDTH - filled)
-    return words.gettext("`{bar}` actual is {share} of ideal").format(bar=drawing, share=figures.efficiency)
+    return words.gettext("`{bar}` actual throughput is {share} of ideal").format(bar=drawing, share=figures.efficiency)
 
 
 def formula(result: Result, figures: Figures, words: Wording) -> str:

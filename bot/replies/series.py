@@ -12,7 +12,6 @@ import unicodedata
 from decimal import Decimal
 
 from babel import Locale
-from babel.lists import format_list
 
 from bot.errors import UserInputError
 from bot.replies.blocks import Block, Reply, ReplyKind, code, context, header, section
@@ -54,9 +53,9 @@ def build_series_reply(series: Series, command: SeriesCommand, locale: Locale) -
     if remarks:
         blocks.append(section(_fitted(remarks)))
     blocks.append(context([_(
-        ":books: What scaling efficiency is, why it falls as a cluster grows and how to improve it: "
-        "*Explanations* under a private result, or dpscale's Home tab. These figures hold at the sizes "
-        "measured; none is extrapolated."
+        ":books: What scaling efficiency is, why it falls as a cluster grows and how to improve it: press "
+        "*Explanations* under a private result, or open dpscale's Home tab. These figures hold only at the sizes "
+        "measured; nothing is extrapolated."
     )]))
     blocks.append(limits_block(locale))
     return Reply(text=summary(series, words), blocks=blocks, locale=str(locale))
@@ -119,8 +118,8 @@ def bar(efficiency: Decimal) -> str:
 
 def legend(words: Wording) -> str:
     return words.gettext(
-        "d devices · A measured cluster throughput · I ideal, d · v · E efficiency, A / I · S speedup, A / v · "
-        "e serial fraction (Karp–Flatt), (1/S − 1/d) / (1 − 1/d). A and I in samples/s."
+        "d: devices; A: measured cluster throughput; I: ideal throughput, d · v; E: efficiency, A / I; S: speedup, "
+        "A / v; e: serial fraction (Karp–Flatt), (1/S − 1/d) / (1 − 1/d). A and I in samples/s."
     )
 
 
@@ -138,15 +137,15 @@ def trend_line(series: Series, words: Wording) -> str:
         return _("From {low} to {high} devices, efficiency stays at {first}.").format(**values)
     if points < 0:
         return words.ngettext(
-            "From {low} to {high} devices, efficiency falls from {first} to {last}: {points} percentage point "
-            "per doubling of the cluster.",
-            "From {low} to {high} devices, efficiency falls from {first} to {last}: {points} percentage points "
-            "per doubling of the cluster.", n).format(**values)
+            "From {low} to {high} devices, efficiency falls from {first} to {last}: on average {points} percentage "
+            "point per doubling of the cluster.",
+            "From {low} to {high} devices, efficiency falls from {first} to {last}: on average {points} percentage "
+            "points per doubling of the cluster.", n).format(**values)
     return words.ngettext(
-        "From {low} to {high} devices, efficiency rises from {first} to {last}: {points} percentage point per "
-        "doubling of the cluster.",
-        "From {low} to {high} devices, efficiency rises from {first} to {last}: {points} percentage points per "
-        "doubling of the cluster.", n).format(**values)
+        "From {low} to {high} devices, efficiency rises from {first} to {last}: on average {points} percentage "
+        "point per doubling of the cluster.",
+        "From {low} to {high} devices, efficiency rises from {first} to {last}: on average {points} percentage "
+        "points per doubling of the cluster.", n).format(**values)
 
 
 def plural_count(written: str, words: Wording) -> int:
@@ -190,7 +189,7 @@ def contradiction_notes(series: Series, words: Wording) -> list[str]:
     notes = []
     above = series.above_ideal
     if above:
-        sizes = format_list([words.number(Decimal(p.devices), 0) for p in above], locale=words.language)
+        sizes = words.join([words.counted(words.number(Decimal(p.devices), 0)) for p in above])
         notes.append(words.ngettext(
             ":warning: At {sizes} device the measured throughput is above ideal (⚠): no device can beat its own "
             "single-device rate in this model. Check the single-device throughput, and that every run did the "
@@ -200,10 +199,10 @@ def contradiction_notes(series: Series, words: Wording) -> list[str]:
             "same work per sample.", int(above[-1].devices),
         ).format(sizes=sizes))
     if series.trend.falling_speedups:
-        steps = format_list([_("{low} → {high} devices ({before} → {after})").format(
+        steps = words.join([_("{low} → {high} devices ({before} → {after})").format(
             low=words.number(Decimal(a.devices), 0), high=words.number(Decimal(b.devices), 0),
             before=words.times(words.number(decimal(a.speedup))), after=words.times(words.number(decimal(b.speedup))),
-        ) for a, b in series.trend.falling_speedups], locale=words.language)
+        ) for a, b in series.trend.falling_speedups])
         notes.append(_(
             ":warning: The speedup falls as devices are added (↓): {steps}. The added devices made the cluster "
             "slower, which no efficiency of this model describes."

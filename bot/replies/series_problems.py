@@ -21,15 +21,15 @@ def describe_series_error(error: UserInputError, words: Wording) -> str:
     measurement = code(f"{words.number(Decimal(8), 0)}={words.number(Decimal(15800))}")
     single = code(f"v={words.number(Decimal(2000))}")
     if error.code is ErrorCode.SERIES_COUNT:
-        return _("A series needs from {low} to {high} cluster sizes besides the single device, each written like "
-                 "{example}; this one has {given}.").format(
+        return _("Besides the throughput of one device, a series needs {low} to {high} cluster sizes, each written "
+                 "like {example}; this one has {given}.").format(
             low=error.low or "", high=error.high or "", example=measurement, given=error.value or "0")
     if error.code is ErrorCode.SERIES_NO_THROUGHPUT:
         return _("A series needs the throughput of one device, such as {example} or {one}: every efficiency is "
                  "measured against it.").format(example=single, one=code(f"1={words.number(Decimal(2000))}"))
     if error.code is ErrorCode.SERIES_REPEATED_SIZE:
         first, second = (list(error.suggestions) + ["", ""])[:2]
-        return _("{first} and {second} measure the same number of devices. Give each cluster size once.").format(
+        return _("{first} and {second} are both for the same number of devices. Give each cluster size once.").format(
             first=code(first), second=code(second))
     return _("{token} is not a measurement. Write each as devices=throughput, such as {example}, and the single "
              "device's throughput as {one}.").format(token=code(error.token or ""), example=measurement, one=single)

@@ -12,6 +12,7 @@ from babel import Locale
 from bot.calculator import Quantity
 from bot.i18n import catalog_name, translations_for
 from bot.keywords import shown_keys
+from bot.names import display_name, join_list
 from bot.numbers import base_locale, number_style, numbers_of, reader_modifier, write_number, write_percent
 from bot.replies.particles import template
 
@@ -36,6 +37,7 @@ class Wording:
         catalog = translations_for(locale)
         self.gettext: Callable[[str], str] = catalog.gettext
         self.ngettext: Callable[[str, str, int], str] = catalog.ngettext
+        self.pgettext: Callable[[str, str], str] = lambda context, message: str(catalog.pgettext(context, message))
         if catalog_name(locale).split("_")[0] == "ko":  # Korean chooses particles by the value they follow
             self.gettext, self.ngettext = self._with_particles(catalog.gettext, catalog.ngettext)
         self.keys = shown_keys(catalog_name(locale))
@@ -62,7 +64,7 @@ class Wording:
         language = base_locale(self.locale).language
         if catalog_name(self.locale).split("_")[0] == language or reader_modifier(self.locale):
             return []
-        name = base_locale(self.locale).get_language_name(base_locale(self.locale)) or language
+        name = base_locale(self.locale).get_language_name(self.language) or language  # in the reply's language
         return [self.gettext(
             ":information_source: dpscale does not speak {language} yet, so it answers in English; numbers are "
             "still read and written in the {format} format."
@@ -144,8 +146,7 @@ class Wording:
 
     def format_name(self, other: Locale) -> str:
         """The name of the format `other` reads and writes numbers in, in the reply's language."""
-        numbers = base_locale(numbers_of(other))
-        return numbers.get_display_name(self.language) or str(numbers)
+        return display_name(base_locale(numbers_of(other)), self.language)
 
     @cached_property
     def language(self) -> Locale:
@@ -157,6 +158,19 @@ class Wording:
         """What the reply's language puts between the items of a list (CLDR's list pattern): `, `, or `、` in
         Japanese and Chinese."""
         return str(self.language.list_patterns["standard"]["middle"].format("", ""))
+
+    def join(self, items: list[str]) -> str:
+        """`items` as the reply's language lists them: `8 and 16`, `8 台和 16 台`, `8개와 16개` (`bot.names`)."""
+        return join_list(items, self.language)
+
+    def counted(self, devices: str) -> str:
+        """An already written number of devices with the counter its language puts on a count: `64台`, `64개`,
+        `64 台`; in a language that has none, the number alone (`64`, where a label or a sentence names devices)."""
+        return self._counted.format(devices=devices)
+
+    @cached_property
+    def _counted(self) -> str:
+        return self.pgettext("a number of devices, where a label or sentence already names them", "{devices}")
 
     @staticmethod
     def sentences(*parts: str) -> str:

@@ -63,8 +63,8 @@ def series_form_view(locale: Locale, metadata: FormMetadata, initial: SeriesValu
     example_rows = " · ".join(f"{words.number(Decimal(d), 0)} = {number(Decimal(a))}"
                               for d, a in ((8, 15800), (16, 31000), (64, 115200)))
     blocks: list[Block] = [
-        section(_("Give the throughput of one device and what the cluster measured at each size; dpscale shows the "
-                  "efficiency at every size and how it changes as the cluster grows.")),
+        section(_("Give the throughput of one device and the cluster throughput you measured at each size; dpscale "
+                  "shows the efficiency at every size and how it changes as the cluster grows.")),
         _input("throughput", _("Throughput of one device (samples/s)"),
                _("e.g. {example}").format(example=number(Decimal(2000))), throughput, FIELD_LIMIT, False),
         {**_input("rows", _("Measurements (devices = cluster throughput)"),

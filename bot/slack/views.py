@@ -125,7 +125,7 @@ def direct_message_note(locale: Locale) -> Block:
 def form_view(
     locale: Locale, metadata: FormMetadata, initial: dict[Quantity, str] | None = None, notes: tuple[str, ...] = ()
 ) -> dict[str, Any]:
-    """A modal with one field per quantity: fill in any three and the fourth is solved; `notes` (mrkdwn) under its
+    """A modal with one field per quantity: fill in any three and dpscale works out the fourth; `notes` (mrkdwn) under its
     first line say where the values filled in came from."""
     words = wording_for(locale)
     _ = words.gettext
@@ -135,12 +135,13 @@ def form_view(
     hints = {
         Quantity.DEVICES: (_("Devices"), number(d, 0)),
         Quantity.THROUGHPUT: (_("Per-device throughput (samples/s)"), number(v, 2)),
-        Quantity.EFFICIENCY: (_("Scaling efficiency"), words.percent(e) + " · " + number(e, 2)),
+        Quantity.EFFICIENCY: (_("Scaling efficiency"), _("{first} or {second}").format(first=words.percent(e),
+                                                                                        second=number(e, 2))),
         Quantity.ACTUAL: (_("Actual cluster throughput (samples/s)"), number(d * v * e, 2)),
     }
     blocks: list[Block] = [section(_(
-        "Fill in any three fields; dpscale solves the fourth. Leave *actual cluster throughput* empty to see what "
-        "your cluster delivers."
+        "Fill in any three fields and dpscale works out the fourth. Leave *actual cluster throughput* empty to see "
+        "what your cluster delivers."
     ))]
     blocks.extend(context([note[:FORM_ERROR_LIMIT]]) for note in notes)
     for quantity, (label, example) in hints.items():
@@ -217,6 +218,6 @@ def home_view(locale: Locale) -> dict[str, Any]:
     """The App Home tab: what dpscale computes, how to ask, and the explanations, in the viewer's locale."""
     _, blocks = help_blocks(locale)
     intro = section(wording_for(locale).gettext(
-        "Type `/dpscale` with no numbers to open a form, or mention @dpscale in a channel to answer in a thread."
+        "Type `/dpscale` with no numbers to open a form, or mention @dpscale in a channel and it answers in a thread."
     ))
     return {"type": "home", "blocks": [*blocks, intro, *explanation_blocks(locale)]}
