@@ -10,6 +10,7 @@ matplotlib (its Agg backend, no display) is imported here and nowhere else, and 
 is drawn: never on the path of an acknowledgement.
 
     png = chart_png(series, wording_for(locale), forecast(series, 128))   # PNG bytes
+    png = series_chart(*measured_series(text, locale))                    # a typed series' (`bot.engine`)
 """
 
 from __future__ import annotations
@@ -23,9 +24,10 @@ from typing import TYPE_CHECKING, Any
 
 import matplotlib
 
-from bot.forecast import Fit, Forecast
-from bot.replies.wording import Wording
+from bot.forecast import Fit, Forecast, forecast
+from bot.replies.wording import Wording, wording_for
 from bot.series import Series, decimal
+from bot.series_syntax import SeriesCommand
 
 matplotlib.use("Agg")
 
@@ -35,7 +37,7 @@ from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator  # noqa: 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-__all__ = ["INK", "MEASURED", "chart_png", "draw"]
+__all__ = ["INK", "MEASURED", "chart_png", "draw", "series_chart"]
 
 INK = "#1d1c1d"  # Slack's own text colour
 GRID = "#dddddd"
@@ -140,6 +142,12 @@ def chart_png(series: Series, words: Wording, cast: Forecast | None = None) -> b
     figure = draw(series, words, cast)
     figure.savefig(buffer, format="png", dpi=DPI, facecolor="white", metadata=_no_metadata())
     return buffer.getvalue()
+
+
+def series_chart(series: Series, command: SeriesCommand) -> bytes:
+    """The chart of a series as its command asked for it (with the forecast of its `at=`), in its numbers' format."""
+    cast = forecast(series, int(command.at.value)) if command.at is not None else None
+    return chart_png(series, wording_for(command.locale), cast)
 
 
 def _no_metadata() -> dict[str, Any]:
