@@ -27,8 +27,9 @@ OAUTH_SOCKET_PROBLEM = "multi-workspace mode (SLACK_CLIENT_ID) needs HTTP and SL
 # The least a reply needs: the command, mentions, posting replies, and each user's locale.
 # the history scopes let dpscale look in the thread it answers whether an answer whose post timed out, or whose
 # process died while posting, landed after all (bot/slack/events.py): without them it never posts an answer twice,
-# but may lose one
-DEFAULT_SCOPES = ("commands,app_mentions:read,chat:write,users:read,"
+# but may lose one; files:write uploads a series' chart (bot/slack/charts.py), shown as an image in the reply, and
+# a workspace installed without it gets the table with one line saying why there is no chart
+DEFAULT_SCOPES = ("commands,app_mentions:read,chat:write,users:read,files:write,"
                   "channels:history,groups:history,im:history,mpim:history")
 
 
