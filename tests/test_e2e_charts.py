@@ -15,6 +15,7 @@ pytestmark = pytest.mark.e2e
 USER_LOCALES = {"UDE": "de-DE", "UEN": "en-US"}
 SERIES = "v=2000 8=15800 16=31000 64=115200"
 PNG = b"\x89PNG\r\n\x1a\n"
+DRAWN = 30.0  # seconds a chart may take: the first starts its drawing process (matplotlib's import included)
 
 
 def images(payload: dict) -> list[dict]:
@@ -29,7 +30,7 @@ def test_a_series_command_is_followed_by_its_chart_uploaded_privately_and_shown_
     before = len(fake.calls_to("files.getUploadURLExternal"))
     payload = send_command(server, SERIES + " at=128", user="UEN", response_url=fake.response_url("chart-1")).json()
     assert payload["response_type"] == "ephemeral" and not images(payload)  # the table at once, the chart after
-    fake.wait_for("/response/chart-1")
+    fake.wait_for("/response/chart-1", timeout=DRAWN)
     asked = fake.calls_to("files.getUploadURLExternal")[before:]
     assert len(asked) == 1 and asked[0].params["filename"] == "scaling.png"
     file_id = asked[0].answer["file_id"]
@@ -50,6 +51,7 @@ def test_a_retried_command_gets_one_chart(server, fake):
     again = send_command(server, SERIES, user="UDE", response_url=url, **{"X-Slack-Retry-Num": "1",
                                                                           "X-Slack-Retry-Reason": "http_timeout"})
     assert again.json()["blocks"] == first["blocks"]  # the table both times
+    fake.wait_for("/response/chart-retried", timeout=DRAWN)
     fake.wait_for("/response/chart-retried", 2, timeout=6)  # time enough for a second chart to be drawn and posted
     assert len(fake.calls_to("files.getUploadURLExternal")) == before + 1
     assert len(charts_posted(fake, "chart-retried")) == 1
@@ -57,11 +59,11 @@ def test_a_retried_command_gets_one_chart(server, fake):
 
 def test_share_posts_the_series_with_its_chart_once(server, fake):
     button = buttons(send_command(server, SERIES, user="UDE", response_url=fake.response_url("chart-own")).json())
-    fake.wait_for("/response/chart-own")
+    fake.wait_for("/response/chart-own", timeout=DRAWN)
     before = len(fake.calls_to("files.getUploadURLExternal"))
     click(server, "UDE", button["dpscale_share"], fake.response_url("chart-share"))
     click(server, "UDE", button["dpscale_share"], fake.response_url("chart-share"))  # a double click
-    fake.wait_for("/response/chart-share", 2)
+    fake.wait_for("/response/chart-share", 2, timeout=DRAWN)
     shared = [p.params for p in fake.calls_to("/response/chart-share") if p.params.get("response_type") == "in_channel"]
     assert len(shared) == 1 and len(images(shared[0])) == 1
     assert len(fake.calls_to("files.getUploadURLExternal")) == before + 1  # the channel's own chart, once

@@ -43,8 +43,8 @@ def _model_line(fit: Fit, single: Fraction, devices: int, words: Wording) -> str
     residual = words.percent(_rounded(fit.residual), 2)
     throughputs = fit.throughputs(single)
     if fit.speedups is None or throughputs is None:
-        return "• " + _("{model}: no finite speedup at {devices} devices (its e would exceed 1 there); it misses "
-                        "the measurements by up to {residual}.").format(
+        return "• " + _("{model}: predicts no finite speedup at {devices} devices (its e falls below zero there); "
+                        "it misses the measurements by up to {residual}.").format(
             model=name, devices=words.number(Decimal(devices), 0), residual=residual)
     low, high = (words.times(words.number(_rounded(s))) for s in fit.speedups)
     a_low, a_high = (words.number(_rounded(a), 0) for a in throughputs)

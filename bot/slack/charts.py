@@ -13,7 +13,11 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import multiprocessing
+import os
 import threading
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from babel import Locale
@@ -43,12 +47,15 @@ CHART_BLOCK = "dpscale_chart"
 FILES_SCOPE = "files:write"
 UPLOADED = "uploaded:"  # a job's stage once its chart is uploaded, the file's id after it
 FILENAME = "scaling.png"
-_DRAWING = threading.Lock()  # matplotlib draws one figure at a time
+DRAW_TIMEOUT = 20.0  # seconds a chart may take to draw, its process started included
+NICE = 10  # the drawing process's lower CPU priority: acknowledgements come first
+_drawer: ProcessPoolExecutor | None = None
+_drawer_lock = threading.Lock()
 
 
 class ChartRefused(SlackClientError):
-    """Slack refused the post that shows an uploaded chart (a file still being processed is refused): a later
-    try may succeed."""
+    """Slack refused the post that shows an uploaded chart (a file still being processed is refused), or the
+    drawing process stopped: a later try may succeed."""
 
 
 def scope_missing(context: BoltContext) -> bool:
@@ -103,16 +110,38 @@ def upload(job: Job, client: WebClient, context: BoltContext, found: tuple[Serie
     """The chart's file id: uploaded now, privately, or already by an earlier try of the same job."""
     if job.stage.startswith(UPLOADED):
         return job.stage.removeprefix(UPLOADED)
-    from bot.chart import series_chart  # matplotlib, only where a chart is drawn
-
-    with _DRAWING:
-        png = series_chart(*found)
+    png = drawn(*found)
     uploaded = client.files_upload_v2(content=png, filename=FILENAME, title=FILENAME,
                                       alt_txt=_alt_text(found, context))
     file_id = str(uploaded["file"]["id"])
     services = services_of(context)
     services.store.work.reached(job, UPLOADED + file_id, hold=services.followups.lease)
     return file_id
+
+
+def drawn(series: Series, command: SeriesCommand) -> bytes:
+    """The chart's PNG, drawn in a process of its own at a lower priority (`NICE`), started on the first chart: a
+    drawing holds its interpreter for some 0.3 s of CPU, which in this process would hold up every request
+    thread's acknowledgement; there it only shares the CPU, and yields it."""
+    global _drawer
+    with _drawer_lock:
+        if _drawer is None:
+            _drawer = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                                          initializer=os.nice, initargs=(NICE,))
+        drawer = _drawer
+    try:
+        return drawer.submit(_draw, series, command).result(timeout=DRAW_TIMEOUT)
+    except BrokenProcessPool:  # the drawing process died (killed, out of memory): a new one for the next try
+        with _drawer_lock:
+            _drawer = None if _drawer is drawer else _drawer
+        raise ChartRefused("the drawing process stopped") from None
+
+
+def _draw(series: Series, command: SeriesCommand) -> bytes:
+    """In the drawing process: matplotlib is imported there, and only there."""
+    from bot.chart import series_chart
+
+    return series_chart(series, command)
 
 
 def _alt_text(found: tuple[Series, SeriesCommand], context: BoltContext) -> str:
