@@ -16,9 +16,7 @@ from babel import Locale
 from babel.lists import format_list
 
 from bot.errors import UserInputError
-from bot.forecast import forecast
 from bot.replies.blocks import Block, Reply, ReplyKind, code, context, header, section
-from bot.replies.forecast import forecast_blocks
 from bot.replies.guide import limits_block, series_example
 from bot.replies.problems import describe_error
 from bot.replies.result import reading_note
@@ -53,7 +51,10 @@ def build_series_reply(series: Series, command: SeriesCommand, locale: Locale) -
     contradictions = contradiction_notes(series, words)
     if contradictions:
         blocks.append(section("\n".join(contradictions)))
-    if command.at is not None:
+    if command.at is not None:  # asked for: loaded only then
+        from bot.forecast import forecast
+        from bot.replies.forecast import forecast_blocks
+
         blocks += forecast_blocks(forecast(series, int(command.at.value)), series.throughput, words)
     remarks = words.language_note() + [reading_note(note, words) for note in command.notes]
     if remarks:

@@ -13,12 +13,9 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import multiprocessing
 import os
 import threading
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from babel import Locale
 from slack_bolt import App, BoltContext
@@ -39,6 +36,9 @@ from bot.slack.plumbing import locale_of, services_of
 from bot.slack.state import BadState, ResultState
 from bot.slack.workspaces import workspace_of
 from bot.store import Job
+
+if TYPE_CHECKING:  # multiprocessing loads only where a chart is drawn, never on an acknowledgement's path
+    from concurrent.futures import ProcessPoolExecutor
 
 logger = logging.getLogger(__name__)
 
@@ -123,6 +123,10 @@ def drawn(series: Series, command: SeriesCommand) -> bytes:
     """The chart's PNG, drawn in a process of its own at a lower priority (`NICE`), started on the first chart: a
     drawing holds its interpreter for some 0.3 s of CPU, which in this process would hold up every request
     thread's acknowledgement; there it only shares the CPU, and yields it."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
     global _drawer
     with _drawer_lock:
         if _drawer is None:
