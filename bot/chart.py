@@ -76,7 +76,8 @@ def draw(series: Series, words: Wording, cast: Forecast | None = None) -> Figure
     for point, size, value in zip(series.points, sizes, efficiencies.values, strict=True):
         if point.serial_fraction is not None:  # each size's e, readable beside its point
             right.annotate("e " + words.number(decimal(point.serial_fraction), 4), (size, value),
-                           textcoords="offset points", xytext=(0, -18), ha="center", fontsize=10, color=INK)
+                           textcoords="offset points", xytext=(0, -18), ha="center", fontsize=10, color=INK,
+                           zorder=5, bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "none"})
     return figure
 
 

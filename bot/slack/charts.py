@@ -68,7 +68,7 @@ def scope_missing(context: BoltContext) -> bool:
 def no_chart_note(locale: Locale) -> str:
     return wording_for(locale).gettext(
         "No chart: dpscale may not upload files in this workspace. Someone who manages its apps can reinstall "
-        "dpscale to allow it (the files:write permission).")
+        "dpscale to allow it (the `files:write` permission).")
 
 
 def with_no_chart_note(reply: Reply, locale: Locale) -> Reply:
