@@ -3,14 +3,15 @@ files.getUploadURLExternal, the upload, files.completeUploadExternal with no cha
 that names the file (`slack_file`), in an ephemeral post to the command's response_url, under the table; Share
 uploads the channel's own and puts it in the shared copy. Why this way: docs/slack.md.
 
-The private chart is follow-up work of its own kind (`chart`), recorded before the table is acknowledged and done
-exactly once (bot/slack/followups.py): the file's id is kept as the job's stage once it is uploaded, so a retry
-posts that file and never uploads a second. A workspace installed without `files:write` gets the table as
-always, with one line saying why no chart follows.
+The private chart is follow-up work of its own kind (`chart`), recorded once the table is acknowledged (the table
+is the answer; the chart follows it) and done exactly once (bot/slack/followups.py): the file's id is kept as the
+job's stage once it is uploaded, so a retry posts that file and never uploads a second. A workspace installed
+without `files:write` gets the table as always, with one line saying why no chart follows.
 """
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import logging
 import os
@@ -75,10 +76,10 @@ def with_no_chart_note(reply: Reply, locale: Locale) -> Reply:
     return reply.with_blocks([*reply.blocks, context_block([":bar_chart: " + no_chart_note(locale)])])
 
 
-def accept_chart(reply: Reply, locale: Locale, text: str, command: dict[str, Any],
-                 context: BoltContext) -> tuple[Reply, Job | None]:
-    """Before a series' table is acknowledged: its chart recorded as work to follow (the job, to start once the
-    table is sent), or the line saying why there is none. A retried request records nothing more."""
+def chart_job(reply: Reply, locale: Locale, text: str, command: dict[str, Any],
+              context: BoltContext) -> tuple[Reply, Job | None]:
+    """A series' table as it is to be acknowledged, with the work its chart will be (to start once the table is
+    sent, `start_chart`), or with the line saying why there is none."""
     if scope_missing(context):
         return with_no_chart_note(reply, locale), None
     try:
@@ -86,14 +87,23 @@ def accept_chart(reply: Reply, locale: Locale, text: str, command: dict[str, Any
     except ValueError:  # too long to carry: no buttons, and no chart
         return reply, None
     parts = [command.get("trigger_id"), command.get("response_url"), command.get("user_id"), value]
-    job = Job(CHART_WORK, hashlib.sha256("\x1f".join(str(p or "") for p in parts).encode()).hexdigest(),
-              workspace_of(context), {"value": value, "response_url": command.get("response_url")})
+    return reply, Job(CHART_WORK, hashlib.sha256("\x1f".join(str(p or "") for p in parts).encode()).hexdigest(),
+                      workspace_of(context), {"value": value, "response_url": command.get("response_url")})
+
+
+def start_chart(job: Job, client: WebClient, context: BoltContext) -> None:
+    """After the table's acknowledgement, off the request thread: the chart recorded as follow-up work, then
+    begun; a retried request's records nothing more. Recorded after the table, not before it: the answer is the
+    table, which the acknowledgement carries whatever becomes of its chart, and so a series' acknowledgement
+    waits for no database write."""
+    services = services_of(context)
     try:
-        accepted = services_of(context).followups.accept(job)
-    except SQLAlchemyError as error:  # the table goes all the same; its chart cannot be promised
+        accepted = services.followups.accept(job)
+    except SQLAlchemyError as error:  # the table is there; its chart cannot be promised
         logger.warning("a chart could not be recorded (%s)", type(error).__name__)
-        return reply, None
-    return reply, job if accepted else None
+        return
+    if accepted:
+        services.followups.run_now(job, client, context)
 
 
 def series_of(state: ResultState, locale: Locale) -> tuple[Series, SeriesCommand] | None:
@@ -132,6 +142,7 @@ def drawn(series: Series, command: SeriesCommand) -> bytes:
         if _drawer is None:
             _drawer = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
                                           initializer=os.nice, initargs=(NICE,))
+            atexit.register(_drawer.shutdown, wait=True, cancel_futures=True)  # before the interpreter tears down
         drawer = _drawer
     try:
         return drawer.submit(_draw, series, command).result(timeout=DRAW_TIMEOUT)

@@ -21,7 +21,7 @@ from bot.engine import answer
 from bot.parsing import normalized_command
 from bot.replies import ReplyKind, with_preference_unread
 from bot.series_syntax import wants_series_form
-from bot.slack.charts import accept_chart
+from bot.slack.charts import chart_job, start_chart
 from bot.slack.forms import open_form_or_help
 from bot.slack.ids import COMMAND
 from bot.slack.mentions import readable_mentions, strip_own_mention
@@ -64,12 +64,12 @@ def handle_command(ack: Ack, command: dict[str, Any], client: WebClient, context
         carried = text if text.isprintable() else normalized_command(text)  # control characters would not fit
         reply = with_text_buttons(reply, locale, carried)
         if is_series_reply(reply):  # its chart follows the table (`bot.slack.charts`)
-            reply, chart = accept_chart(reply, locale, carried, command, context)
+            reply, chart = chart_job(reply, locale, carried, command, context)
     # the reply as JSON text (`Reply.json`: orjson, not Bolt's json.dumps): Bolt sends a text-only acknowledgement
     # as it is, and as JSON since it is an object (the end-to-end tests read it back through the server)
     ack(reply.json(response_type="ephemeral"))
     if chart is not None:
-        services_of(context).followups.run_now(chart, client, context)
+        services_of(context).background.submit(start_chart, chart, client, context)
     return reply.kind.value
 
 
