@@ -87,3 +87,23 @@ def test_without_files_write_the_table_comes_with_one_line_saying_why_there_is_n
     finally:
         server.stop()
         fake.stop()
+
+
+def test_a_chart_slack_keeps_refusing_is_tried_again_then_apologised_for_under_the_table(server, fake):
+    """files.getUploadURLExternal answering 500 every time: tried in this process, handed back, taken up again by
+    the sweeper, and when the tries are used up the user is told once, under the table, that it holds every figure."""
+    fake.behaviour["files.getUploadURLExternal"] = "error"
+    try:
+        before = len(fake.calls_to("files.getUploadURLExternal"))
+        send_command(server, SERIES, user="UEN", response_url=fake.response_url("chart-refused"))
+        [apology] = fake.wait_for("/response/chart-refused", timeout=60)
+        server.wait_for_log("kind=chart locale=en_US outcome=failed", timeout=10)
+    finally:
+        del fake.behaviour["files.getUploadURLExternal"]
+    assert apology.params["blocks"] == [{"type": "context", "elements": [{
+        "type": "mrkdwn", "text": ":bar_chart: The chart could not be shown this time; the table above holds every "
+                                  "figure."}]}]
+    assert apology.params["response_type"] == "ephemeral" and apology.params["replace_original"] is False
+    assert len(fake.calls_to("files.getUploadURLExternal")) - before >= 6  # tried again, in two takes
+    assert "taking up a chart follow-up left unfinished" in server.log_so_far()
+    assert len(fake.calls_to("/response/chart-refused")) == 1
