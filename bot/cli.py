@@ -1,4 +1,4 @@
-"""`dpscale TEXT [--locale TAG] [--json]`: the bot's reply without Slack.
+"""`dpscale TEXT [--locale TAG] [--json] [--chart FILE]`: the bot's reply without Slack.
 
 `--locale unknown` answers as the Slack app does when Slack has not told it the user's locale: in English, with
 every number that Slack's locales read differently asked about. A `format=de-DE` word in TEXT reads and writes
@@ -8,7 +8,9 @@ shows the help in that format).
 Prints the reply as plain text (what the Slack message shows, its markup rendered: `bot.replies.plain`) or, with
 --json, the exact Block Kit payload the bot sends. In plain text the command is written as a terminal takes it
 (`dpscale 64 2,000 90%`, not Slack's `/dpscale …`). Exit status 0 for a result or help, 2 for a user error (its
-message on stderr). `dpscale --version` prints the installed version.
+message on stderr; also for `--chart` with anything but a series). `--chart scaling.png` writes a series' chart,
+the PNG the Slack app uploads (`bot.chart`; a forecast's `at=` drawn too). `dpscale --version` prints the
+installed version.
 """
 
 from __future__ import annotations
@@ -21,13 +23,14 @@ from importlib.metadata import PackageNotFoundError, version
 
 from babel import Locale
 
-from bot.engine import answer
+from bot.engine import answer, measured_series
 from bot.errors import UserInputError
 from bot.format_choice import UnknownFormat, build_unknown_format_reply, take_format_choice
 from bot.formats import with_number_format
 from bot.numbers import UNKNOWN, resolve_locale, unknown_locale
 from bot.replies import Reply, build_error_reply, render_plain_text
 from bot.replies.guide import build_series_form_note
+from bot.replies.wording import wording_for
 from bot.series_syntax import wants_series_form
 
 DEFAULT_LOCALE = "en-US"
@@ -46,6 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", action="store_true", help="print the Block Kit payload instead of text")
     parser.add_argument("--version", action="version", version=f"dpscale {installed_version()}")
+    parser.add_argument("--chart", metavar="FILE", help="write a measurement series' chart to FILE, as a PNG")
     args = parser.parse_args(argv)
     try:
         default = resolve_locale(DEFAULT_LOCALE)
@@ -60,6 +64,8 @@ def main(argv: list[str] | None = None) -> int:
         else in_terminal(render_plain_text(reply))
     )
     (sys.stderr if reply.is_error else sys.stdout).write(output)
+    if args.chart and not reply.is_error:
+        return write_chart(" ".join(args.text), locale, args.chart)
     return 2 if reply.is_error else 0
 
 
@@ -73,6 +79,21 @@ def installed_version() -> str:
 def in_terminal(text: str) -> str:
     """A reply's plain text with the command written as this tool takes it: `dpscale 64 2,000 90%`."""
     return SLASH_COMMAND.sub("dpscale", text)
+def write_chart(text: str, locale: Locale, path: str) -> int:
+    """The series' chart written to `path`; 2 (and why, on stderr) when `text` is no series."""
+    choice, rest = take_format_choice(text)  # read without error: the reply was not one
+    if choice is not None and choice.tag is not None:
+        locale = with_number_format(locale, resolve_locale(choice.tag))
+    found = measured_series(rest, locale)
+    if found is None:
+        sys.stderr.write(wording_for(locale).gettext("Only a measurement series has a chart: nothing was written "
+                                                     "to {file}.").format(file=path) + "\n")
+        return 2
+    from bot.chart import series_chart  # matplotlib, only where a chart is drawn
+
+    with open(path, "wb") as file:
+        file.write(series_chart(*found))
+    return 0
 
 
 def answer_with_format(text: str, locale: Locale) -> Reply:

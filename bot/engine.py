@@ -17,8 +17,8 @@ from bot.parsing import Command, FieldErrors, parse_fields, parse_words, reader_
 from bot.reading import Reader
 from bot.replies import Reply, build_error_reply, build_help_reply, build_result_reply
 from bot.replies.series import build_series_error_reply, build_series_reply
-from bot.series import analyse
-from bot.series_syntax import is_series, parse_series, parse_series_fields
+from bot.series import Series, analyse
+from bot.series_syntax import SeriesCommand, is_series, parse_series, parse_series_fields
 
 
 def answer(text: str, locale: Locale) -> Reply:
@@ -72,6 +72,26 @@ def answer_series_form(throughput: str | None, rows: str | None, locale: Locale,
     """The reply to a submitted series form; raises SeriesFieldErrors with one localized message per wrong field."""
     command = parse_series_fields(throughput, rows, locale, reader)
     return build_series_reply(analyse(command.throughput.value, command.pairs), command, locale)
+
+
+def measured_series(text: str, locale: Locale) -> tuple[Series, SeriesCommand] | None:
+    """The series `text` names, read as `answer` reads it, for its chart; None for any other text, or a wrong one
+    (its reply says what is wrong)."""
+    try:
+        words, language = split_words(text, locale)
+        if not is_series(words):
+            return None
+        command = parse_series(words, language, reader_of(language, locale), locale)
+    except UserInputError:
+        return None
+    return analyse(command.throughput.value, command.pairs), command
+
+
+def measured_series_form(throughput: str | None, rows: str | None, locale: Locale,
+                         reader: Reader | None = None) -> tuple[Series, SeriesCommand]:
+    """The series a submitted series form names, for its chart; raises SeriesFieldErrors as `answer_series_form`."""
+    command = parse_series_fields(throughput, rows, locale, reader)
+    return analyse(command.throughput.value, command.pairs), command
 
 
 WARM_UP_TEXTS = ("64 2000 90%", "64 2000", "help", "v=2000 8=15800 16=31000")  # a result, an error, help, a series

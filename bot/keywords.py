@@ -98,6 +98,19 @@ HELP: dict[str, tuple[str, ...]] = {
     "zh_Hans": ("帮助", "用法"),
     "zh_Hant": ("說明", "幫助"),
 }
+# `at=128` with a measurement series: the cluster size to forecast (`bot.forecast`); its help shows the first word
+FORECAST: dict[str, tuple[str, ...]] = {
+    "en": ("at", "forecast"),
+    "de": ("bei", "prognose"),
+    "fr": ("à", "prévision", "prevision"),
+    "es": ("con", "pronóstico", "pronostico"),
+    "it": ("con", "previsione"),
+    "pt": ("com", "previsão", "previsao"),
+    "ja": ("予測",),
+    "ko": ("예측",),
+    "zh_Hans": ("预测",),
+    "zh_Hant": ("預測",),
+}
 # Words a language would offer but that would name another quantity elsewhere, or two in one language.
 CONFLICTS_REFUSED = {
     "rendimiento": "es: throughput and efficiency alike",
@@ -132,6 +145,11 @@ def keywords() -> dict[str, Quantity | None]:
 @lru_cache(maxsize=1)
 def help_words() -> frozenset[str]:
     return frozenset(word.casefold() for words in HELP.values() for word in words)
+
+
+@lru_cache(maxsize=1)
+def forecast_words() -> frozenset[str]:
+    return frozenset(word.casefold() for words in FORECAST.values() for word in words)
 
 
 @lru_cache(maxsize=64)

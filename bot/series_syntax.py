@@ -27,7 +27,7 @@ from bot.errors import ErrorCode, UserInputError
 from bot.evidence import clue_marks
 from bot.folding import folded
 from bot.grouping import BOUNDARY, LIST_CUT, join_space_groups, split_keyed
-from bot.keywords import keywords
+from bot.keywords import forecast_words, keywords
 from bot.numbers import SPACES
 from bot.parsing import Note, visible
 from bot.reading import Reader, Reading, read_number, reader_for, token_marks
@@ -67,6 +67,7 @@ class SeriesCommand:
     throughput: Reading
     measurements: tuple[Measurement, ...]
     notes: tuple[Note, ...] = ()
+    at: Reading | None = None  # `at=128`: a cluster size to forecast (`bot.forecast`)
 
     @property
     def pairs(self) -> list[tuple[Decimal, Decimal]]:
@@ -104,9 +105,14 @@ def parse_series(
     words = [word for word in words if word not in (LIST_CUT, BOUNDARY)]
     throughput: tuple[str, Reading] | None = None
     measurements: list[Measurement] = []
+    at: Reading | None = None
     for word in join_space_groups(words, 0):  # `8=15 800`: one measurement, where spaces group digits
         read = _read_word(word, reader)
-        if isinstance(read, Measurement):
+        if isinstance(read, tuple):
+            if at is not None:
+                raise UserInputError(ErrorCode.DUPLICATE_QUANTITY, token=word, quantity=Quantity.DEVICES.value)
+            at = read[1]
+        elif isinstance(read, Measurement):
             measurements.append(read)
         elif throughput is not None:
             raise UserInputError(ErrorCode.DUPLICATE_QUANTITY, token=word, quantity=Quantity.THROUGHPUT.value)
@@ -114,12 +120,19 @@ def parse_series(
             throughput = (word, read)
     keys = [(None if keyed is None or _is_size(keyed[0]) else keyed[0], keyed[1] if keyed else word)
             for word in words for keyed in [split_keyed(word)]]
-    return _series_from(throughput, measurements, locale, clue_marks(keys, user or locale), reader)
+    return replace(_series_from(throughput, measurements, locale, clue_marks(keys, user or locale), reader), at=at)
 
 
-def _read_word(word: str, reader: Reader) -> Measurement | Reading:
-    """A word of a series: a measurement (`8=15800`), or one device's throughput (`v=2000`, or `1=2000`)."""
+def _read_word(word: str, reader: Reader) -> Measurement | Reading | tuple[str, Reading]:
+    """A word of a series: a measurement (`8=15800`), one device's throughput (`v=2000`, or `1=2000`), or the
+    size to forecast (`at=128`, as a pair)."""
     keyed = split_keyed(word)
+    if keyed is not None and keyed[0] in forecast_words():
+        size = _read(keyed[1], Quantity.DEVICES, word, reader)
+        if size.value < 2:
+            raise UserInputError(ErrorCode.OUT_OF_RANGE, token=size.token, pair=word, quantity=Quantity.DEVICES.value,
+                                 low="2", high=str(BOUNDS[Quantity.DEVICES][1]))
+        return (word, size)
     if keyed is not None and _is_size(keyed[0]):
         measurement = read_measurement(word, *keyed, reader)
         return measurement.actual if measurement.devices.value == 1 else measurement

@@ -24,14 +24,15 @@ OAUTH_PAIR_PROBLEM = "SLACK_CLIENT_ID and SLACK_CLIENT_SECRET must be set togeth
 TOKEN_KEYS_PROBLEM = ("DPSCALE_TOKEN_KEYS is required in multi-workspace mode (SLACK_CLIENT_ID): installations' "
                       "tokens are stored encrypted with it (generate a key with `python -m bot.store new-key`)")
 OAUTH_SOCKET_PROBLEM = "multi-workspace mode (SLACK_CLIENT_ID) needs HTTP and SLACK_SIGNING_SECRET, not Socket Mode"
-# The least a reply needs: the command, mentions, posting replies, and each user's locale.
-# the history scopes let dpscale look in the thread it answers whether an answer whose post timed out, or whose
-# process died while posting, landed after all (bot/slack/events.py): without them it never posts an answer twice,
-# but may lose one
 # what the Slack CLI's start hook (`slack run`) is handed: the development app's tokens, read where the usual
 # names are unset (a token set in the shell or in .env wins, as the CLI itself prefers it)
 CLI_TOKENS = {"SLACK_BOT_TOKEN": "SLACK_CLI_XOXB", "SLACK_APP_TOKEN": "SLACK_CLI_XAPP"}
-DEFAULT_SCOPES = ("commands,app_mentions:read,chat:write,users:read,"
+# The least a reply needs: the command, mentions, posting replies, and each user's locale.
+# the history scopes let dpscale look in the thread it answers whether an answer whose post timed out, or whose
+# process died while posting, landed after all (bot/slack/events.py): without them it never posts an answer twice,
+# but may lose one; files:write uploads a series' chart (bot/slack/charts.py), shown as an image in the reply, and
+# a workspace installed without it gets the table with one line saying why there is no chart
+DEFAULT_SCOPES = ("commands,app_mentions:read,chat:write,users:read,files:write,"
                   "channels:history,groups:history,im:history,mpim:history")
 
 

@@ -1,8 +1,12 @@
 """Write docs/samples/<language>.txt: the seed example's whole reply in each shipped language, as plain text; and
-docs/samples/series/<language>.txt: a measurement series' reply (`bot.series_syntax`) the same way.
+docs/samples/series/<language>.txt: a measurement series' reply (`bot.series_syntax`) the same way; and
+docs/samples/charts/<language>.png: that series' chart with a forecast for 128 devices (`bot.chart`), one per
+number format that draws different pixels (the chart holds no words: only its numbers' marks differ), named after
+the first language that writes it.
 
     python scripts/render_samples.py          # rewrite the samples
-    python scripts/render_samples.py --check  # exit 1 if a committed sample differs from today's reply
+    python scripts/render_samples.py --check  # exit 1 if a committed sample differs from today's reply (a chart:
+                                              # if one is missing; its pixels follow matplotlib's version)
 
 The command-line tool's own output (`dpscale TEXT --locale TAG`), so a reader of that language can review
 everything a user sees — result, formula, notes, explanations, limits — in one place.
@@ -12,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
 
@@ -43,6 +48,22 @@ def series_sample(tag: str) -> str:
     return f"$ dpscale '{text}' --locale {tag}\n\n" + render_plain_text(answer(text, resolve_locale(tag)))
 
 
+def charts() -> dict[str, bytes]:
+    """Each distinct chart of the series (with `at=128`), under the first language whose numbers draw it."""
+    from bot.chart import series_chart
+    from bot.engine import measured_series
+
+    drawn: dict[bytes, str] = {}
+    for name, tag in LOCALES.items():
+        text = " ".join(f"v={d}" if a is None else f"{d}={a}" for d, a in SERIES) + " at=128"
+        found = measured_series(text, resolve_locale("en-US"))
+        assert found is not None
+        series, command = found
+        png = series_chart(series, replace(command, locale=resolve_locale(tag)))
+        drawn.setdefault(png, name)
+    return {name: png for png, name in drawn.items()}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--check", action="store_true")
@@ -56,6 +77,14 @@ def main() -> int:
                 stale.append(path.name)
         else:
             path.write_text(text, encoding="utf-8")
+    for name, png in charts().items():
+        path = SAMPLES / "charts" / f"{name}.png"
+        if args.check:
+            if not path.exists():
+                stale.append(path.name)
+        else:
+            path.parent.mkdir(exist_ok=True)
+            path.write_bytes(png)
     if stale:
         print("stale samples (run python scripts/render_samples.py):", ", ".join(stale), file=sys.stderr)
     return 1 if stale else 0

@@ -1,6 +1,8 @@
 """A fake Slack Web API served over HTTP on loopback, for end-to-end tests and benchmarks.
 
-It answers `auth.test` (per token), `oauth.v2.access`, `users.info`, `chat.postMessage` and a workflow step's
+It answers `auth.test` (per token, with the token's scopes in `x-oauth-scopes`), `oauth.v2.access`, `users.info`,
+`chat.postMessage`, a file upload (`files.getUploadURLExternal`, the bytes posted to the URL it gives, and
+`files.completeUploadExternal`, as slack-sdk's `files_upload_v2` calls them) and a workflow step's
 `functions.completeSuccess`/`completeError` (once per execution) the way Slack does,
 receives `response_url` posts at /response/…, records every call, and can fail, rate-limit, hang or slow down
 a method on demand, or `users.info` for one user alone: slow, hanging, or answering a per-user error
@@ -56,7 +58,11 @@ class FakeSlack:
     installs: int = 0
     socket_mode_url: str = ""  # what apps.connections.open answers: a local websocket standing in for Slack's
     posted: list[dict[str, Any]] = field(default_factory=list)  # every message chat.postMessage posted
-    completed: set[str] = field(default_factory=set)  # workflow steps given an outcome (functions.complete…)
+    steps_done: set[str] = field(default_factory=set)  # workflow steps given an outcome (functions.complete…)
+    # the bot token's scopes, as auth.test's header gives them; without files:write an upload is refused
+    scopes: str = "commands,app_mentions:read,chat:write,users:read,files:write"
+    uploads: dict[str, bytes] = field(default_factory=dict)  # file id → the bytes posted to its upload URL
+    completed: list[str] = field(default_factory=list)  # file ids, as files.completeUploadExternal completed them
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _released: threading.Event = field(default_factory=threading.Event)
 
@@ -71,8 +77,10 @@ class FakeSlack:
 
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
-                raw = self.rfile.read(length).decode()
-                fake._serve(self, raw)
+                data = self.rfile.read(length)
+                if self.path.startswith("/upload/"):  # a file's bytes, to the URL files.getUploadURLExternal gave
+                    return fake._upload(self, data)
+                fake._serve(self, data.decode())
 
         self.server = _QuietServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
@@ -119,6 +127,13 @@ class FakeSlack:
             self.installs += 1
         return _grant_answer(team, token)
 
+    def _upload(self, handler: BaseHTTPRequestHandler, data: bytes) -> None:
+        file_id = handler.path.removeprefix("/upload/")
+        with self._lock:
+            self.calls.append(Call(handler.path, {"length": len(data)}, dict(handler.headers)))
+            self.uploads[file_id] = data
+        _send_bytes(handler, 200, f"OK - {len(data)}".encode(), "text/plain; charset=utf-8")
+
     def _serve(self, handler: BaseHTTPRequestHandler, raw: str) -> None:
         path = handler.path.split("?")[0]
         method = path.removeprefix("/api/") if path.startswith("/api/") else path
@@ -152,7 +167,7 @@ class FakeSlack:
             return _send_bytes(handler, 200, page, "text/html")
         token = (handler.headers.get("Authorization") or "").removeprefix("Bearer ")
         call.answer = self._answer(method, params, token)
-        return _send(handler, 200, call.answer)
+        return _send(handler, 200, call.answer, {"x-oauth-scopes": self.scopes} if method == "auth.test" else None)
 
     def finished_count(self, method: str) -> int:
         with self._lock:
@@ -192,9 +207,20 @@ class FakeSlack:
         if method in ("functions.completeSuccess", "functions.completeError"):  # a second outcome is refused
             execution = params.get("function_execution_id", "")
             with self._lock:
-                done = execution in self.completed
-                self.completed.add(execution)
+                done = execution in self.steps_done
+                self.steps_done.add(execution)
             return {"ok": False, "error": "execution_not_in_running_state"} if done else {"ok": True}
+        if method == "files.getUploadURLExternal":
+            if "files:write" not in self.scopes.split(","):
+                return {"ok": False, "error": "missing_scope", "needed": "files:write", "provided": self.scopes}
+            file_id = f"F{len(self.calls_to(method)):08d}"
+            return {"ok": True, "upload_url": f"{self.url}/upload/{file_id}", "file_id": file_id}
+        if method == "files.completeUploadExternal":
+            files = _json(params.get("files")) or []
+            with self._lock:
+                self.completed += [f["id"] for f in files if f["id"] in self.uploads]
+            return {"ok": True, "files": [{"id": f["id"], "title": f.get("title"), "mimetype": "image/png"}
+                                          for f in files if f["id"] in self.uploads]}
         if method == "chat.update":
             return {"ok": True, "channel": params.get("channel"), "ts": params.get("ts")}
         return {"ok": True}

@@ -120,3 +120,26 @@ def test_cli_json_keeps_the_payload_slack_gets(capsys):
 def test_cli_says_its_version():
     done = subprocess.run([sys.executable, "-m", "bot.cli", "--version"], capture_output=True, text=True, check=False)
     assert done.returncode == 0 and re.fullmatch(r"dpscale \d+\.\d+\.\d+\S*\n", done.stdout), done.stdout
+def test_cli_writes_the_series_chart_the_slack_app_uploads(tmp_path, capsys):
+    """`--chart FILE`: the same PNG bot.chart draws for the Slack reply, forecast included; the reply as usual."""
+    from decimal import Decimal
+
+    from bot.chart import chart_png
+    from bot.forecast import forecast
+    from bot.replies.wording import wording_for
+    from bot.series import analyse
+
+    path = tmp_path / "scaling.png"
+    assert main(["v=2000 8=15800 16=31000 64=115200 at=128", "--chart", str(path), "--locale", "de-DE"]) == 0
+    assert "Skalierungseffizienz" in capsys.readouterr().out
+    series = analyse(Decimal(2000), [(Decimal(8), Decimal(15800)), (Decimal(16), Decimal(31000)),
+                                     (Decimal(64), Decimal(115200))])
+    from bot.numbers import resolve_locale
+    assert path.read_bytes() == chart_png(series, wording_for(resolve_locale("de-DE")), forecast(series, 128))
+
+
+def test_cli_chart_of_anything_but_a_series_writes_nothing_and_says_why(tmp_path, capsys):
+    path = tmp_path / "scaling.png"
+    assert main(["64 2000 90%", "--chart", str(path)]) == 2
+    assert not path.exists()
+    assert "Only a measurement series has a chart" in capsys.readouterr().err

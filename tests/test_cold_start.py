@@ -27,7 +27,9 @@ from slack_client import BOT_TOKEN, SIGNING_SECRET
 ROOT = Path(__file__).resolve().parent.parent
 NOT_FOR_A_FIRST_ANSWER = ("alembic", "psycopg", "sqlalchemy.orm", "sqlalchemy.ext.asyncio",
                           "slack_sdk.oauth.installation_store.sqlalchemy", "babel.messages.pofile",
-                          "sqlalchemy.dialects.postgresql")
+                          "sqlalchemy.dialects.postgresql",
+                          # a series' chart: drawn in a process of its own, started where a chart is drawn
+                          "matplotlib", "numpy", "bot.chart", "multiprocessing", "bot.forecast")
 
 FIRST_ANSWER = """
 import json, sys

@@ -65,7 +65,7 @@ def test_share_posts_a_series_once_for_the_channel(server, fake):
     click(server, "UDE", button, fake.response_url("series-share"))
     click(server, "UDE", button, fake.response_url("series-share"))  # a double click
     server.wait_for_log("kind=share locale=de_DE outcome=duplicate", duplicates + 1)
-    posts = fake.wait_for("/response/series-share", 2)
+    posts = fake.wait_for("/response/series-share", 2, timeout=30)  # its chart drawn first (bot/slack/charts.py)
     shared = [p.params for p in posts if p.params.get("response_type") == "in_channel"]
     assert len(shared) == 1
     assert rows(shared[0])[2][:2] == ["64", "115\u202f200"]

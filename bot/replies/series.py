@@ -1,7 +1,8 @@
 """The answer to a measurement series: a table of every measured size (devices, measured A, ideal I, efficiency E
 with a bar, speedup S, serial fraction e), the trend of E per doubling of the cluster, one sentence on what the
 serial fraction's course means, and, said plainly, any measurement the model cannot explain (A above ideal, a
-speedup that falls as devices are added). Nothing is extrapolated to a size not measured.
+speedup that falls as devices are added). Nothing is extrapolated to a size not measured, unless asked for with
+`at=128`: then the forecast follows, as ranges of two models (`bot.replies.forecast`).
 
 The FAQ is not under the table: it is one click away (the result's button, or App Home); the limits stay.
 """
@@ -49,6 +50,11 @@ def build_series_reply(series: Series, command: SeriesCommand, locale: Locale) -
     contradictions = contradiction_notes(series, words)
     if contradictions:
         blocks.append(section("\n".join(contradictions)))
+    if command.at is not None:  # asked for: loaded only then
+        from bot.forecast import forecast
+        from bot.replies.forecast import forecast_blocks
+
+        blocks += forecast_blocks(forecast(series, int(command.at.value)), series.throughput, words)
     remarks = words.language_note() + [reading_note(note, words) for note in command.notes]
     if remarks:
         blocks.append(section(_fitted(remarks)))
@@ -56,6 +62,10 @@ def build_series_reply(series: Series, command: SeriesCommand, locale: Locale) -
         ":books: What scaling efficiency is, why it falls as a cluster grows and how to improve it: press "
         "*Explanations* under a private result, or open dpscale's Home tab. These figures hold only at the sizes "
         "measured; nothing is extrapolated."
+) if command.at is None else _(
+        ":books: What scaling efficiency is, why it falls as a cluster grows and how to improve it: "
+        "*Explanations* under a private result, or dpscale's Home tab. The table's figures hold at the sizes "
+        "measured; only the forecast is extrapolated."
     )]))
     blocks.append(limits_block(locale))
     return Reply(text=summary(series, words), blocks=blocks, locale=str(locale))

@@ -21,6 +21,7 @@ from bot.errors import UserInputError
 from bot.numbers import for_channel, is_unknown
 from bot.parsing import FieldErrors, parse_command, parse_fields
 from bot.replies import Reply, ReplyKind, build_failure_reply, build_unavailable_reply
+from bot.slack.charts import with_shared_chart
 from bot.slack.delivery import Delivery, deliver, post_to_response_url
 from bot.slack.forms import open_form_or_help
 from bot.slack.ids import ANY_ID, EDIT_ACTION, SHARE_ACTION
@@ -34,6 +35,7 @@ from bot.slack.plumbing import (
     services_of,
 )
 from bot.slack.series import edit_series, is_series_state, rebuild_series
+from bot.slack.series_form import is_series_reply
 from bot.slack.state import BadState, FormMetadata, ResultState
 from bot.slack.views import form_initial_values, outdated_reply, share_failed_reply, shared_reply, written_in
 from bot.slack.workspaces import workspace_of
@@ -88,6 +90,7 @@ def share(job: Job, client: WebClient, context: BoltContext) -> str:
     user_id, response_url = job.payload["user_id"], job.payload.get("response_url")
     locale: Locale = locale_of(context)  # the clicking user's, until the button says which it was shown in
     reply: Reply | None = None
+    state: ResultState | None = None
     try:
         state = ResultState.decode(job.payload.get("value"))
         locale = state.locale
@@ -99,6 +102,8 @@ def share(job: Job, client: WebClient, context: BoltContext) -> str:
         locale = written_in(reply, locale)
     if reply is not None and reply.kind is ReplyKind.RESULT:
         copy = shared_reply(reply, user_id=user_id, locale=locale)
+        if state is not None and is_series_reply(reply):  # the chart goes with it, once (`bot.slack.charts`)
+            copy = with_shared_chart(copy, job, client, context, state, for_channel(state.locale))
         shared = deliver(response_url, **copy.payload(response_type="in_channel", replace_original=False))
         if shared is Delivery.DONE:
             deliver(response_url, delete_original=True)

@@ -17,6 +17,7 @@ from bot.numbers import resolve_locale
 from bot.settings import Settings
 from bot.slack import (
     actions,
+    charts,
     commands,
     events,
     failures,
@@ -40,7 +41,8 @@ API_TIMEOUT = 10
 LOOKUP_TIMEOUT = 10  # seconds a users.info lookup waits for Slack, in its own thread (bot.slack.locales)
 MAX_RATE_LIMIT_WAIT = 5  # seconds a call waits, once, when Slack's rate limit asks it to retry later
 # each registers its own listeners
-FEATURES = (failures, commands, events, actions, shortcuts, forms, series, home, preferences, installs, steps)
+FEATURES = (failures, commands, events, actions, shortcuts, forms, series, charts, home, preferences, installs,
+            steps)
 
 
 _SLACK_ERROR_CODE = re.compile(r"[a-z_]{1,64}")  # `invalid_auth`, `ratelimited`: what Slack's answers say

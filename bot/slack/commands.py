@@ -21,12 +21,14 @@ from bot.engine import answer
 from bot.parsing import normalized_command
 from bot.replies import ReplyKind, with_preference_unread
 from bot.series_syntax import wants_series_form
+from bot.slack.charts import chart_job, start_chart
 from bot.slack.forms import open_form_or_help
 from bot.slack.ids import COMMAND
 from bot.slack.mentions import readable_mentions, strip_own_mention
 from bot.slack.plumbing import deadline_of, locale_of, logged, read_user_locale, services_of
 from bot.slack.preferences import choose_format_by_command, confirmed_above
 from bot.slack.series import open_series_form_or_help
+from bot.slack.series_form import is_series_reply
 from bot.slack.state import FormMetadata
 from bot.slack.views import with_text_buttons, with_unknown_reader_note
 
@@ -57,12 +59,17 @@ def handle_command(ack: Ack, command: dict[str, Any], client: WebClient, context
     reply = confirmed_above(with_unknown_reader_note(reply, locale), saved, locale)
     if context.get("preference_unread"):
         reply = with_preference_unread(reply, locale)
+    chart = None
     if reply.kind is ReplyKind.RESULT:  # only a result carries state; a text too long to carry is an error reply
         carried = text if text.isprintable() else normalized_command(text)  # control characters would not fit
         reply = with_text_buttons(reply, locale, carried)
+        if is_series_reply(reply):  # its chart follows the table (`bot.slack.charts`)
+            reply, chart = chart_job(reply, locale, carried, command, context)
     # the reply as JSON text (`Reply.json`: orjson, not Bolt's json.dumps): Bolt sends a text-only acknowledgement
     # as it is, and as JSON since it is an object (the end-to-end tests read it back through the server)
     ack(reply.json(response_type="ephemeral"))
+    if chart is not None:
+        services_of(context).background.submit(start_chart, chart, client, context)
     return reply.kind.value
 
 

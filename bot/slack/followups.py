@@ -50,7 +50,7 @@ RETRY_AFTER = 5.0  # seconds before a job handed back may be taken up again
 FIRST_EXPIRY_AFTER = 5.0  # seconds after a process starts before it first deletes what has expired
 SWEEP_INTERVAL = 1.0  # seconds between looks for jobs nobody holds
 EXPIRE_INTERVAL = 60.0  # seconds between deletions of what has expired
-THREADS = {"mention": 16, "share": 8, "form": 8}  # per kind: each mostly waits on Slack
+THREADS = {"mention": 16, "share": 8, "form": 8, "chart": 2}  # per kind: each mostly waits on Slack (a chart draws)
 
 Handler = Callable[..., object]  # called with job=, client= and context=
 Runtime = Callable[[Job], tuple[WebClient, BoltContext]]

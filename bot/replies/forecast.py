@@ -1,0 +1,87 @@
+"""The forecast under a series' table (`at=128`): both models' predicted speedups and throughputs as ranges, how
+closely each fits the measurements, which one the measured trend of e supports, when the forecast is weak, and
+what no forecast of this kind knows. Never one number as if it were measured.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from fractions import Fraction
+
+from bot.forecast import REACH, Fit, Forecast, Model, Weakness, as_decimal
+from bot.replies.blocks import Block, context, section
+from bot.replies.wording import Wording
+
+__all__ = ["forecast_blocks"]
+
+SIGNIFICANT = 3  # digits a forecast is written with: no more than a fit over a few points can say
+
+
+def forecast_blocks(cast: Forecast, single: Fraction, words: Wording) -> list[Block]:
+    """The forecast's section and its limits, in the reader's words."""
+    _ = words.gettext
+    devices = words.number(Decimal(cast.devices), 0)
+    lines = [_("*Forecast for {devices} devices* (not measured: extrapolated from the sizes above)").format(
+        devices=devices)]
+    lines += [_model_line(fit, single, cast.devices, words) for fit in (cast.constant, cast.growing)]
+    lines.append(_supported(cast.supported, words))
+    lines += [":warning: " + _weakness(reason, cast, words) for reason in cast.weak]
+    limits = _(
+        "A forecast carries the measured trend of e to a size not measured, and knows nothing else: not an "
+        "interconnect that saturates (a link or a switch at capacity), not a change of batch size, not another "
+        "topology (more nodes, another network)."
+    )
+    return [section("\n".join(lines)), context([limits])]
+
+
+def _model_line(fit: Fit, single: Fraction, devices: int, words: Wording) -> str:
+    _ = words.gettext
+    e0 = words.number(_rounded(fit.parameters[0]), 6)
+    name = (_("Constant serial fraction (Amdahl, e = {e})").format(e=e0) if fit.model is Model.CONSTANT else
+            _("Serial fraction growing with the cluster (e = {a} {sign} {b} · d)").format(
+                a=e0, sign="−" if fit.parameters[1] < 0 else "+", b=words.number(_rounded(abs(fit.parameters[1])), 8)))
+    residual = words.percent(_rounded(fit.residual), 2)
+    throughputs = fit.throughputs(single)
+    if fit.speedups is None or throughputs is None:
+        return "• " + _("{model}: predicts no finite speedup at {devices} devices (its e falls below zero there); "
+                        "it misses the measurements by up to {residual}.").format(
+            model=name, devices=words.number(Decimal(devices), 0), residual=residual)
+    low, high = (words.times(words.number(_rounded(s))) for s in fit.speedups)
+    a_low, a_high = (words.number(_rounded(a), 0) for a in throughputs)
+    if low == high:  # a fit with no measurement to spare: no spread to show, and still not a measurement
+        return "• " + _("{model}: speedup about {speedup}, about {throughput}; it misses the measurements by up to "
+                        "{residual}.").format(model=name, speedup=low, throughput=words.rate(a_high),
+                                              residual=residual)
+    return "• " + _("{model}: speedup {low} to {high}, {throughput_low} to {throughput_high}; it misses the "
+                    "measurements by up to {residual}.").format(
+        model=name, low=low, high=high, throughput_low=a_low, throughput_high=words.rate(a_high), residual=residual)
+
+
+def _supported(model: Model, words: Wording) -> str:
+    _ = words.gettext
+    if model is Model.CONSTANT:
+        return _("The measured e stays about the same from size to size: the trend supports the constant serial "
+                 "fraction.")
+    if model is Model.GROWING:
+        return _("The measured e rises with the cluster: the trend supports the growing serial fraction.")
+    return _("The measured e falls as the cluster grows, which neither model describes: take neither range as "
+             "more than a guess.")
+
+
+def _weakness(reason: Weakness, cast: Forecast, words: Wording) -> str:
+    _ = words.gettext
+    if reason is Weakness.FEW_SIZES:
+        return _("This forecast is weak: with two sizes measured, any two-parameter model fits them exactly; "
+                 "measure three or more to tell the models apart.")
+    return _("This forecast is weak: {devices} devices is more than {reach} times the largest size measured "
+             "({largest}), and small errors in e grow large that far out.").format(
+        devices=words.number(Decimal(cast.devices), 0), reach=words.number(Decimal(REACH), 0),
+        largest=words.number(Decimal(cast.largest), 0))
+
+
+def _rounded(value: Fraction) -> Decimal:
+    """`value` to `SIGNIFICANT` significant digits."""
+    exact = as_decimal(value)
+    if not exact:
+        return Decimal(0)
+    return exact.quantize(Decimal(1).scaleb(exact.adjusted() - SIGNIFICANT + 1)).normalize()

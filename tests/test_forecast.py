@@ -1,0 +1,123 @@
+"""The forecast (`at=128`): both models fitted exactly, the measured trend of e attributing a series to the model it
+was made from, noise widening the range, and the weak-forecast sentences as the reply writes them."""
+
+from __future__ import annotations
+
+import doctest
+from decimal import Decimal as D
+from fractions import Fraction as F
+
+import pytest
+from hypothesis import assume, event, given, settings
+from hypothesis import strategies as st
+
+import bot.forecast
+from bot.engine import answer
+from bot.forecast import Model, Weakness, analyse, forecast
+from bot.numbers import resolve_locale
+
+SIZES = st.lists(st.sampled_from([2, 4, 8, 12, 16, 24, 32, 48, 64, 96, 128]), min_size=3, max_size=8, unique=True)
+V = 2000
+
+
+def series_of(e_of, sizes, noise=None):
+    """A series of one device at V samples/s and the cluster at each size, its speedup S = 1 / (e + (1 − e)/d)
+    from the model `e_of(d)`, each A times (1 + noise) where noise is given."""
+    pairs = []
+    for index, d in enumerate(sorted(sizes)):
+        e = e_of(d)
+        speedup = 1 / (e + (1 - e) / F(d))
+        actual = V * speedup * (1 + (noise[index] if noise else 0))
+        pairs.append((D(d), D(actual.numerator) / D(actual.denominator)))
+    return analyse(D(V), pairs)
+
+
+def width(fit):
+    return fit.speedups[1] - fit.speedups[0]
+
+
+def test_the_worked_examples_hold():
+    assert doctest.testmod(bot.forecast).failed == 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(SIZES, st.fractions(F(1, 500), F(1, 10)))
+def test_an_amdahl_series_is_attributed_to_the_constant_model_and_its_e_recovered(sizes, e):
+    cast = forecast(series_of(lambda d: e, sizes), 256)
+    assert cast.supported is Model.CONSTANT
+    assert abs(cast.constant.parameters[0] - e) < F(1, 10**12)
+    assert cast.constant.residual < F(1, 10**12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(SIZES, st.fractions(F(0), F(1, 50)), st.fractions(F(1, 10**5), F(1, 500)))
+def test_a_growing_overhead_series_is_attributed_to_the_growing_model(sizes, a, b):
+    """e = a + b·d, with e at the largest size at least twice e at the smallest (b·d_max ≥ a + 2·b·d_min), and some
+    size below 99.5 % (where every size scales within half a percent of ideal, nothing measured limits it)."""
+    low, high = min(sizes), max(sizes)
+    a = min(a, b * (high - 2 * low))
+    if a < 0:
+        a = F(0)
+    series = series_of(lambda d: a + b * d, sizes)
+    assume(min(p.efficiency for p in series.points) < F(995, 1000))  # else nothing measured limits it at all
+    cast = forecast(series, 2 * high)
+    event("growing fit exact" if cast.growing.residual < F(1, 10**12) else "growing fit inexact")
+    assert cast.supported is Model.GROWING
+    assert abs(cast.growing.parameters[1] - b) < F(1, 10**9)
+    assert cast.growing.residual < cast.constant.residual
+
+
+@settings(max_examples=60, deadline=None)
+@given(SIZES, st.fractions(F(1, 500), F(1, 20)),
+       st.lists(st.fractions(F(-3, 100), F(3, 100)), min_size=8, max_size=8).filter(lambda n: len(set(n)) > 1))
+def test_noise_widens_the_range(sizes, e, noise):
+    noise = [n if n else F(1, 1000) for n in noise]  # every point moved, not all by the same share
+    clean = forecast(series_of(lambda d: e, sizes), 256)
+    noisy = forecast(series_of(lambda d: e, sizes, noise), 256)
+    assert width(clean.constant) < F(1, 10**9)
+    assert width(noisy.constant) > width(clean.constant)
+
+
+def test_two_sizes_make_a_weak_forecast_and_the_reply_says_why():
+    reply = answer("v=2000 8=15800 64=115200 at=128", resolve_locale("en-US"))
+    text = "\n".join(b["text"]["text"] for b in reply.blocks if b["type"] == "section")
+    assert ":warning: This forecast is weak: with two sizes measured, any two-parameter model fits them exactly" in text
+    assert "more than 4 times" not in text
+
+
+def test_eight_times_beyond_the_largest_size_is_a_weak_forecast_and_the_reply_says_why():
+    reply = answer("v=2000 8=15800 16=31000 64=115200 at=512", resolve_locale("en-US"))
+    text = "\n".join(b["text"]["text"] for b in reply.blocks if b["type"] == "section")
+    assert (":warning: This forecast is weak: 512 devices is more than 4 times the largest size measured (64), "
+            "and small errors in e grow large that far out.") in text
+    assert "with two sizes measured" not in text
+    assert forecast(analyse(D(2000), [(D(8), D(15800)), (D(16), D(31000)), (D(64), D(115200))]), 256).weak == ()
+    assert forecast(analyse(D(2000), [(D(8), D(15800)), (D(16), D(31000)), (D(64), D(115200))]), 257).weak == (
+        Weakness.FAR,)
+
+
+def test_the_forecast_states_ranges_of_both_models_never_one_measured_number():
+    reply = answer("v=2000 8=15800 16=31000 64=115200 at=128", resolve_locale("en-US"))
+    text = "\n".join(b["text"]["text"] for b in reply.blocks if b["type"] == "section")
+    assert "*Forecast for 128 devices* (not measured: extrapolated from the sizes above)" in text
+    assert ("• Constant serial fraction (Amdahl, e = 0.00191): speedup 102× to 104×, 204,000 to 209,000 "
+            "samples/s") in text
+    assert "• Serial fraction growing with the cluster (e = 0.00202 − 0.00000365 · d): speedup 68× to 110×" in text
+    assert "the trend supports the constant serial fraction" in text
+    limits = [e["text"] for b in reply.blocks if b["type"] == "context" for e in b["elements"]]
+    assert any("not an interconnect that saturates" in line and "batch size" in line and "topology" in line
+               for line in limits)
+
+
+@pytest.mark.parametrize("text, word", [("v=2000 8=15800 16=31000 64=115200 bei=128", "de-DE"),
+                                        ("v=2000 8=15800 16=31000 64=115200 予測=128", "ja-JP"),
+                                        ("v=2000 8=15800 16=31000 64=115200 à=128", "fr-FR")])
+def test_the_forecast_word_of_each_language_asks_for_a_forecast(text, word):
+    reply = answer(text, resolve_locale(word))
+    assert reply.kind.value == "result"
+    assert sum("128" in b["text"]["text"] for b in reply.blocks if b["type"] == "section" and "•" in b["text"]["text"])
+
+
+def test_a_forecast_for_one_device_is_refused_naming_the_word():
+    reply = answer("v=2000 8=15800 16=31000 at=1", resolve_locale("en-US"))
+    assert reply.is_error and "at=1" in reply.text
