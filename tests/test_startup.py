@@ -132,3 +132,11 @@ def test_a_healthy_start_says_mode_address_processes_and_database_in_one_line_an
 def test_the_start_line_shows_the_database_without_its_password(url, shown):
     assert describe_database(url) == shown
 
+
+
+def test_slack_out_of_reach_at_start_up_is_one_line_too(tmp_path):
+    """The client's own lines about each failed try and retry of `auth.test` are left out: the one line says it."""
+    done = _start({"PORT": str(free_port())}, tmp_path)  # _start's SLACK_API_URL is a port no one listens on
+    migrated, line = done.stderr.splitlines()  # a fresh SQLite file was made first, and says so
+    assert migrated.endswith("INFO bot.store.migrate database schema upgraded to revision " + migrated[-4:])
+    assert done.returncode == 1 and "ERROR bot.server not serving: Slack's auth.test could not be reached" in line

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
+from collections.abc import Iterator
 
 from slack_bolt import App, BoltContext
 from slack_bolt.error import BoltError
@@ -58,6 +60,21 @@ class UnusedTokenNotice(logging.Filter):
 
 BOLT_LOG = logging.getLogger("bot.bolt")
 BOLT_LOG.addFilter(UnusedTokenNotice())
+WEB_CLIENT_LOG = logging.getLogger("slack_sdk.web.base_client")
+
+
+@contextlib.contextmanager
+def quiet_token_check() -> Iterator[None]:
+    """Bolt asks Slack's `auth.test` as the App is built; the Web API client logs each failed try and its retry
+    (four lines), where `token_check_failure` says in one what came of it. Nothing else calls Slack meanwhile."""
+    def drop(record: logging.LogRecord) -> bool:
+        return False
+
+    WEB_CLIENT_LOG.addFilter(drop)
+    try:
+        yield
+    finally:
+        WEB_CLIENT_LOG.removeFilter(drop)
 
 
 class TokenCheckFailed(Exception):
@@ -149,16 +166,17 @@ def create_app(settings: Settings, store: Store | None = None, services: Service
     except TokenKeyError as error:  # the stored tokens are not readable with DPSCALE_TOKEN_KEYS
         raise TokenCheckFailed(str(error)) from None
     try:
-        app = App(
-            name="dpscale",  # unnamed, Bolt names an app after its caller's file with inspect.stack(): 40 ms
-            client=client,
-            signing_secret=secret.get_secret_value() if secret else None,
-            process_before_response=True,
-            logger=BOLT_LOG,
-            before_authorize=ProvideServices(services, notice=events.note_rate_limit),
-            listener_executor=services.lazy,
-            **oauth,
-        )
+        with quiet_token_check():
+            app = App(
+                name="dpscale",  # unnamed, Bolt names an app after its caller's file with inspect.stack(): 40 ms
+                client=client,
+                signing_secret=secret.get_secret_value() if secret else None,
+                process_before_response=True,
+                logger=BOLT_LOG,
+                before_authorize=ProvideServices(services, notice=events.note_rate_limit),
+                listener_executor=services.lazy,
+                **oauth,
+            )
     except (BoltError, OSError) as error:  # OSError: Slack's API timed out or could not be connected to
         raise token_check_failure(error) from None
     for feature in FEATURES:
