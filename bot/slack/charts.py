@@ -80,15 +80,22 @@ def chart_job(reply: Reply, locale: Locale, text: str, command: dict[str, Any],
               context: BoltContext) -> tuple[Reply, Job | None]:
     """A series' table as it is to be acknowledged, with the work its chart will be (to start once the table is
     sent, `start_chart`), or with the line saying why there is none."""
-    if scope_missing(context):
-        return with_no_chart_note(reply, locale), None
     try:
         value = ResultState.text_value(locale, text)  # what its buttons carry
     except ValueError:  # too long to carry: no buttons, and no chart
         return reply, None
     parts = [command.get("trigger_id"), command.get("response_url"), command.get("user_id"), value]
-    return reply, Job(CHART_WORK, hashlib.sha256("\x1f".join(str(p or "") for p in parts).encode()).hexdigest(),
-                      workspace_of(context), {"value": value, "response_url": command.get("response_url")})
+    return chart_for(reply, locale, value, parts, command.get("response_url"), context)
+
+
+def chart_for(reply: Reply, locale: Locale, value: str, parts: list[Any], response_url: str | None,
+              context: BoltContext) -> tuple[Reply, Job | None]:
+    """`reply` with the chart of the series its buttons' `value` stands for, to be posted to `response_url`, as
+    work keyed by `parts` (what makes two requests the same); or with the line saying why there is none."""
+    if scope_missing(context):
+        return with_no_chart_note(reply, locale), None
+    key = hashlib.sha256("\x1f".join(str(p or "") for p in parts).encode()).hexdigest()
+    return reply, Job(CHART_WORK, key, workspace_of(context), {"value": value, "response_url": response_url})
 
 
 def start_chart(job: Job, client: WebClient, context: BoltContext) -> None:
