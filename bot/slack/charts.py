@@ -129,7 +129,7 @@ def upload(job: Job, client: WebClient, context: BoltContext, found: tuple[Serie
         return job.stage.removeprefix(UPLOADED)
     png = drawn(*found)
     uploaded = client.files_upload_v2(content=png, filename=FILENAME, title=FILENAME,
-                                      alt_txt=_alt_text(found, context))
+                                      alt_txt=_alt_text(found))
     file_id = str(uploaded["file"]["id"])
     services = services_of(context)
     services.store.work.reached(job, UPLOADED + file_id, hold=services.followups.lease)
@@ -166,7 +166,7 @@ def _draw(series: Series, command: SeriesCommand) -> bytes:
     return series_chart(series, command)
 
 
-def _alt_text(found: tuple[Series, SeriesCommand], context: BoltContext) -> str:
+def _alt_text(found: tuple[Series, SeriesCommand]) -> str:
     """What the chart shows, for a screen reader: the reply's own summary (E at the smallest and largest size)."""
     return summary(found[0], wording_for(found[1].locale))[:1000]
 
@@ -194,7 +194,7 @@ def post_chart(job: Job, client: WebClient, context: BoltContext) -> str:
         note = Reply(text=no_chart_note(state.locale), blocks=[context_note(state.locale)])
         post_to_response_url(response_url, **note.payload(response_type="ephemeral", replace_original=False))
         return "no_scope"
-    alt = _alt_text(found, context)
+    alt = _alt_text(found)
     shown = deliver(response_url, response_type="ephemeral", replace_original=False, text=alt,
                     blocks=[image_block(file_id, alt)])
     if shown is Delivery.REFUSED:
@@ -221,7 +221,7 @@ def with_shared_chart(copy: Reply, job: Job, client: WebClient, context: BoltCon
         if error.response.get("error") != "missing_scope":
             raise
         return copy.with_blocks([*copy.blocks, context_note(locale)])
-    return copy.with_blocks([*copy.blocks, image_block(file_id, _alt_text(found, context))])
+    return copy.with_blocks([*copy.blocks, image_block(file_id, _alt_text(found))])
 
 
 def apologize_for_chart(job: Job, client: WebClient, context: BoltContext) -> None:
