@@ -48,7 +48,7 @@ IDEAL = "#868686"
 LEGEND = {CONSTANT: "e = e₀", GROWING: "e = a + b·d"}  # each forecast's model, in the model's own letters
 SIZE = (10.0, 4.2)  # inches at `DPI`: 1000 × 420 pixels, two panels side by side
 DPI = 100
-MARGINS = {"left": 0.08, "right": 0.98, "bottom": 0.13, "top": 0.96, "wspace": 0.22}  # fixed: no layout engine
+MARGINS = {"left": 0.1, "right": 0.98, "bottom": 0.14, "top": 0.96, "wspace": 0.26}  # fixed: no layout engine
 
 
 @dataclass(frozen=True)
@@ -76,7 +76,7 @@ def draw(series: Series, words: Wording, cast: Forecast | None = None) -> Figure
     for point, size, value in zip(series.points, sizes, efficiencies.values, strict=True):
         if point.serial_fraction is not None:  # each size's e, readable beside its point
             right.annotate("e " + words.number(decimal(point.serial_fraction), 4), (size, value),
-                           textcoords="offset points", xytext=(0, -18), ha="center", fontsize=10, color=INK,
+                           textcoords="offset points", xytext=(0, -18), ha="center", fontsize=12, color=INK,
                            zorder=5, bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "none"})
     return figure
 
@@ -96,8 +96,8 @@ def _speedup_panel(axes: Axes, panel: Panel, reach: list[int], words: Wording) -
     # `×`, not the catalog's `{value}×` (`倍` in Japanese): no words in the pixels
     axes.yaxis.set_major_formatter(FuncFormatter(lambda y, _: words.number(Decimal(str(float(y))), 1) + "×"))
     axes.yaxis.set_minor_locator(NullLocator())
-    axes.set_ylabel("S", color=INK, fontsize=14, rotation=0, labelpad=12)
-    axes.legend(loc="upper left", fontsize=11, frameon=False, labelcolor=INK)
+    axes.set_ylabel("S", color=INK, fontsize=16, rotation=0, labelpad=12)
+    axes.legend(loc="upper left", fontsize=12, frameon=False, labelcolor=INK)
 
 
 def _efficiency_panel(axes: Axes, panel: Panel, reach: list[int], words: Wording) -> None:
@@ -108,7 +108,7 @@ def _efficiency_panel(axes: Axes, panel: Panel, reach: list[int], words: Wording
     values = panel.values + [v for _, low, high in panel.forecasts for v in (low, high)]
     axes.set_ylim(max(0.0, math.floor(min(values) * 10) / 10 - 0.05), max(1.05, max(values) + 0.05))
     axes.yaxis.set_major_formatter(FuncFormatter(lambda y, _: words.percent(Decimal(str(round(float(y), 4))), 0)))
-    axes.set_ylabel("E", color=INK, fontsize=14, rotation=0, labelpad=12)
+    axes.set_ylabel("E", color=INK, fontsize=16, rotation=0, labelpad=12)
 
 
 def _forecasts(axes: Axes, panel: Panel, reach: list[int]) -> None:
@@ -129,10 +129,10 @@ def _log2(axes: Axes, sizes: list[float], words: Wording) -> None:
     axes.xaxis.set_major_locator(FixedLocator(sorted(set(sizes))))
     axes.xaxis.set_minor_locator(NullLocator())
     axes.xaxis.set_major_formatter(FuncFormatter(lambda x, _: words.number(Decimal(round(x)), 0)))
-    axes.set_xlabel("d", color=INK, fontsize=14)
+    axes.set_xlabel("d", color=INK, fontsize=16)
     axes.set_facecolor("white")
     axes.grid(True, color=GRID, linewidth=0.8)
-    axes.tick_params(colors=INK, labelsize=11)
+    axes.tick_params(colors=INK, labelsize=13)
     for spine in axes.spines.values():
         spine.set_color(GRID)
 

@@ -5,7 +5,8 @@ workspace without files:write gets the table with one line saying why there is n
 from __future__ import annotations
 
 import pytest
-from test_interactive import buttons, click
+from test_e2e_series import submit_series
+from test_interactive import buttons, click, opened_view
 
 from fake_slack import FakeSlack
 from slack_client import AppServer, send_command
@@ -107,3 +108,12 @@ def test_a_chart_slack_keeps_refusing_is_tried_again_then_apologised_for_under_t
     assert len(fake.calls_to("files.getUploadURLExternal")) - before >= 6  # tried again, in two takes
     assert "taking up a chart follow-up left unfinished" in server.log_so_far()
     assert len(fake.calls_to("/response/chart-refused")) == 1
+
+
+def test_a_series_forms_result_is_followed_by_its_chart_where_it_was_delivered(server, fake):
+    before = len(fake.calls_to("views.open"))
+    send_command(server, "series", user="UEN", response_url=fake.response_url("chart-form"))
+    submit_series(server, "UEN", opened_view(fake, before), "2000", "8 = 15800\n16 = 31000\n64 = 115200")
+    posts = fake.wait_for("/response/chart-form", 2, timeout=DRAWN)
+    assert [bool(images(p.params)) for p in posts] == [False, True]  # the table, then its chart under it
+    assert posts[1].params["response_type"] == "ephemeral" and posts[1].params["replace_original"] is False

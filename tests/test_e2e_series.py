@@ -86,7 +86,7 @@ def test_the_series_word_opens_the_form_and_its_result_is_the_table(server, fake
     assert rows(delivered)[2][:3] == ["64", "115.200", "128.000"]
     # Share of a form's series posts the same table for the channel
     click(server, "UDE", buttons(delivered)["dpscale_share"], fake.response_url("series-form-share"))
-    shared = fake.wait_for("/response/series-form-share", 1)[0].params
+    shared = fake.wait_for("/response/series-form-share", 1, timeout=30)[0].params  # its chart drawn first
     assert rows(shared)[2][:2] == ["64", "115\u202f200"]
 
 

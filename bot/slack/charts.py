@@ -80,15 +80,22 @@ def chart_job(reply: Reply, locale: Locale, text: str, command: dict[str, Any],
               context: BoltContext) -> tuple[Reply, Job | None]:
     """A series' table as it is to be acknowledged, with the work its chart will be (to start once the table is
     sent, `start_chart`), or with the line saying why there is none."""
-    if scope_missing(context):
-        return with_no_chart_note(reply, locale), None
     try:
         value = ResultState.text_value(locale, text)  # what its buttons carry
     except ValueError:  # too long to carry: no buttons, and no chart
         return reply, None
     parts = [command.get("trigger_id"), command.get("response_url"), command.get("user_id"), value]
-    return reply, Job(CHART_WORK, hashlib.sha256("\x1f".join(str(p or "") for p in parts).encode()).hexdigest(),
-                      workspace_of(context), {"value": value, "response_url": command.get("response_url")})
+    return chart_for(reply, locale, value, parts, command.get("response_url"), context)
+
+
+def chart_for(reply: Reply, locale: Locale, value: str, parts: list[Any], response_url: str | None,
+              context: BoltContext) -> tuple[Reply, Job | None]:
+    """`reply` with the chart of the series its buttons' `value` stands for, to be posted to `response_url`, as
+    work keyed by `parts` (what makes two requests the same); or with the line saying why there is none."""
+    if scope_missing(context):
+        return with_no_chart_note(reply, locale), None
+    key = hashlib.sha256("\x1f".join(str(p or "") for p in parts).encode()).hexdigest()
+    return reply, Job(CHART_WORK, key, workspace_of(context), {"value": value, "response_url": response_url})
 
 
 def start_chart(job: Job, client: WebClient, context: BoltContext) -> None:
@@ -122,7 +129,7 @@ def upload(job: Job, client: WebClient, context: BoltContext, found: tuple[Serie
         return job.stage.removeprefix(UPLOADED)
     png = drawn(*found)
     uploaded = client.files_upload_v2(content=png, filename=FILENAME, title=FILENAME,
-                                      alt_txt=_alt_text(found, context))
+                                      alt_txt=_alt_text(found))
     file_id = str(uploaded["file"]["id"])
     services = services_of(context)
     services.store.work.reached(job, UPLOADED + file_id, hold=services.followups.lease)
@@ -159,7 +166,7 @@ def _draw(series: Series, command: SeriesCommand) -> bytes:
     return series_chart(series, command)
 
 
-def _alt_text(found: tuple[Series, SeriesCommand], context: BoltContext) -> str:
+def _alt_text(found: tuple[Series, SeriesCommand]) -> str:
     """What the chart shows, for a screen reader: the reply's own summary (E at the smallest and largest size)."""
     return summary(found[0], wording_for(found[1].locale))[:1000]
 
@@ -187,7 +194,7 @@ def post_chart(job: Job, client: WebClient, context: BoltContext) -> str:
         note = Reply(text=no_chart_note(state.locale), blocks=[context_note(state.locale)])
         post_to_response_url(response_url, **note.payload(response_type="ephemeral", replace_original=False))
         return "no_scope"
-    alt = _alt_text(found, context)
+    alt = _alt_text(found)
     shown = deliver(response_url, response_type="ephemeral", replace_original=False, text=alt,
                     blocks=[image_block(file_id, alt)])
     if shown is Delivery.REFUSED:
@@ -214,7 +221,7 @@ def with_shared_chart(copy: Reply, job: Job, client: WebClient, context: BoltCon
         if error.response.get("error") != "missing_scope":
             raise
         return copy.with_blocks([*copy.blocks, context_note(locale)])
-    return copy.with_blocks([*copy.blocks, image_block(file_id, _alt_text(found, context))])
+    return copy.with_blocks([*copy.blocks, image_block(file_id, _alt_text(found))])
 
 
 def apologize_for_chart(job: Job, client: WebClient, context: BoltContext) -> None:

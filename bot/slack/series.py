@@ -21,6 +21,7 @@ from bot.formats import parse_reader_locale
 from bot.parsing import split_words
 from bot.replies import Reply, build_help_reply
 from bot.series_syntax import SeriesFieldErrors, is_series, parse_series
+from bot.slack.charts import chart_for, start_chart
 from bot.slack.delivery import post_to_response_url
 from bot.slack.forms import accept_submission, apologize_for_form, deliver_result, submitted_metadata
 from bot.slack.ids import EXPLAIN_ACTION, SERIES_BLOCK_IDS, SERIES_FORM_CALLBACK
@@ -146,12 +147,20 @@ def deliver_series_result(job: Job, client: WebClient, context: BoltContext) -> 
     try:
         throughput, rows = submitted_series(view)
         reply = with_unknown_reader_note(answer_series_form(throughput, rows, locale, metadata.reader), locale)
-        reply = with_buttons(reply, ResultState.of_series(locale, throughput, rows, metadata.own))
+        state = ResultState.of_series(locale, throughput, rows, metadata.own)
+        reply = with_buttons(reply, state)
     except SeriesFieldErrors:  # shown under their fields by the acknowledgement; the form is still open
         return "invalid"
     except BadState:
         return "outdated"
-    return deliver_result(job, client, reply, metadata)
+    try:  # its chart follows it where it was delivered (`bot.slack.charts`)
+        reply, chart = chart_for(reply, locale, state.encode(), ["form", job.key], metadata.response_url, context)
+    except ValueError:  # too long to carry: no buttons, and no chart
+        chart = None
+    outcome = deliver_result(job, client, reply, metadata)
+    if outcome == "ok" and chart is not None:
+        start_chart(chart, client, context)
+    return outcome
 
 
 @logged("explain")
