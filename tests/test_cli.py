@@ -1,6 +1,5 @@
 """The offline command-line tool prints the same reply the bot sends."""
 
-import doctest
 import json
 import re
 import subprocess
@@ -8,7 +7,6 @@ import sys
 
 import pytest
 
-import bot.replies.plain as plain_module
 from bot.cli import main
 
 
@@ -99,6 +97,3 @@ def test_cli_names_an_unknown_format(capsys):
     assert main(["format=xx-nowhere 64 2000 90%"]) == 2
     assert "I don't know the number format xx-nowhere" in capsys.readouterr().err
 
-
-def test_plain_text_examples():
-    assert doctest.testmod(plain_module).failed == 0

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
 from collections import Counter
 from decimal import Decimal as D
 from fractions import Fraction as F
@@ -11,7 +10,6 @@ import pytest
 from hypothesis import event, given, settings, target
 from hypothesis import strategies as st
 
-import bot.series
 from bot.series import SerialTrend, analyse, doublings, karp_flatt
 
 
@@ -84,9 +82,6 @@ def test_doublings_are_exact_for_powers_of_two(low, high, expected):
     else:
         assert doublings(low, high) == expected
 
-
-def test_the_modules_examples_hold():
-    assert doctest.testmod(bot.series).failed == 0
 
 
 sizes = st.lists(st.integers(min_value=2, max_value=1_000_000), min_size=2, max_size=12, unique=True)
