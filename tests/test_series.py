@@ -7,7 +7,7 @@ from decimal import Decimal as D
 from fractions import Fraction as F
 
 import pytest
-from hypothesis import event, given, settings, target
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from bot.series import SerialTrend, analyse, doublings, karp_flatt
@@ -119,10 +119,11 @@ def test_efficiency_and_serial_fraction_match_their_definitions():
         kind = "above ideal" if series.above_ideal else "at or below ideal"
         event(kind)
         event(f"serial fraction {series.trend.serial.value}")
-        target(float(len(series.points)), label="sizes in a series")
+        seen["eight sizes or more" if len(series.points) >= 8 else "fewer sizes"] += 1
         seen[kind] += 1
         seen[series.trend.serial.value] += 1
 
     check()
     assert seen["above ideal"] >= 20 and seen["at or below ideal"] >= 20
+    assert seen["eight sizes or more"] >= 20 and seen["fewer sizes"] >= 20  # long series as well as short ones
     assert all(seen[trend.value] >= 3 for trend in SerialTrend), seen
