@@ -13,7 +13,7 @@ from bot.server import GRACE
 from fake_slack import BOT_USER_ID, FakeSlack
 from slack_client import AppServer, log_problems, send_command, send_mention, untimed
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 DRAIN = 0.5  # WEB_DRAIN_TIMEOUT: the bound a stuck task meets
 
 
