@@ -13,6 +13,9 @@ from enum import StrEnum
 
 from bot.errors import ErrorCode, UserInputError
 
+__all__ = ["BOUNDS", "MAX_ACTUAL", "MAX_DEVICES", "MAX_THROUGHPUT", "MIN_EFFICIENCY", "Quantity", "Result", "Scenario",
+           "check", "check_solved", "make_scenario", "solve"]
+
 
 class Quantity(StrEnum):
     """The four quantities of the model; any three determine the fourth."""

@@ -7,6 +7,8 @@ every entry to what the installed Babel gives, and the table's keys to `bot.form
 
 from __future__ import annotations
 
+__all__ = ["CLDR_NUMBERS"]
+
 CLDR_NUMBERS: dict[str, tuple[str, str, tuple[int, int], str, str]] = {
     'de_AT': (',', '.', (3, 3), '', '\xa0%'),
     'de_CH': ('.', "'", (3, 3), '', '%'),

@@ -20,6 +20,8 @@ from bot.replies.series import build_series_error_reply, build_series_reply
 from bot.series import Series, analyse
 from bot.series_syntax import SeriesCommand, is_series, parse_series, parse_series_fields
 
+__all__ = ["answer", "answer_form", "answer_series_form", "warm_up"]
+
 
 def answer(text: str, locale: Locale) -> Reply:
     """The reply to `text` for a user whose numbers are written the way `locale` writes them (`locale` may be

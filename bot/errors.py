@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
 
+__all__ = ["ErrorCode", "LANGUAGE", "MENTION", "NUMBER_FORMAT", "UserInputError"]
+
 
 class ErrorCode(StrEnum):
     TOO_LONG = "too_long"

@@ -7,6 +7,8 @@ import unicodedata
 
 from bot.numbers import SPACES
 
+__all__ = ["folded", "plain_digits"]
+
 _FOLDS = {
     **{code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)},
     0x3000: " ",

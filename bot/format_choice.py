@@ -19,6 +19,9 @@ from bot.numbers import resolve_locale
 from bot.replies.blocks import Reply, ReplyKind, code, context, escape, section
 from bot.replies.wording import wording_for
 
+__all__ = ["FOLLOW_SLACK", "FormatChoice", "SELECT_ACTION", "UnknownFormat", "build_format_blocks",
+           "build_format_saved_reply", "build_unknown_format_reply", "normalise_tag", "take_format_choice"]
+
 FORMAT_KEYS = ("format", "numbers", "zahlenformat")
 FOLLOW_SLACK = "slack"  # the menu's and the command's value for "same as my Slack language"
 FOLLOW_SLACK_WORDS = (FOLLOW_SLACK, "default", "auto", "standard")

@@ -20,6 +20,9 @@ from babel import Locale
 
 from bot.numbers import NEIGHBOUR_LOCALES, REGION_MEMBERS, SLACK_LOCALES, number_style, resolve_locale, write_number
 
+__all__ = ["NUMBER_FORMATS", "example_number", "offered_locales", "parse_reader_locale", "with_number_format",
+           "written_example"]
+
 MODIFIER = "numbers="
 # Slack's own locales (`bot.numbers.SLACK_LOCALES`) are each a number format a user may choose, beside these.
 # Other formats engineers commonly write numbers in, which Slack has no language for.

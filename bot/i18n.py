@@ -21,6 +21,8 @@ from babel import Locale
 from babel.core import get_global
 from babel.support import NullTranslations, Translations
 
+__all__ = ["LOCALES_DIR", "catalog_name", "compile_catalog", "shipped_languages", "translations_for"]
+
 DOMAIN = "messages"
 FALLBACK_LANGUAGE = "en"
 # regions whose English follows British spelling rather than American

@@ -28,6 +28,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 if TYPE_CHECKING:
     from bot.settings import Settings
 
+__all__ = ["LineWriter", "configure_logging", "logging_config", "restart_writer_in_child", "stop_writer"]
+
 # loggers whose messages may quote a request, a reply or Web API arguments
 LIBRARY_LOGGERS = ("bot.bolt", "slack_bolt", "slack_sdk", "slack")
 WRITE_INTERVAL = 0.05  # seconds a line may wait for the writer

@@ -24,6 +24,12 @@ from bot.cldr_numbers import CLDR_NUMBERS
 from bot.errors import ErrorCode, UserInputError
 from bot.min_grouping import is_grouped, min_grouping_digits
 
+__all__ = ["APOSTROPHES", "MINUS_SIGNS", "NARROW_SPACE", "NEIGHBOUR_LOCALES", "NumberStyle", "REGION_MEMBERS",
+           "SLACK_LOCALES", "SPACES", "UNKNOWN", "babel_style", "base_locale", "cldr_style", "distinct_styles",
+           "for_channel", "is_unknown", "neighbour_styles", "number_style", "numbers_of", "own_styles",
+           "reader_modifier", "resolve_locale", "slack_styles", "unknown_locale", "with_modifier", "write_number",
+           "write_percent"]
+
 # Slack locale tags that are not CLDR locales, mapped to the CLDR locale that stands for the same region.
 SLACK_LOCALE_ALIASES = {"es-la": "es_419"}
 SLACK_LOCALES = (
@@ -206,23 +212,15 @@ def number_style(locale: Locale) -> NumberStyle:
     return style
 
 
-def uses_space_grouping(locale: Locale) -> bool:
-    return number_style(locale).group in SPACES
-
-
-def format_number(value: Decimal, locale: Locale, *, max_fraction_digits: int = 2, grouping: bool = True) -> str:
-    """`value` written in `locale`, with at most `max_fraction_digits` decimals (trailing zeros dropped).
+def write_number(value: Decimal, style: NumberStyle, max_fraction_digits: int = 2, grouping: bool = True) -> str:
+    """`value` written in `style` (`number_style(locale)`, looked up once for all of a reply's numbers), with at
+    most `max_fraction_digits` decimals (trailing zeros dropped).
 
     The same digits, symbols and grouping as Babel's `format_decimal` (the tests hold it to that for every
     supported locale), applied from the locale's CLDR data read once rather than looked up for every number,
     with one exception: a number of one or more never ends in exactly three decimals (`1.2340`, not `1.234`),
     which half of Slack's locales would read as a thousand times more.
     """
-    return write_number(value, number_style(locale), max_fraction_digits, grouping)
-
-
-def write_number(value: Decimal, style: NumberStyle, max_fraction_digits: int = 2, grouping: bool = True) -> str:
-    """`format_number` for a style already looked up (a reply writes many numbers in one style)."""
     if grouping and style.min_grouping > 1:  # 2000, not 2.000, where CLDR's minimum grouping digits say so
         grouping = is_grouped(value, max_fraction_digits, style.grouping[0], style.min_grouping)
     if grouping and style.grouping == (3, 3):
@@ -245,11 +243,6 @@ def write_number(value: Decimal, style: NumberStyle, max_fraction_digits: int = 
 def _spec(fraction_digits: int, grouped: bool) -> str:
     """The format spec for `fraction_digits` decimals, grouped by threes with `,` or not."""
     return f"{',' if grouped else ''}.{fraction_digits}f"
-
-
-def format_percent(fraction: Decimal, locale: Locale, *, max_fraction_digits: int = 2) -> str:
-    """`fraction` (0.9) as a percentage (90 %) in `locale`'s own percent pattern."""
-    return write_percent(fraction, number_style(locale), max_fraction_digits)
 
 
 def write_percent(fraction: Decimal, style: NumberStyle, max_fraction_digits: int = 2) -> str:

@@ -15,6 +15,8 @@ from collections.abc import Callable
 
 from bot.settings import Settings
 
+__all__ = ["default_process_count", "freeze_startup_heap", "warm_steps"]
+
 log = logging.getLogger("bot.server")
 
 

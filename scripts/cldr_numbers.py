@@ -30,6 +30,8 @@ every entry to what the installed Babel gives, and the table's keys to `bot.form
 
 from __future__ import annotations
 
+__all__ = ["CLDR_NUMBERS"]
+
 CLDR_NUMBERS: dict[str, tuple[str, str, tuple[int, int], str, str]] = {{
 '''
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import re
 import shlex
+import shutil
 import socket
 import subprocess
 import sys
@@ -42,10 +44,37 @@ class Response:
         return json.loads(self.body)
 
 
+PORT_IN_USE = "Connection in use: "  # what gunicorn logs when its port is taken (it then retries for 5 s)
+PORT_TRIES = 3
+
+
+class PortTaken(Exception):
+    """The port picked for a server was bound by someone else before the server could bind it."""
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+_TEMPLATES = tempfile.TemporaryDirectory(prefix="dpscale-head-")  # this test process's migrated database
+atexit.register(_TEMPLATES.cleanup)
+
+
+def migrated_sqlite(directory: Path) -> str:
+    """A SQLite database at the schema's head in `directory`: a copy of one this process migrated once (a server
+    that migrates a new database spends most of a second on it; one at head costs it a query)."""
+    template = Path(_TEMPLATES.name) / "head.sqlite3"
+    if not template.exists():
+        from bot.store import Store, upgrade
+
+        store = Store.open(f"sqlite:///{template.with_suffix('.new')}")
+        upgrade(store.database)
+        store.close()
+        template.with_suffix(".new").rename(template)
+    shutil.copyfile(template, directory / "dpscale.sqlite3")
+    return f"sqlite:///{directory / 'dpscale.sqlite3'}"
 
 
 def procfile_command(process: str = "web", root: Path = ROOT) -> list[str]:
@@ -72,8 +101,9 @@ class AppServer:
             "PORT": str(self.port),
             "LOG_LEVEL": "INFO",
             "PYTHONPATH": str(ROOT),
-            "DATABASE_URL": f"sqlite:///{self._directory.name}/dpscale.sqlite3",
         }
+        if "DATABASE_URL" not in (env or {}):
+            base_env["DATABASE_URL"] = migrated_sqlite(Path(self._directory.name))
         merged = {**base_env, **(env or {})}
         self.env = {key: value for key, value in merged.items() if value is not None}  # None: leave unset
         self.command = command or procfile_command("web")
@@ -89,14 +119,30 @@ class AppServer:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 20.0, http: bool = True) -> AppServer:
-        """Start the command; unless `http` is false (Socket Mode), wait until /healthz answers."""
+        """Start the command; unless `http` is false (Socket Mode), wait until /healthz answers. A port another
+        test took between `free_port` and the server's bind (tests run in parallel) is traded for a new one."""
+        for _ in range(PORT_TRIES - 1):
+            try:
+                return self._start(timeout, http)
+            except PortTaken:
+                self.port = free_port()
+                self.env["PORT"] = str(self.port)
+        return self._start(timeout, http)
+
+    def _start(self, timeout: float, http: bool) -> AppServer:
         executable = Path(sys.executable).parent / self.command[0]
         command = [str(executable) if executable.exists() else self.command[0], *self.command[1:]]
+        self._log.seek(0)
+        self._log.truncate()
         self.process = subprocess.Popen(command, cwd=self.cwd, env=self.env, stdout=self._log, stderr=subprocess.STDOUT)
         if not http:
             return self
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
+            if PORT_IN_USE in self.log_so_far():
+                self.process.kill()
+                self.process.wait()
+                raise PortTaken(self.port)
             if self.process.poll() is not None:
                 raise RuntimeError(self.output())
             try:

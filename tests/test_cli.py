@@ -1,6 +1,5 @@
 """The offline command-line tool prints the same reply the bot sends."""
 
-import doctest
 import json
 import re
 import subprocess
@@ -8,7 +7,6 @@ import sys
 
 import pytest
 
-import bot.replies.plain as plain_module
 from bot.cli import main
 
 
@@ -100,10 +98,6 @@ def test_cli_names_an_unknown_format(capsys):
     assert "I don't recognize the number format xx-nowhere" in capsys.readouterr().err
 
 
-def test_plain_text_examples():
-    assert doctest.testmod(plain_module).failed == 0
-
-
 @pytest.mark.parametrize(("text", "locale"), [("64 2000 150%", "en-US"), ("64 abc", "de-DE"), ("help", "ja-JP")])
 def test_cli_writes_the_command_as_a_terminal_takes_it_not_as_slacks(capsys, text, locale):
     main([text, "--locale", locale])
@@ -120,6 +114,8 @@ def test_cli_json_keeps_the_payload_slack_gets(capsys):
 def test_cli_says_its_version():
     done = subprocess.run([sys.executable, "-m", "bot.cli", "--version"], capture_output=True, text=True, check=False)
     assert done.returncode == 0 and re.fullmatch(r"dpscale \d+\.\d+\.\d+\S*\n", done.stdout), done.stdout
+
+
 def test_cli_writes_the_series_chart_the_slack_app_uploads(tmp_path, capsys):
     """`--chart FILE`: the same PNG bot.chart draws for the Slack reply, forecast included; the reply as usual."""
     from decimal import Decimal

@@ -97,6 +97,7 @@ def postgres():
     shutil.rmtree(directory, ignore_errors=True)
 
 
+@pytest.mark.slow
 def test_a_database_outage_under_mixed_load_loses_nothing_and_answers_nothing_twice(postgres):
     """PostgreSQL stops for about 8 s under commands, mentions, Share clicks, form submissions and App Home, with two
     worker processes; then it starts again. Every mention is answered once (Slack's redeliveries counted), every
@@ -143,6 +144,7 @@ def test_a_database_outage_under_mixed_load_loses_nothing_and_answers_nothing_tw
     assert log_problems(log, sent_texts=server.sent_texts) == []
 
 
+@pytest.mark.slow
 def test_a_process_killed_with_answers_in_flight_leaves_none_unanswered_or_answered_twice(tmp_path):
     """Twelve mentions acknowledged, their answers being posted (Slack takes 5 s), when the worker is killed with
     SIGKILL; the worker gunicorn starts in its place takes their work up when its lease ends, looks in each thread
@@ -175,6 +177,7 @@ def finished_work(path: Path) -> int:
         return connection.execute("SELECT count(*) FROM dpscale_work WHERE done").fetchone()[0]
 
 
+@pytest.mark.slow
 def test_a_stop_under_a_slow_slack_abandons_no_acknowledged_mention(tmp_path):
     """SIGTERM while 30 acknowledged mentions wait on a chat.postMessage that takes 5 s, with a drain timeout too
     short for all of them: what the stopping process could not finish, the next one (a deploy's new process, on
@@ -214,7 +217,8 @@ def test_a_stop_under_a_slow_slack_abandons_no_acknowledged_mention(tmp_path):
     assert log_problems(first_log + second_log, sent_texts=set()) == []
 
 
-@pytest.mark.parametrize("behaviour", ["error_once", "portal_once", "truncated_once", 11.0],
+@pytest.mark.parametrize("behaviour", ["error_once", "portal_once", "truncated_once",
+                                       pytest.param(11.0, marks=pytest.mark.slow)],
                          ids=["a 500", "an HTML page", "a cut-short answer", "an answer after 11 s"])
 def test_a_slack_that_fails_once_or_answers_late_shows_one_answer_and_no_apology(behaviour):
     with running_app(**{"chat.postMessage": behaviour}) as (fake, server):
@@ -230,6 +234,7 @@ def test_a_slack_that_fails_once_or_answers_late_shows_one_answer_and_no_apology
     assert not posted[0]["text"].startswith(APOLOGY)
 
 
+@pytest.mark.slow
 def test_a_share_whose_response_url_answers_after_11_s_is_shared_once_and_never_said_to_have_failed():
     with running_app(**{"/response/slow-share": 11.0}) as (fake, server):
         share = buttons(send_command(server, "64 2000 90%", user="USL").json())["dpscale_share"]
@@ -261,6 +266,7 @@ def test_expired_rows_are_deleted_on_a_clock_without_any_write(tmp_path):
     assert gone and deleted >= 1, left()
 
 
+@pytest.mark.slow
 def test_in_multi_workspace_mode_a_database_outage_is_never_taken_for_a_missing_installation(postgres):
     """Installed workspaces whose installation cannot be read (the database stopped) are not told to install
     dpscale again: a command gets a note to try again in a moment, a mention is answered 503 and, redelivered
@@ -297,6 +303,7 @@ def pool_deliver(server: AppServer, body: str):
     return ThreadPoolExecutor(1).submit(deliver_like_slack, server, body)
 
 
+@pytest.mark.slow
 def test_three_thousand_install_page_visits_leave_no_state_rows_once_their_lifetime_is_over(tmp_path):
     """Each GET of /slack/install makes an OAuth state; none of these visits ever installs, and their rows are gone
     once SLACK_STATE_EXPIRATION_SECONDS (60 s) have passed, deleted by the server's own clock."""

@@ -13,7 +13,7 @@ import pytest
 from fake_slack import FakeSlack
 from slack_client import AppServer, mention_body, post, signed_headers
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 CHANNEL = "C1"  # where slack_client.mention_body's mentions are written
 THIN = "\u202f"  # the channel format's thousands separator, which every locale reads alike
 

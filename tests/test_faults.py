@@ -14,7 +14,7 @@ from test_workspaces import MULTI, begin_install, finish_install
 from fake_slack import BOT_USER_ID, FakeSlack
 from slack_client import AppServer, running_app, send_command, send_mention
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 ACK_DEADLINE = 3.0
 APOLOGY = "Sorry, something went wrong on our side"
 

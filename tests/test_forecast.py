@@ -3,7 +3,6 @@ was made from, noise widening the range, and the weak-forecast sentences as the 
 
 from __future__ import annotations
 
-import doctest
 from decimal import Decimal as D
 from fractions import Fraction as F
 
@@ -11,7 +10,6 @@ import pytest
 from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 
-import bot.forecast
 from bot.engine import answer
 from bot.forecast import Model, Weakness, analyse, forecast
 from bot.numbers import resolve_locale
@@ -35,9 +33,6 @@ def series_of(e_of, sizes, noise=None):
 def width(fit):
     return fit.speedups[1] - fit.speedups[0]
 
-
-def test_the_worked_examples_hold():
-    assert doctest.testmod(bot.forecast).failed == 0
 
 
 @settings(max_examples=60, deadline=None)

@@ -188,15 +188,6 @@ def test_expiring_cache_is_bounded_and_forgets_the_least_recent():
     assert len(cache) == 3 and cache.get(0) is None and cache.get(4) == 4
 
 
-def test_add_if_new_admits_a_key_once_until_it_expires():
-    clock = Clock()
-    seen: ExpiringCache[bool] = ExpiringCache(max_entries=10, ttl=5, clock=clock)
-    assert seen.add_if_new("Ev1", True) is True
-    assert seen.add_if_new("Ev1", True) is False
-    clock.now += 6
-    assert seen.add_if_new("Ev1", True) is True
-
-
 def test_a_request_waits_for_users_info_only_as_long_as_its_own_deadline_leaves(fake, caplog, tmp_path):
     """The lookup's own deadline is 1.5 s, but a request that arrived 2.4 s ago (Slack gives up at 3 s, the
     app at 2.5 s) waits at most the 0.1 s it has left, and reads the user's numbers in the unknown format."""

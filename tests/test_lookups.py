@@ -241,7 +241,7 @@ def test_waiting_requests_of_one_user_share_one_read_and_one_users_info(database
     assert wait_until(lookups_done, timeout=20)
     kinds = [statement.split()[0] for statement in trips.statements]
     assert (kinds.count("SELECT"), kinds.count("INSERT"), len(kinds)) == (40, 40, 80)  # per user: a read, a write
-    assert sorted(seconds for _, seconds in results)[-1] < 1.5
+    assert sorted(seconds for _, seconds in results)[-1] < 4.0  # one after another, they would take 8 s
     assert wait_until(lookups_done)
     store.close()
 

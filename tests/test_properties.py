@@ -19,11 +19,11 @@ from bot.numbers import (
     SPACES,
     cldr_style,
     for_channel,
-    format_number,
-    format_percent,
     number_style,
     resolve_locale,
     unknown_locale,
+    write_number,
+    write_percent,
 )
 from bot.parsing import parse_command
 from bot.reading import read_number, reader_for, slack_styles
@@ -245,7 +245,7 @@ def test_numbers_are_written_as_babel_writes_them(value, digits, locale):
     integer_digits = len(babel.lstrip("-").split(style.decimal)[0].replace(style.group, ""))
     if integer_digits < style.grouping[0] + style.min_grouping:  # CLDR's minimumGroupingDigits, which Babel ignores
         babel = babel.replace(style.group, "")
-    written = format_number(value, cldr, max_fraction_digits=digits)
+    written = write_number(value, style, digits)
     assert written == three_decimals_padded(babel, number_style(cldr).decimal, Decimal(written.replace(
         number_style(cldr).group, "").replace(number_style(cldr).decimal, ".")))
 
@@ -257,20 +257,20 @@ def test_numbers_are_written_as_babel_writes_them(value, digits, locale):
 def test_percentages_are_written_exactly_as_babel_writes_them(fraction, locale):
     cldr = resolve_locale(locale)
     pattern = cldr.percent_formats[None].pattern.replace("#,##0", "#,##0.##", 1)
-    assert format_percent(fraction, cldr) == babel_format_percent(fraction, pattern, locale=cldr)
+    assert write_percent(fraction, number_style(cldr)) == babel_format_percent(fraction, pattern, locale=cldr)
 
 
 @given(value=values, locale=st.sampled_from([*LOCALES, "en-US@unknown"]))
 def test_every_number_the_bot_writes_it_reads_back_equal_and_silently(value, locale):
     for cldr in (resolve_locale(locale), for_channel(resolve_locale(locale))):
-        reading = read_number(format_number(value, cldr), reader_for(cldr))
+        reading = read_number(write_number(value, number_style(cldr)), reader_for(cldr))
         assert (reading.value, reading.kind) == (value, None)
 
 
 @given(value=values, locale=st.sampled_from(LOCALES), reader=st.sampled_from([*LOCALES, "en-US@unknown"]))
 def test_a_channel_message_is_misread_by_no_locale(value, locale, reader):
     """A figure in a shared result or a mention reply reads to the same value, or is asked about, for anyone."""
-    written = format_number(value, for_channel(resolve_locale(locale)))
+    written = write_number(value, number_style(for_channel(resolve_locale(locale))))
     try:
         reading = read_number(written, resolve_locale(reader))
     except UserInputError as error:
@@ -279,4 +279,4 @@ def test_a_channel_message_is_misread_by_no_locale(value, locale, reader):
 
 
 def test_the_unknown_reader_writes_channel_safe_numbers():
-    assert format_number(Decimal("115200.5"), unknown_locale(resolve_locale("de-DE"))) == "115\u202f200,5"
+    assert write_number(Decimal("115200.5"), number_style(unknown_locale(resolve_locale("de-DE")))) == "115\u202f200,5"

@@ -147,6 +147,7 @@ hostile = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=int(os.environ.get("DPSCALE_HOSTILE_EXAMPLES", "1000")), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(text=hostile)
@@ -162,6 +163,7 @@ def test_hostile_text_never_breaks_the_server_or_pings_anyone(hostile_server, te
     assert "Traceback" not in response.body.decode()
 
 
+@pytest.mark.slow
 def test_memory_levels_off_through_a_long_soak(capsys):
     """Commands from a few thousand users and mentions with ever-new event ids, through one worker."""
     total = int(os.environ.get("DPSCALE_SOAK_REQUESTS", "6000"))
@@ -218,6 +220,7 @@ def test_stalled_connections_do_not_keep_signed_commands_waiting(server):
     assert max(r.elapsed for r in responses) < ACK_DEADLINE
 
 
+@pytest.mark.slow
 def test_a_stalled_connection_is_closed_after_the_read_timeout(server):
     (connection,) = stall(server, 1)
     with connection:
@@ -243,6 +246,7 @@ def closed_by_server(connection: socket.socket, wait: float) -> bool:
         return True
 
 
+@pytest.mark.slow
 def test_a_request_trickled_a_byte_at_a_time_is_closed_once_its_deadline_passes(server):
     """Connections that send one byte of their headers or of their body every half second are never idle, yet
     each is closed within REQUEST_DEADLINE of its first byte (and the poll and the cleanup's slack); a signed
@@ -784,6 +788,7 @@ def hold_idle_connections(port: int, count: int, stop: threading.Event, reopened
     selector.close()
 
 
+@pytest.mark.slow
 def test_two_thousand_idle_reconnecting_connections_leave_every_signed_command_answered_in_time(server):
     """A client holding 2,000 connections that send nothing, reconnecting as each is closed: silent connections are
     closed after 2 s and only file descriptors bound how many may be open, so signed commands sent meanwhile are

@@ -117,6 +117,7 @@ def mention_envelope(envelope_id: str, retry_attempt: int) -> dict[str, Any]:
             "retry_attempt": retry_attempt, "retry_reason": "timeout" if retry_attempt else ""}
 
 
+@pytest.mark.slow
 def test_socket_mode_answers_a_command_a_mention_and_a_click_once_each_across_a_reconnect():
     socket = FakeSocketModeServer()
     fake = FakeSlack(socket_mode_url=socket.url).start()

@@ -16,13 +16,14 @@ from pathlib import Path
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from slack_sdk.oauth.installation_store import Installation
 from sqlalchemy import event, func, select, update
 
 from bot.store import EVENT, SHARE, Database, Job, PostedAnswer, Store, Workspace, upgrade
 from bot.store.db import sqlalchemy_url
 from bot.store.installations import OAuthStateStore, installation_store, rotate_tokens
-from bot.store.migrate import HEAD, at_head, current_revision, head_revision
+from bot.store.migrate import HEAD, alembic_config, at_head, current_revision
 from bot.store.slack_tables import bots, installations, metadata, oauth_states
 from bot.store.tables import answers, handled
 from bot.store.tables import preferences as preferences_table
@@ -70,6 +71,11 @@ def bot_token(store: Store, team_id: str | None, enterprise_id: str | None = Non
 )
 def test_database_url_maps_plain_postgresql_to_psycopg_3(given, expected):
     assert sqlalchemy_url(given) == expected
+
+
+def head_revision() -> str | None:
+    """The newest revision in migrations/versions, as Alembic finds it."""
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()
 
 
 def test_migrations_create_exactly_the_schema_the_code_uses(store):

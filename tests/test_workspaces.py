@@ -294,6 +294,7 @@ def two_servers(postgres_server_url):
         fake.stop()
 
 
+@pytest.mark.slow
 def test_the_same_event_delivered_to_two_processes_is_answered_once(two_servers):
     fake, servers = two_servers
     for server in servers:
@@ -305,6 +306,7 @@ def test_the_same_event_delivered_to_two_processes_is_answered_once(two_servers)
     assert len(fake.calls_to("chat.postMessage")) == 1
 
 
+@pytest.mark.slow
 def test_a_double_clicked_share_split_across_two_processes_is_shared_once(two_servers):
     fake, servers = two_servers
     body = slash_command_body("64 2000 90%", user="UEN")
@@ -330,6 +332,7 @@ def test_a_double_clicked_share_split_across_two_processes_is_shared_once(two_se
     assert [p.params.get("response_type") for p in posts].count("in_channel") == 1
 
 
+@pytest.mark.slow
 def test_a_number_format_chosen_on_one_process_is_used_by_the_other_within_moments(two_servers):
     """The other process forgets what it kept when the database's notice reaches it (bot/store/cache.py: "within
     moments"): its next commands read the new choice as soon as that notice has arrived."""

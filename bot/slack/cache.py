@@ -42,15 +42,6 @@ class ExpiringCache(Generic[V]):
         with self._lock:
             self._store(key, value, self._ttl if ttl is None else ttl)
 
-    def add_if_new(self, key: object, value: V) -> bool:
-        """Store `value` unless `key` is already held; True if it was new. Atomic across threads."""
-        with self._lock:
-            entry = self._entries.get(key)
-            if entry is not None and entry[0] > self._clock():
-                return False
-            self._store(key, value, self._ttl)
-            return True
-
     def _store(self, key: object, value: V, ttl: float) -> None:
         """Store as the most recent entry, forgetting the least recent beyond the bound (lock held)."""
         self._entries[key] = (self._clock() + ttl, value)

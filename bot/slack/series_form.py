@@ -22,6 +22,7 @@ from bot.slack.modals import form_modal, form_rule, two_formats
 from bot.slack.state import FIELD_LIMIT, SERIES_ROWS_LIMIT, FormMetadata, submitted_values
 
 __all__ = [
+    "SeriesValues",
     "explanations_reply",
     "is_series_reply",
     "series_form_errors",

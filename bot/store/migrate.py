@@ -46,12 +46,6 @@ def alembic_config(connection: Connection | None = None, tokens: TokenCipher | N
     return config
 
 
-def head_revision() -> str | None:
-    from alembic.script import ScriptDirectory
-
-    return ScriptDirectory.from_config(alembic_config()).get_current_head()
-
-
 def current_revision(database: Database) -> str | None:
     from alembic.runtime.migration import MigrationContext
 
