@@ -71,7 +71,7 @@ def test_one_and_a_half_devices_are_refused_as_not_whole_never_read_as_1500(text
 def test_an_efficiency_solved_at_exactly_100_percent_is_shown_as_a_result():
     plain = shown("64 2000 actual=128000")
     assert plain.startswith("Measured scaling efficiency: 100%")
-    assert "Scaling efficiency (solved): 100%" in plain and "Speedup over one device: 64× (ideal 64×)" in plain
+    assert "Scaling efficiency (calculated): 100%" in plain and "Speedup over one device: 64× (ideal 64×)" in plain
     assert "Lost to synchronization: 0 samples/s (0% of ideal)" in plain
     assert "█" * 20 + " actual is 100% of ideal" in plain  # the bar full, not one block short
 
