@@ -13,7 +13,7 @@ from slack_sdk.http_retry import HttpRequest, HttpResponse, RetryState, default_
 from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 
 from bot.numbers import resolve_locale
-from bot.settings import Settings
+from bot.settings import API_TIMEOUT, Settings
 from bot.slack import (
     actions,
     commands,
@@ -34,7 +34,6 @@ from bot.slack.plumbing import ProvideServices, Services
 from bot.store import Job, Store, upgrade
 from bot.store.tokens import TokenCipher, TokenKeyError
 
-API_TIMEOUT = 10
 LOOKUP_TIMEOUT = 10  # seconds a users.info lookup waits for Slack, in its own thread (bot.slack.locales)
 MAX_RATE_LIMIT_WAIT = 5  # seconds a call waits, once, when Slack's rate limit asks it to retry later
 # each registers its own listeners
@@ -108,9 +107,7 @@ def create_services(settings: Settings, store: Store | None = None) -> Services:
         lookup_client, resolve_locale(settings.dpscale_default_locale), preferences=store.preferences,
         stored=store.locales, deadline=settings.dpscale_locale_timeout,
     )
-    services = Services(locales=locales, store=store, client_id=settings.slack_client_id)
-    services.followups.lease = settings.dpscale_followup_lease
-    services.followups.expire_every = settings.dpscale_expiry_interval
+    services = Services(locales=locales, store=store, policy=settings.followups, client_id=settings.slack_client_id)
     return services
 
 

@@ -23,6 +23,7 @@ from slack_bolt.middleware import Middleware
 
 from bot.formats import parse_reader_locale
 from bot.http import ARRIVAL_HEADER
+from bot.settings import FollowUpPolicy
 from bot.shutdown import WorkPool
 from bot.slack.followups import FollowUps
 from bot.slack.locales import LocaleDirectory
@@ -45,6 +46,7 @@ class Services:
 
     locales: LocaleDirectory
     store: Store
+    policy: FollowUpPolicy  # how follow-up work is held, tried and given up (Settings.followups)
     client_id: str | None = None  # multi-workspace mode: whose installations the store holds
     # work acknowledged to Slack and not yet done, kept in the store until some process has done it
     followups: FollowUps = field(init=False)
@@ -54,7 +56,7 @@ class Services:
     lazy: WorkPool = field(default_factory=lambda: WorkPool(LAZY_THREADS, thread_name_prefix="bolt"))
 
     def __post_init__(self) -> None:
-        self.followups = FollowUps(self.store)
+        self.followups = FollowUps(self.store, self.policy)
 
     def first_time(self, kind: str, key: str, ttl: float, context: BoltContext) -> bool:
         """True for the first process to handle `key` (an event id, a click), False for any later one: the
