@@ -5,17 +5,19 @@ only when the test says so. Each test counts the answers a user sees in the thre
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
-from slack_bolt import BoltContext
+from slack_bolt import BoltContext, BoltRequest
 from sqlalchemy import event as sqlalchemy_event
+from sqlalchemy.exc import OperationalError
 
 from bot.settings import FollowUpPolicy, SettingsError, load_settings
-from bot.slack import events
+from bot.slack import events, installs
 from bot.slack.followups import FollowUps
 from bot.slack.plumbing import Services
 from bot.store import Job, Store, Workspace, upgrade
@@ -109,7 +111,7 @@ class Process:
         self.services = Services(locales=None, store=self.store, policy=POLICY)  # type: ignore[arg-type]
         self.followups = FollowUps(self.store, POLICY, pool=ManualPool, sleep=clock.advance)
         self.services.followups = self.followups
-        for kind, (handler, apology, logged_as) in events.FOLLOW_UPS.items():
+        for kind, (handler, apology, logged_as) in {**events.FOLLOW_UPS, **installs.FOLLOW_UPS}.items():
             self.followups.register(kind, handler, apology, logged_as)
         self.client = Client(slack)
         self.followups.runtime = lambda job: (self.client, self.context())
@@ -130,8 +132,11 @@ class Process:
         return self.followups.kinds["mention"].pool  # type: ignore[return-value]
 
     def run_all(self) -> None:
-        while self.queue.queued:
-            self.queue.run_next()
+        """Every job queued here, of every kind, in turn."""
+        for kind in self.followups.kinds.values():
+            pool: ManualPool = kind.pool  # type: ignore[assignment]
+            while pool.queued:
+                pool.run_next()
 
 
 def mention_job(n: int, accepted: datetime) -> Job:
@@ -366,3 +371,52 @@ def test_a_lease_too_short_for_a_post_and_its_landing_wait_is_refused_in_one_lin
     assert refused.value.problems == ["DPSCALE_FOLLOWUP_LEASE must be at least 13 s: a post may take 10 s and is "
                                       "then given 3 s to land, so a shorter lease lets another process post it again"]
     assert load_settings({**env, "DPSCALE_FOLLOWUP_LEASE": "13"}).followups.lease == 13
+
+
+def test_an_uninstall_whose_process_died_mid_delete_is_finished_by_the_next_taker(world):
+    """The deletion is follow-up work: recorded before the acknowledgement, taken up once its lease ends, every
+    row of the workspace gone then (and the other workspace's kept)."""
+    clock, slack, a, b = world
+    for team in ("T1", "T2"):
+        a.store.preferences.set_number_format(Workspace(team_id=team), "U1", "de-DE")
+    a.mention(1)
+    a.run_all()
+    gone = Job(installs.FORGET_WORK, "EvGone", WORKSPACE, accepted=clock())
+    assert a.followups.accept(gone)  # acknowledged; the process dies before its thread starts the deletion
+    clock.advance(LEASE + 1)
+    (taken,) = b.followups.take_up()
+    b.run_all()
+    assert taken.key == "EvGone" and b.store.work.pending() == 0
+    assert b.store.preferences.number_format(WORKSPACE, "U1") is None
+    assert b.store.preferences.number_format(Workspace(team_id="T2"), "U1") == "de-DE"
+    assert b.store.answers.get(WORKSPACE, "C1", thread_of(1)) is None
+    assert not b.followups.accept(Job(installs.FORGET_WORK, "EvGone", WORKSPACE, accepted=clock()))  # redelivered
+
+
+class BrokenWork:
+    def accept(self, job: Job, lease: float, memory: float) -> bool:
+        raise OperationalError("INSERT", {}, OSError("disk I/O error"))
+
+
+@pytest.mark.parametrize("retry", [None, "1", "2", "3"])
+def test_a_storage_fault_outlasting_slacks_retries_gets_the_apology_on_the_last_one(world, retry):
+    """Disk full or read-only: each delivery is answered 503 for Slack to send it again, but the last (Retry-Num 3)
+    is acknowledged and the apology posted in the thread at once, since no other delivery comes."""
+    clock, slack, a, _ = world
+    a.store.work = BrokenWork()  # type: ignore[assignment]
+    job = mention_job(1, clock())
+    acked: list[bool] = []
+    headers = {"x-slack-retry-num": retry} if retry else {}
+    context = a.context()
+    kwargs = {"ack": lambda: acked.append(True), "body": {"event_id": "Ev1", "event": job.payload["event"]},
+              "event": job.payload["event"], "context": context, "client": a.client,
+              "request": BoltRequest(body="", headers=headers)}
+    if retry != "3":
+        with pytest.raises(OperationalError):  # bot.slack.failures answers it 503
+            events.accept_mention(**kwargs)
+        assert acked == [] and answers(slack, 1) == []
+        return
+    events.accept_mention(**kwargs)
+    assert a.services.background.finish(time.monotonic() + 5) == 0
+    (apology,) = answers(slack, 1)
+    assert acked == [True] and apology.startswith(APOLOGY)

@@ -76,11 +76,12 @@ def follow_up_runtime(app: App, services: Services) -> Runtime:
         if app.installation_store is not None:
             bot = app.installation_store.find_bot(enterprise_id=workspace.enterprise_id, team_id=workspace.team_id,
                                                   is_enterprise_install=workspace.is_enterprise_install)
-            if bot is None:
+            if bot is not None:
+                client = WebClient(token=bot.bot_token, base_url=app.client.base_url, timeout=API_TIMEOUT,
+                                   retry_handlers=app.client.retry_handlers)
+                bot_user_id = bot_user_id or bot.bot_user_id
+            elif job.kind != installs.FORGET_WORK:  # a deletion needs no token: its installation may be gone already
                 raise LookupError("the workspace's installation is gone")
-            client = WebClient(token=bot.bot_token, base_url=app.client.base_url, timeout=API_TIMEOUT,
-                               retry_handlers=app.client.retry_handlers)
-            bot_user_id = bot_user_id or bot.bot_user_id
         context = BoltContext({
             "services": services, "locale": job.payload.get("locale") or str(services.locales.default),
             "enterprise_id": workspace.enterprise_id, "team_id": workspace.team_id,

@@ -80,7 +80,8 @@ class Store:
         self.cache.close()
         self.database.dispose()
 
-    def forget(self, workspace: Workspace, client_id: str | None = None) -> dict[str, int]:
+    def forget(self, workspace: Workspace, client_id: str | None = None,
+               keep: tuple[str, str] | None = None) -> dict[str, int]:
         from bot.store.installations import forget_workspace
 
-        return forget_workspace(self.database, workspace, client_id, self.cache)
+        return forget_workspace(self.database, workspace, client_id, self.cache, keep)

@@ -16,7 +16,7 @@ import logging
 from slack_sdk.oauth.installation_store import Bot, Installation
 from slack_sdk.oauth.installation_store.sqlalchemy import SQLAlchemyInstallationStore
 from slack_sdk.oauth.state_store.sqlalchemy import SQLAlchemyOAuthStateStore
-from sqlalchemy import ColumnElement, Table, and_, delete, select, true
+from sqlalchemy import ColumnElement, Table, and_, delete, or_, select, true
 
 from bot.store.cache import SharedCache
 from bot.store.db import Database
@@ -107,15 +107,19 @@ class OAuthStateStore(SQLAlchemyOAuthStateStore):
 
 
 def forget_workspace(database: Database, workspace: Workspace, client_id: str | None,
-                     cache: SharedCache | None = None) -> dict[str, int]:
+                     cache: SharedCache | None = None, keep: tuple[str, str] | None = None) -> dict[str, int]:
     """Delete, in one transaction, the installation (if any) and every row dpscale keeps about `workspace`;
-    an org-wide installation takes every workspace of its organisation with it. Returns rows deleted per table."""
+    an org-wide installation takes every workspace of its organisation with it. Returns rows deleted per table.
+    `keep` names the piece of follow-up work doing the deletion (kind, key), whose row it leaves to be finished."""
     deleted: dict[str, int] = {}
     with database.engine.begin() as connection:
         if cache is not None:
             cache.changed(connection)
         for table in (preferences, handled, answers, work, user_locales):
-            deleted[table.name] = connection.execute(delete(table).where(_ours(table, workspace))).rowcount
+            which = _ours(table, workspace)
+            if table is work and keep is not None:
+                which = and_(which, or_(work.c.kind != keep[0], work.c.key != keep[1]))
+            deleted[table.name] = connection.execute(delete(table).where(which)).rowcount
         if client_id is not None:
             for table in (installations, bots):
                 deleted[table.name] = connection.execute(
