@@ -45,8 +45,9 @@ class FollowUpPolicy:
     it still has it; it tries `tries` times, waiting `backoff` between, then hands the job back for any process to
     take `retry_after` seconds later; after `max_attempts` in all, or once the job is older than `window`, the user
     gets the apology instead. Done jobs' keys are remembered `memory` seconds (Slack retries an event for about an
-    hour). Each process looks for jobs nobody holds every `sweep_every` seconds and deletes what has expired every
-    `expire_every`, the first time `first_expiry_after` seconds after it starts."""
+    hour). Each process looks for jobs nobody holds every `sweep_every` seconds, deletes what has expired every
+    `expire_every`, the first time `first_expiry_after` seconds after it starts, and, having finished work, cuts
+    what it carried from SQLite's write-ahead log within `scrub_every`."""
 
     lease: float
     expire_every: float
@@ -59,6 +60,7 @@ class FollowUpPolicy:
     landing_wait: float = LANDING_WAIT
     sweep_every: float = 1.0
     first_expiry_after: float = 5.0
+    scrub_every: float = 5.0  # at most this often, finished payloads are cut from SQLite's write-ahead log
     threads: tuple[tuple[str, int], ...] = (("mention", 16),)  # per kind (else `other_threads`): each waits on Slack
     other_threads: int = 8
 

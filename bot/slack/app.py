@@ -23,6 +23,8 @@ from bot.slack import (
     home,
     installs,
     preferences,
+    rate_limits,
+    scopes,
     series,
     shortcuts,
     workspaces,
@@ -137,7 +139,7 @@ def create_app(settings: Settings, store: Store | None = None, services: Service
             signing_secret=secret.get_secret_value() if secret else None,
             process_before_response=True,
             logger=logging.getLogger("bot.bolt"),
-            before_authorize=ProvideServices(services, notice=events.note_rate_limit),
+            before_authorize=ProvideServices(services, notice=rate_limits.note_rate_limit),
             listener_executor=services.lazy,
             **oauth,
         )
@@ -148,6 +150,7 @@ def create_app(settings: Settings, store: Store | None = None, services: Service
         for kind, (handler, apology, logged_as) in getattr(feature, "FOLLOW_UPS", {}).items():
             services.followups.register(kind, handler, apology, logged_as)
     services.followups.runtime = follow_up_runtime(app, services)
+    scopes.warn_of_missing_scopes(app, settings)
     for fallback in (actions, forms):  # buttons and forms from an older version: after every feature's own
         fallback.register_fallback(app)
     return app

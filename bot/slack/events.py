@@ -1,5 +1,4 @@
-"""Channel mentions: `@dpscale 64 2.000 90 %` answered in a thread, in the mentioning user's locale; and Slack's
-notice that it is throttling the app's events.
+"""Channel mentions: `@dpscale 64 2.000 90 %` answered in a thread, in the mentioning user's locale.
 
 The event is acknowledged once its answer is recorded as follow-up work (bot/slack/followups.py), which posts
 it after the acknowledgement, so a slow `chat.postMessage` never holds it up; should the database not record it
@@ -29,11 +28,10 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 from babel import Locale
-from slack_bolt import Ack, App, BoltContext, BoltRequest, BoltResponse
+from slack_bolt import Ack, App, BoltContext, BoltRequest
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 from sqlalchemy.exc import SQLAlchemyError
@@ -41,7 +39,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from bot.engine import answer
 from bot.numbers import for_channel
 from bot.replies import Reply, build_failure_reply
-from bot.slack.ids import MENTION_EVENT, RATE_LIMITED_EVENT
+from bot.slack.ids import MENTION_EVENT
 from bot.slack.mentions import readable_mentions, strip_own_mention
 from bot.slack.plumbing import (
     EVENT_MEMORY_TTL,
@@ -58,8 +56,6 @@ from bot.store import EVENT, Job, PostedAnswer, Store, Workspace
 
 logger = logging.getLogger(__name__)
 
-EVENTS_PER_WINDOW = 30_000  # Slack: events from one workspace to one app in WINDOW_MINUTES
-WINDOW_MINUTES = 60
 _MESSAGE_LOCKS = tuple(threading.Lock() for _ in range(64))
 MENTION_WORK = "mention"
 POSTING = "posting"  # the work's stage while its answer is being posted
@@ -281,28 +277,6 @@ def mention_text(text: str, bot_user_id: str | None) -> str:
 def fingerprint(reply: Reply) -> str:
     """What an answer says, in a few bytes: an edit that leaves it the same leaves the posted answer alone."""
     return hashlib.sha256(json.dumps(reply.payload(), sort_keys=True).encode()).hexdigest()
-
-
-def note_rate_limit(body: dict[str, Any], context: BoltContext) -> BoltResponse | None:
-    """Slack's `app_rate_limited` notice (a payload with no inner event, sent without any subscription):
-    acknowledged and logged as one WARNING per notice. None for every other request, which goes on."""
-    if body.get("type") != RATE_LIMITED_EVENT:
-        return None
-    team, minute = body.get("team_id") or "-", body.get("minute_rate_limited")
-    if services_of(context).first_time(EVENT, f"rate_limited:{team}:{minute}", EVENT_MEMORY_TTL, context):
-        logger.warning(
-            "app_rate_limited: Slack is dropping this app's events from team %s since %s: more than %d events "
-            "within a %d-minute window; answers to mentions in that workspace stop until the window passes",
-            team, _minute(minute), EVENTS_PER_WINDOW, WINDOW_MINUTES,
-        )
-    return BoltResponse(status=200, body="")
-
-
-def _minute(epoch: object) -> str:
-    try:
-        return datetime.fromtimestamp(int(epoch), UTC).strftime("%Y-%m-%d %H:%M UTC")  # type: ignore[call-overload]
-    except (TypeError, ValueError, OverflowError, OSError):
-        return "an unknown minute"
 
 
 def register(app: App) -> None:

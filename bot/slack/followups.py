@@ -9,20 +9,18 @@ loss a user or an admin would notice.
     else:
         ack()                                                             # a redelivery: done, or being done
 
-How long work is held, how often it is tried and when it is given up is one value, `FollowUpPolicy` (built once
-from Settings). A job runs in its kind's own thread pool, so mentions never queue behind slow Shares. While a
-job is queued or running here, this process's *heartbeat* extends its lease every `policy.heartbeat` seconds, so
-no process takes up work that is only waiting for a thread or for a slow post; before each step that talks to
-Slack the job holds its lease again (`hold`), and a job whose lease another process took over meanwhile stops
-there (`LeaseLost`), leaving the work to that process. A job is tried a few times in its process, then handed back
-to the database (`Work.retry_later`) while there is time; when the time is up (`policy.max_attempts`, or older than
-`policy.window`) the user gets the kind's apology instead, with a WARNING: nothing acknowledged is dropped in
-silence. A process that dies leaves its jobs' leases to run out; every process's sweeper takes such jobs up (never
-its own), rebuilding the client and context a job needs through `runtime`, and deletes what has expired.
+How long work is held, tried and given up is one value, `FollowUpPolicy` (built once from Settings). A job runs
+in its kind's own thread pool, so mentions never queue behind slow Shares. While a job is queued or running here,
+this process's *heartbeat* extends its lease, so no process takes up work that only waits for a thread or a slow
+post; before each step that talks to Slack the job holds its lease again (`hold`), and one that another process
+took over meanwhile stops there (`LeaseLost`). A job is tried a few times here, then handed back to the database
+while there is time; once the time is up the user gets the kind's apology instead, with a WARNING: nothing
+acknowledged is dropped in silence. A process that dies leaves its leases to run out; every process's sweeper
+takes such jobs up (never its own), rebuilding their client and context through `runtime`.
 
 A stopping process lets go of the jobs it has not started, for another process to take at once, and gives those
-running the drain timeout, its heartbeat still beating; what is still running then is let go of too, as the
-process exits: the next taker looks for its post before posting it again.
+running the drain timeout, its heartbeat still beating; what still runs then is let go of too, as the process
+exits: the next taker looks for its post before posting it again.
 """
 
 from __future__ import annotations
@@ -76,6 +74,7 @@ class FollowUps:
     _sweeper: threading.Thread | None = None
     _held: dict[Id, Job] = field(default_factory=dict)  # queued or running here: the heartbeat keeps their leases
     _running: set[Id] = field(default_factory=set)
+    _finished: bool = False  # a job finished here since the database was last scrubbed of finished payloads
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def register(self, kind: str, handler: Handler, apology: Handler, logged_as: str | None = None) -> None:
@@ -185,6 +184,7 @@ class FollowUps:
         self._finish(job)
 
     def _finish(self, job: Job) -> None:
+        self._finished = True
         try:
             if not self.store.work.finish(job):
                 log.warning("a %s follow-up was done here after another process had taken it over", job.kind)
@@ -231,10 +231,8 @@ class FollowUps:
         try:
             self.store.work.let_go(jobs)
             with self._lock:
-                for job in jobs:
-                    self._held.pop(job.id, None)
-            log.info("%d follow-up job%s %s handed back for another process to take at once", len(jobs),
-                     "" if len(jobs) == 1 else "s", why)
+                self._held = {job_id: job for job_id, job in self._held.items() if job not in jobs}
+            log.info("%d follow-up job(s) %s handed back for another process to take at once", len(jobs), why)
         except SQLAlchemyError as error:
             log.warning("follow-up jobs %s could not be handed back (%s): taken up when their leases end", why,
                         _why(error))
@@ -243,20 +241,22 @@ class FollowUps:
         policy = self.policy
         # the first expiry a few seconds after start, not beside the first requests of a process that just started
         expired_at = time.monotonic() - policy.expire_every + min(policy.first_expiry_after, policy.expire_every)
-        beaten_at = time.monotonic()
-        failing = False
-        first = True
+        beaten_at = scrubbed_at = time.monotonic()
+        failing, first = False, True
         while not self._stop.wait(0 if first else min(policy.sweep_every, policy.expire_every)):
             first = False
             try:
                 if time.monotonic() - beaten_at >= policy.heartbeat:
-                    beaten_at = time.monotonic()
+                    beaten_at = scrubbed_at = time.monotonic()
                     self.heartbeat()
                 if self._draining.is_set():
                     continue
                 if time.monotonic() - expired_at >= policy.expire_every:
                     expired_at = time.monotonic()
                     self._expire()
+                if self._finished and time.monotonic() - scrubbed_at >= policy.scrub_every:
+                    scrubbed_at, self._finished = time.monotonic(), False
+                    self.store.database.scrub()
                 self.take_up()
                 if failing:
                     log.info("the database answers again: follow-up work goes on")
