@@ -178,7 +178,7 @@ class StoppingServer(Server):
         loop = asyncio.get_event_loop()
         protocol = functools.partial(cast(Any, self.config.http_protocol_class), config=self.config,
                                      server_state=self.server_state, app_state=self.lifespan.state)
-        for listening in self.servers:
+        for listening in getattr(self, "servers", []):  # none yet when the signal comes during start-up
             for waiting in _backlog(listening.sockets):
                 loop.create_task(loop.connect_accepted_socket(protocol, waiting))
             listening.close()

@@ -50,9 +50,11 @@ class Services:
     client_id: str | None = None  # multi-workspace mode: whose installations the store holds
     # work acknowledged to Slack and not yet done, kept in the store until some process has done it
     followups: FollowUps = field(init=False)
-    # work that may wait on Slack after the acknowledgement, off the server's request threads
+    # in-memory work after the acknowledgement, off the server's request threads: only what cannot outlive its
+    # request anyway (a form opened with a trigger_id, which lives 3 s) or what the database, being down, cannot keep
     background: WorkPool = field(default_factory=lambda: WorkPool(BACKGROUND_THREADS, thread_name_prefix="dpscale"))
-    # Bolt's lazy listeners (a mention's answer, Share, a form's result), given to the App as its listener_executor
+    # Bolt's lazy listeners, given to the App as its listener_executor: only for what a new request brings back
+    # (App Home, a menu choice, a note on a click); what a user or admin would miss is follow-up work
     lazy: WorkPool = field(default_factory=lambda: WorkPool(LAZY_THREADS, thread_name_prefix="bolt"))
 
     def __post_init__(self) -> None:
