@@ -115,13 +115,10 @@ def create_services(settings: Settings, store: Store | None = None) -> Services:
 
 
 def create_app(settings: Settings, store: Store | None = None, services: Services | None = None) -> App:
-    """Build the app. Listeners answer in-line (`process_before_response`), so a slash command's reply is in
-    its acknowledgement with no thread hand-off; work after the acknowledgement is follow-up work
-    (bot/slack/followups.py).
-
-    With SLACK_BOT_TOKEN it serves that one workspace; with SLACK_CLIENT_ID/SECRET, any workspace that installs
-    it (each request then carries its own workspace's token). Either way, state shared between processes lives
-    in `store` (DATABASE_URL), or in the store of the `services` given.
+    """Build the app. Listeners answer in-line (`process_before_response`); work after the acknowledgement is
+    follow-up work (bot/slack/followups.py). With SLACK_BOT_TOKEN it serves that one workspace; with
+    SLACK_CLIENT_ID/SECRET, any workspace that installs it (each request then carries its own workspace's token).
+    Either way, state shared between processes lives in `store` (DATABASE_URL), or in the `services`' store.
     """
     services = services if services is not None else create_services(settings, store)
     token = settings.slack_bot_token.get_secret_value() if settings.slack_bot_token else None
