@@ -11,11 +11,14 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from test_durability import APOLOGY, answers_per_thread, deliver_like_slack, mention, wait_until
+from test_durability import APOLOGY, answers_per_thread, deliver_like_slack, mention, postgres, wait_until
 from test_shutdown import children_of, connection_refused
 
+import postgres_server
 from fake_slack import FakeSlack
 from slack_client import AppServer, get
+
+__all__ = ["postgres"]  # the fixture, shared with test_durability
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -149,3 +152,30 @@ def _alive(pid: int) -> bool:
             return stat.read().split(")")[-1].split()[0] != "Z"
     except OSError:
         return False
+
+
+def test_a_database_down_for_longer_than_slacks_retries_gets_each_mention_the_apology_once(postgres):
+    """The database stays down through every redelivery (Slack's 1 s, 1 min and 5 min, here 1, 4 and 8 s): the
+    last one, still not recordable, is acknowledged with the apology in its thread; nothing is answered later."""
+    directory, url = postgres
+    fake = FakeSlack().start()
+    server = AppServer(fake, env={"DATABASE_URL": url, "WEB_CONCURRENCY": "1"}).start()
+    try:
+        postgres_server.stop(directory)
+        try:
+            statuses, threads = send_at_once(server, 5, "1700000800")
+        finally:
+            postgres_server.resume(directory)
+        told = fake.wait_for("chat.postMessage", 5, timeout=20)
+        time.sleep(3)  # a sweep or two once the database is back: nothing more may come
+        log = server.output()
+    finally:
+        server.stop()
+        fake.stop()
+    report = figures(fake, statuses, threads)
+    apologies = [m for m in fake.posted if str(m["text"]).startswith(APOLOGY)]
+    print("5 mentions, the database down through every redelivery:", report, "apologies:", len(apologies),
+          "deliveries each:", [len(s) for s in statuses])
+    assert len(told) == 5 and report == {"sent": 5, "acknowledged": 5, "answered": 5, "answered twice": 0, "lost": 0}
+    assert len(apologies) == 5 and all(s[:-1] == [503, 503, 503] for s in statuses)
+    assert log.count("on Slack's last delivery of a mention") == 5
