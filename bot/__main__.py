@@ -28,6 +28,7 @@ def run_socket_mode(settings: Settings) -> int:
 
     from bot.logs import configure_logging
     from bot.processes import freeze_startup_heap
+    from bot.shutdown import serve_until_stopped
     from bot.slack.app import TokenCheckFailed, create_app, create_services
 
     assert settings.slack_app_token is not None
@@ -42,7 +43,7 @@ def run_socket_mode(settings: Settings) -> int:
     freeze_startup_heap()
     services.start()  # follow-up work left by a process before this one is taken up
     log_start(settings, "socket_mode", 1)
-    handler.start()
+    serve_until_stopped(handler, services, settings.web_drain_timeout)  # drained on SIGTERM as the web server is
     return 0
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
@@ -34,6 +35,57 @@ CLI_TOKENS = {"SLACK_BOT_TOKEN": "SLACK_CLI_XOXB", "SLACK_APP_TOKEN": "SLACK_CLI
 # a workspace installed without it gets the table with one line saying why there is no chart
 DEFAULT_SCOPES = ("commands,app_mentions:read,chat:write,users:read,files:write,"
                   "channels:history,groups:history,im:history,mpim:history")
+API_TIMEOUT = 10  # seconds a Web API call made after the acknowledgement waits for Slack
+LANDING_WAIT = 3.0  # seconds a post whose outcome is unknown is given to land before its thread is looked through
+# the shortest lease: a post and its landing wait fit in it, should the heartbeat that extends it be held up
+MIN_LEASE = API_TIMEOUT + LANDING_WAIT
+
+
+@dataclass(frozen=True)
+class FollowUpPolicy:
+    """How follow-up work is held, tried and given up, as one value (built once from Settings: `followups`).
+
+    A process holds a job it has queued or is doing for `lease` seconds, extended every `heartbeat` seconds while
+    it still has it; it tries `tries` times, waiting `backoff` between, then hands the job back for any process to
+    take `retry_after` seconds later; after `max_attempts` in all, or once the job is older than `window`, the user
+    gets the apology instead. Done jobs' keys are remembered `memory` seconds (Slack retries an event for about an
+    hour). Each process looks for jobs nobody holds every `sweep_every` seconds, deletes what has expired every
+    `expire_every`, the first time `first_expiry_after` seconds after it starts, and, having finished work, cuts
+    what it carried from SQLite's write-ahead log within `scrub_every`."""
+
+    lease: float
+    expire_every: float
+    memory: float = 3600.0
+    tries: int = 3
+    backoff: tuple[float, ...] = (1.0, 3.0)
+    max_attempts: int = 6
+    retry_after: float = 5.0
+    window: float = 120.0
+    landing_wait: float = LANDING_WAIT
+    sweep_every: float = 1.0
+    first_expiry_after: float = 5.0
+    scrub_every: float = 5.0  # at most this often, finished payloads are cut from SQLite's write-ahead log
+    threads: tuple[tuple[str, int], ...] = (("mention", 16), ("chart", 2))  # per kind (else `other_threads`): each
+    # waits on Slack; a chart also draws, in a process of its own
+    other_threads: int = 8
+
+    def threads_for(self, kind: str) -> int:
+        """Threads in the pool of `kind`'s jobs."""
+        return dict(self.threads).get(kind, self.other_threads)
+
+    @property
+    def take_at_once(self) -> int:
+        """Jobs one sweep takes up: as many as the mentions' pool has threads."""
+        return self.threads_for("mention")
+
+    @property
+    def heartbeat(self) -> float:
+        """Seconds between extensions of the leases a process holds: three fit in one lease."""
+        return self.lease / 3
+
+    def wait_before(self, attempt: int) -> float:
+        """Seconds to wait before try `attempt + 1` in one process (attempt counts from 0)."""
+        return self.backoff[min(attempt, len(self.backoff) - 1)]
 
 
 class Settings(BaseSettings):
@@ -56,7 +108,7 @@ class Settings(BaseSettings):
     web_drain_timeout: float = Field(default=20.0, gt=0, le=600)
     # follow-up work: how long a process holds a piece it works on before another may take it up (it died, say),
     # and how often every process deletes what has expired (handled events, answers' whereabouts, OAuth states)
-    dpscale_followup_lease: float = Field(default=30.0, ge=2, le=120)
+    dpscale_followup_lease: float = Field(default=30.0, le=120)
     dpscale_expiry_interval: float = Field(default=60.0, ge=0.5, le=3600)
     dpscale_default_locale: str = "en-US"
     dpscale_locale_timeout: float = Field(default=1.5, gt=0, le=2.5)
@@ -106,6 +158,14 @@ class Settings(BaseSettings):
         except UserInputError:
             raise ValueError("must be a locale tag such as en-US or de-DE") from None
         return tag
+
+    @field_validator("dpscale_followup_lease")
+    @classmethod
+    def _lease_fits_a_post(cls, lease: float) -> float:
+        if lease < MIN_LEASE:
+            raise ValueError(f"must be at least {MIN_LEASE:g} s: a post may take {API_TIMEOUT:g} s and is then "
+                             f"given {LANDING_WAIT:g} s to land, so a shorter lease lets another process post it again")
+        return lease
 
     @field_validator("log_level", mode="before")
     @classmethod
@@ -163,6 +223,11 @@ class Settings(BaseSettings):
     def token_keys(self) -> list[str]:
         """The Fernet keys of DPSCALE_TOKEN_KEYS, the one that encrypts first; none where it is not set."""
         return parse_keys(self.dpscale_token_keys.get_secret_value()) if self.dpscale_token_keys else []
+
+    @property
+    def followups(self) -> FollowUpPolicy:
+        """The follow-up work's policy, from DPSCALE_FOLLOWUP_LEASE and DPSCALE_EXPIRY_INTERVAL."""
+        return FollowUpPolicy(lease=self.dpscale_followup_lease, expire_every=self.dpscale_expiry_interval)
 
     @property
     def scopes(self) -> list[str]:

@@ -1,17 +1,21 @@
-"""Thread pools whose work outlives the request that started it, waited for with a bound when a process stops.
+"""Thread pools whose work outlives the request that started it, waited for with a bound when a process stops;
+and a Socket Mode process's stop, drained as the web server drains.
 
     pool = WorkPool(8, thread_name_prefix="dpscale")
     pool.submit(post_answer, ...)
     pool.finish(deadline)     # the number of its tasks still unfinished at `deadline`
+    serve_until_stopped(handler, services, drain=20)   # Socket Mode: until SIGTERM or SIGINT, then drained
 """
 
 from __future__ import annotations
 
+import logging
+import signal
 import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor, wait
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, ParamSpec, Protocol, TypeVar
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -51,3 +55,29 @@ class WorkPool(ThreadPoolExecutor):
             if not unfinished or left <= 0:
                 return len(unfinished)
             wait(unfinished, timeout=left)
+
+
+class Connection(Protocol):
+    """Bolt's Socket Mode handler, as far as a stop needs it."""
+
+    def connect(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class Drainable(Protocol):
+    def stop(self, deadline: float, abandoned: int = 0) -> int: ...
+
+
+def serve_until_stopped(handler: Connection, services: Drainable, drain: float) -> None:
+    """Socket Mode: connect, serve until SIGTERM or SIGINT, then stop as a web worker stops: no new envelopes (the
+    connection closed; Slack sends them to another connection or again later), what is in hand finished or its
+    follow-up work handed back within `drain` seconds."""
+    stopping = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda number, frame: stopping.set())
+    handler.connect()
+    stopping.wait()
+    logging.getLogger("bot.server").info("stopping: no new envelopes; finishing what is in hand within %g s", drain)
+    handler.close()
+    services.stop(time.monotonic() + drain)

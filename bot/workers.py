@@ -11,6 +11,12 @@ bounds uvicorn leaves out, through the callbacks httptools' parser calls on it:
 - a request must have arrived in full, headers and body, `REQUEST_DEADLINE` seconds after its first byte;
 - headers over `MAX_HEADER` bytes are answered 431 and the connection closed.
 
+A worker dies with its arbiter: on Linux the kernel sends it SIGTERM when the arbiter is gone (prctl's
+`PR_SET_PDEATHSIG`), and everywhere it checks its parent whenever it tells the arbiter it is alive; either way it
+drains as on any SIGTERM, so that a supervisor that restarts a killed arbiter finds the port free. A library's
+error that repeats on every turn of the loop (asyncio's `accept()` failing at the file-descriptor limit, with its
+traceback) is written once per `FLOOD_INTERVAL` with a count of those held back (`OncePerInterval`).
+
 An idle kept-alive connection is closed by uvicorn after `READ_TIMEOUT` seconds (`timeout_keep_alive`). httptools
 (llhttp) refuses what RFC 9112 calls ambiguous framing — `Content-Length` beside `Transfer-Encoding`, a second
 `Content-Length`, a bad chunk size — with 400, and never reads bytes after a chunked body as another request.
@@ -19,12 +25,16 @@ An idle kept-alive connection is closed by uvicorn after `READ_TIMEOUT` seconds 
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import functools
 import logging
 import os
 import signal
 import socket
 import sys
+import threading
+import time
+from collections.abc import Callable
 from types import FrameType
 from typing import Any, cast
 
@@ -40,6 +50,8 @@ FIRST_BYTE_TIMEOUT = 2.0  # seconds a new connection may stay silent
 REQUEST_DEADLINE = 10.0  # seconds from a request's first byte by which all of it must have arrived
 READ_TIMEOUT = 10  # seconds an idle kept-alive connection is kept
 MAX_HEADER = 64 * 1024  # Slack's headers are a few hundred bytes
+FLOOD_INTERVAL = 10.0  # seconds: a library's error line that repeats is written once in each
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 log = logging.getLogger("bot.server")
 _TOO_LARGE = (b"HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: text/plain; charset=utf-8\r\n"
@@ -135,10 +147,20 @@ class Worker(UvicornWorker):
     def init_signals(self) -> None:
         """As uvicorn's worker, but a stop signal uvicorn passes on once it has stopped (it re-raises what it
         caught) ends the process by a normal exit, which writes the log lines still queued (bot/logs.py), not by
-        the signal's default action, which would drop them."""
+        the signal's default action, which would drop them. Here, in the new worker process, it is also bound to
+        die with its arbiter."""
         super().init_signals()
         for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGQUIT):
             signal.signal(signum, _stopped)
+        die_with(self.ppid)
+        logging.getLogger("asyncio").addFilter(OncePerInterval(FLOOD_INTERVAL))
+
+    async def callback_notify(self) -> None:
+        """Every half of gunicorn's timeout: tell the arbiter this worker is alive, or stop if the arbiter is gone
+        (where the parent-death signal does not exist, or was missed)."""
+        if os.getppid() != self.ppid:
+            os.kill(os.getpid(), signal.SIGTERM)
+        await super().callback_notify()
 
 
 class StoppingServer(Server):
@@ -156,7 +178,7 @@ class StoppingServer(Server):
         loop = asyncio.get_event_loop()
         protocol = functools.partial(cast(Any, self.config.http_protocol_class), config=self.config,
                                      server_state=self.server_state, app_state=self.lifespan.state)
-        for listening in self.servers:
+        for listening in getattr(self, "servers", []):  # none yet when the signal comes during start-up
             for waiting in _backlog(listening.sockets):
                 loop.create_task(loop.connect_accepted_socket(protocol, waiting))
             listening.close()
@@ -196,6 +218,43 @@ def _said_by_the_drain(record: logging.LogRecord) -> bool:
     """uvicorn's own ERROR line for requests its graceful shutdown cancels: dpscale's WARNING counts them (with
     the follow-up work cut off too), once, when the worker has stopped."""
     return not str(record.msg).startswith("Cancel ")
+
+
+def die_with(parent: int) -> None:
+    """SIGTERM to this process when `parent` dies (Linux; elsewhere `Worker.callback_notify` checks), or now if it
+    has died already (before the request to the kernel was made)."""
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+        except (OSError, AttributeError):  # no libc to ask: the parent check alone
+            pass
+    if os.getppid() != parent:
+        os.kill(os.getpid(), signal.SIGTERM)
+
+
+class OncePerInterval(logging.Filter):
+    """Lets a record through once per `interval` seconds for each message (its format string), the next one
+    through saying how many were held back meanwhile; its traceback only with the first."""
+
+    def __init__(self, interval: float, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
+        self.interval = interval
+        self._clock = clock
+        self._seen: dict[str, tuple[float, int]] = {}  # message: when last let through, how many held back since
+        self._lock = threading.Lock()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        key, now = str(record.msg), self._clock()
+        with self._lock:
+            last, held = self._seen.get(key, (-self.interval, 0))
+            if now - last < self.interval:
+                self._seen[key] = (last, held + 1)
+                return False
+            self._seen[key] = (now, 0)
+        if held:
+            record.msg = f"{record.msg} ({held} more like it in the last {self.interval:g} s, not written)"
+            record.exc_info = record.exc_text = None
+        return True
 
 
 def _stopped(signum: int, frame: object) -> None:

@@ -19,6 +19,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qsl
 
+from bot.settings import DEFAULT_SCOPES
+
 BOT_USER_ID = "UDPSCALE"
 TEAM_ID = "T0TEAM"
 JSON = "application/json; charset=utf-8"
@@ -60,7 +62,7 @@ class FakeSlack:
     posted: list[dict[str, Any]] = field(default_factory=list)  # every message chat.postMessage posted
     steps_done: set[str] = field(default_factory=set)  # workflow steps given an outcome (functions.complete…)
     # the bot token's scopes, as auth.test's header gives them; without files:write an upload is refused
-    scopes: str = "commands,app_mentions:read,chat:write,users:read,files:write"
+    scopes: str = DEFAULT_SCOPES  # every scope the app asks for; a test takes some away
     uploads: dict[str, bytes] = field(default_factory=dict)  # file id → the bytes posted to its upload URL
     completed: list[str] = field(default_factory=list)  # file ids, as files.completeUploadExternal completed them
     _lock: threading.Lock = field(default_factory=threading.Lock)

@@ -103,7 +103,7 @@ def test_a_database_outage_under_mixed_load_loses_nothing_and_answers_nothing_tw
     worker processes; then it starts again. Every mention is answered once (Slack's redeliveries counted), every
     command gets its result, no form closes without its result coming, no click goes unanswered."""
     directory, url = postgres
-    env = {"DATABASE_URL": url, "WEB_CONCURRENCY": "2", "DPSCALE_FOLLOWUP_LEASE": "5"}
+    env = {"DATABASE_URL": url, "WEB_CONCURRENCY": "2", "DPSCALE_FOLLOWUP_LEASE": "13"}
     with running_app(env=env) as (fake, server), ThreadPoolExecutor(40) as pool:
         shares = [buttons(send_command(server, "64 2000 90%", user=f"US{n}").json())["dpscale_share"]
                   for n in range(4)]
@@ -149,7 +149,7 @@ def test_a_process_killed_with_answers_in_flight_leaves_none_unanswered_or_answe
     """Twelve mentions acknowledged, their answers being posted (Slack takes 5 s), when the worker is killed with
     SIGKILL; the worker gunicorn starts in its place takes their work up when its lease ends, looks in each thread
     for what already landed, and posts only what did not."""
-    env = {"DATABASE_URL": f"sqlite:///{tmp_path / 'd.sqlite3'}", "DPSCALE_FOLLOWUP_LEASE": "6"}
+    env = {"DATABASE_URL": f"sqlite:///{tmp_path / 'd.sqlite3'}", "DPSCALE_FOLLOWUP_LEASE": "13"}
     with running_app(env=env, **{"chat.postMessage": 5.0}) as (fake, server), ThreadPoolExecutor(12) as pool:
         assert server.process is not None
         (worker,) = children_of(server.process.pid)

@@ -12,6 +12,7 @@ from slack_bolt import BoltRequest, BoltResponse
 from slack_sdk import WebClient
 
 from bot.numbers import resolve_locale
+from bot.settings import FollowUpPolicy
 from bot.slack.cache import ExpiringCache
 from bot.slack.locales import CACHE_TTL, MAX_LOOKUPS, PAUSE_AFTER_FAILURE, USER_ERROR_TTL, LocaleDirectory
 from bot.slack.plumbing import Services, read_user_locale
@@ -194,7 +195,8 @@ def test_a_request_waits_for_users_info_only_as_long_as_its_own_deadline_leaves(
     fake.behaviour["users.info"] = "hang"
     locales = directory(fake, Clock(), deadline=1.5)
     request = BoltRequest(body=slash_command_body("64 2000 90%", user="UDE"), headers={})
-    request.context["services"] = Services(locales=locales, store=Store.open(f"sqlite:///{tmp_path / 'd.sqlite3'}"))
+    store = Store.open(f"sqlite:///{tmp_path / 'd.sqlite3'}")
+    request.context["services"] = Services(locales=locales, store=store, policy=FollowUpPolicy(30, 60))
     request.context["received"] = time.monotonic() - 2.4
     moved_on = threading.Event()
     with caplog.at_level(logging.INFO, logger="bot.slack.locales"):

@@ -72,8 +72,8 @@ def test_an_efficiency_solved_at_exactly_100_percent_is_shown_as_a_result():
     plain = shown("64 2000 actual=128000")
     assert plain.startswith("Measured scaling efficiency: 100%")
     assert "Scaling efficiency (calculated): 100%" in plain and "Speedup over one device: 64× (ideal 64×)" in plain
-    assert "Lost to synchronization: 0 samples/s (0% of ideal)" in plain
-    assert "█" * 20 + " actual is 100% of ideal" in plain  # the bar full, not one block short
+    assert "Scaling loss: 0 samples/s (0% of ideal)" in plain
+    assert "█" * 20 + " actual throughput is 100% of ideal" in plain  # the bar full, not one block short
 
 
 def test_one_sample_per_second_above_ideal_is_refused_naming_the_ideal():

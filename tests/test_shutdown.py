@@ -178,7 +178,8 @@ def test_a_command_that_would_outlast_the_drain_timeout_is_abandoned_with_a_warn
 @e2e
 @slow
 def test_a_mentions_answer_being_posted_after_its_acknowledgement_is_posted_before_the_process_exits():
-    """Bolt's lazy listener posts a mention's answer after the acknowledgement: a slow chat.postMessage is awaited."""
+    """A mention's answer is posted by its follow-up work after the acknowledgement: a slow chat.postMessage is
+    awaited."""
     with running_app(env={"WEB_DRAIN_TIMEOUT": str(DRAIN)}, **{"chat.postMessage": SLOW_LOOKUP}) as (fake, server):
         ack = send_mention(server, f"<@{BOT_USER_ID}> {TEXT}", "UMSTOP", "EvStop1", "18.1")
         assert fake.wait_for("chat.postMessage")  # the answer is on its way to Slack

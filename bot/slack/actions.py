@@ -187,4 +187,5 @@ FOLLOW_UPS = {SHARE_WORK: (share, apologize_for_share, "share")}  # bot.slack.ap
 
 def register_fallback(app: App) -> None:
     """Registered after every feature (Bolt runs the first listener that matches): any other button."""
+    # in memory: a note on an outdated button, lost with its process, is given again at the next click
     app.action(ANY_ID, middleware=[read_user_locale])(ack=acknowledge, lazy=[answer_outdated_button])

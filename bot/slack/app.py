@@ -16,7 +16,7 @@ from slack_sdk.http_retry import HttpRequest, HttpResponse, RetryState, default_
 from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 
 from bot.numbers import resolve_locale
-from bot.settings import Settings
+from bot.settings import API_TIMEOUT, Settings
 from bot.slack import (
     actions,
     charts,
@@ -27,6 +27,8 @@ from bot.slack import (
     home,
     installs,
     preferences,
+    rate_limits,
+    scopes,
     series,
     shortcuts,
     steps,
@@ -39,7 +41,6 @@ from bot.slack.plumbing import ProvideServices, Services
 from bot.store import Job, Store, upgrade
 from bot.store.tokens import TokenCipher, TokenKeyError
 
-API_TIMEOUT = 10
 LOOKUP_TIMEOUT = 10  # seconds a users.info lookup waits for Slack, in its own thread (bot.slack.locales)
 MAX_RATE_LIMIT_WAIT = 5  # seconds a call waits, once, when Slack's rate limit asks it to retry later
 # each registers its own listeners
@@ -110,11 +111,12 @@ def follow_up_runtime(app: App, services: Services) -> Runtime:
         if app.installation_store is not None:
             bot = app.installation_store.find_bot(enterprise_id=workspace.enterprise_id, team_id=workspace.team_id,
                                                   is_enterprise_install=workspace.is_enterprise_install)
-            if bot is None:
+            if bot is not None:
+                client = WebClient(token=bot.bot_token, base_url=app.client.base_url, timeout=API_TIMEOUT,
+                                   retry_handlers=app.client.retry_handlers)
+                bot_user_id = bot_user_id or bot.bot_user_id
+            elif job.kind != installs.FORGET_WORK:  # a deletion needs no token: its installation may be gone already
                 raise LookupError("the workspace's installation is gone")
-            client = WebClient(token=bot.bot_token, base_url=app.client.base_url, timeout=API_TIMEOUT,
-                               retry_handlers=app.client.retry_handlers)
-            bot_user_id = bot_user_id or bot.bot_user_id
         context = BoltContext({
             "services": services, "locale": job.payload.get("locale") or str(services.locales.default),
             "enterprise_id": workspace.enterprise_id, "team_id": workspace.team_id,
@@ -141,19 +143,15 @@ def create_services(settings: Settings, store: Store | None = None) -> Services:
         lookup_client, resolve_locale(settings.dpscale_default_locale), preferences=store.preferences,
         stored=store.locales, deadline=settings.dpscale_locale_timeout,
     )
-    services = Services(locales=locales, store=store, client_id=settings.slack_client_id)
-    services.followups.lease = settings.dpscale_followup_lease
-    services.followups.expire_every = settings.dpscale_expiry_interval
+    services = Services(locales=locales, store=store, policy=settings.followups, client_id=settings.slack_client_id)
     return services
 
 
 def create_app(settings: Settings, store: Store | None = None, services: Services | None = None) -> App:
-    """Build the app. Listeners answer in-line (`process_before_response`), so a slash command's reply is in
-    its acknowledgement with no thread hand-off; slow follow-up work (mentions) runs in lazy listeners.
-
-    With SLACK_BOT_TOKEN it serves that one workspace; with SLACK_CLIENT_ID/SECRET, any workspace that installs
-    it (each request then carries its own workspace's token). Either way, state shared between processes lives
-    in `store` (DATABASE_URL), or in the store of the `services` given.
+    """Build the app. Listeners answer in-line (`process_before_response`); work after the acknowledgement is
+    follow-up work (bot/slack/followups.py). With SLACK_BOT_TOKEN it serves that one workspace; with
+    SLACK_CLIENT_ID/SECRET, any workspace that installs it (each request then carries its own workspace's token).
+    Either way, state shared between processes lives in `store` (DATABASE_URL), or in the `services`' store.
     """
     services = services if services is not None else create_services(settings, store)
     token = settings.slack_bot_token.get_secret_value() if settings.slack_bot_token else None
@@ -173,7 +171,7 @@ def create_app(settings: Settings, store: Store | None = None, services: Service
                 signing_secret=secret.get_secret_value() if secret else None,
                 process_before_response=True,
                 logger=BOLT_LOG,
-                before_authorize=ProvideServices(services, notice=events.note_rate_limit),
+                before_authorize=ProvideServices(services, notice=rate_limits.note_rate_limit),
                 listener_executor=services.lazy,
                 **oauth,
             )
@@ -184,6 +182,7 @@ def create_app(settings: Settings, store: Store | None = None, services: Service
         for kind, (handler, apology, logged_as) in getattr(feature, "FOLLOW_UPS", {}).items():
             services.followups.register(kind, handler, apology, logged_as)
     services.followups.runtime = follow_up_runtime(app, services)
+    scopes.warn_of_missing_scopes(app, settings)
     for fallback in (actions, forms):  # buttons and forms from an older version: after every feature's own
         fallback.register_fallback(app)
     return app

@@ -132,7 +132,7 @@ def upload(job: Job, client: WebClient, context: BoltContext, found: tuple[Serie
                                       alt_txt=_alt_text(found))
     file_id = str(uploaded["file"]["id"])
     services = services_of(context)
-    services.store.work.reached(job, UPLOADED + file_id, hold=services.followups.lease)
+    services.store.work.reached(job, UPLOADED + file_id, hold=services.followups.policy.lease)
     return file_id
 
 

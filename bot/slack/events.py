@@ -1,10 +1,11 @@
-"""Channel mentions: `@dpscale 64 2.000 90 %` answered in a thread, in the mentioning user's locale; and Slack's
-notice that it is throttling the app's events.
+"""Channel mentions: `@dpscale 64 2.000 90 %` answered in a thread, in the mentioning user's locale.
 
-The event is acknowledged at once; the answer is posted by a lazy listener, so a slow `chat.postMessage`
-never holds up the acknowledgement. Each message is answered once, whether Slack delivers it again under the
-same event id or under a new one; an edited mention updates its answer in place when the result changes.
-Mentions written by bots and workflows are not answered (two bots could otherwise answer each other forever).
+The event is acknowledged once its answer is recorded as follow-up work (bot/slack/followups.py), which posts
+it after the acknowledgement, so a slow `chat.postMessage` never holds it up; should the database not record it
+even on Slack's last redelivery, the apology is posted at once instead. Each message is answered once, whether
+Slack delivers it again under the same event id or under a new one; an edited mention updates its answer in
+place when the result changes. Mentions written by bots and workflows are not answered (two bots could
+otherwise answer each other forever).
 
 Where each answer is lives in the store (`store.answers`), so an edit updates it whichever process or host the edit
 lands on. The message's handled-once claim tells whether some process, this one or another, is answering it: an edit
@@ -25,11 +26,12 @@ import json
 import logging
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
-from slack_bolt import Ack, App, BoltContext, BoltResponse
+from babel import Locale
+from slack_bolt import Ack, App, BoltContext, BoltRequest
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 from sqlalchemy.exc import SQLAlchemyError
@@ -37,11 +39,12 @@ from sqlalchemy.exc import SQLAlchemyError
 from bot.engine import answer
 from bot.numbers import for_channel
 from bot.replies import Reply, build_failure_reply
-from bot.slack.ids import MENTION_EVENT, RATE_LIMITED_EVENT
+from bot.slack.ids import MENTION_EVENT
 from bot.slack.mentions import readable_mentions, strip_own_mention
 from bot.slack.plumbing import (
     EVENT_MEMORY_TTL,
     HANDED_ON,
+    Services,
     locale_of,
     logged,
     read_user_locale,
@@ -53,37 +56,53 @@ from bot.store import EVENT, Job, PostedAnswer, Store, Workspace
 
 logger = logging.getLogger(__name__)
 
-EVENTS_PER_WINDOW = 30_000  # Slack: events from one workspace to one app in WINDOW_MINUTES
-WINDOW_MINUTES = 60
 _MESSAGE_LOCKS = tuple(threading.Lock() for _ in range(64))
 MENTION_WORK = "mention"
 POSTING = "posting"  # the work's stage while its answer is being posted
 ANSWER_EVENT_TYPE = "dpscale_answer"
-LANDING_WAIT = 3.0  # seconds a post that timed out is given to land before the thread is looked through
+LAST_RETRY = 3  # Slack's last redelivery of an event (`X-Slack-Retry-Num`): after it, none comes
 ANSWER_WAIT = 10.0  # seconds an edit waits for another process's first answer: the Web API client's timeout
 POLL_DELAYS = (0.02, 0.05, 0.1, 0.2)  # between looks for that answer; the last repeats
 
 
 @logged("mention")
 def accept_mention(ack: Ack, body: dict[str, Any], event: dict[str, Any], context: BoltContext,
-                   client: WebClient) -> str:
+                   client: WebClient, request: BoltRequest) -> str:
     """Record the mention's answer as work to do before Slack hears it was received, then answer it at once.
 
     Should the database not record it, the acknowledgement fails (bot.slack.failures answers 503) and Slack sends
-    the event again; a redelivery of one already recorded is acknowledged and left to the work in hand."""
+    the event again; on its last redelivery the apology is posted instead, since no other comes. A redelivery of
+    one already recorded is acknowledged and left to the work in hand."""
     if event.get("bot_id") or event.get("subtype") == "bot_message":
         ack()
         return "from_bot"
-    followups = services_of(context).followups
+    services = services_of(context)
     job = Job(MENTION_WORK, str(body.get("event_id") or _message_of(event, context).claim), workspace_of(context), {
         "event": event, "locale": context["locale"], "bot_user_id": context.bot_user_id,
     })
-    if not followups.accept(job):
+    try:
+        accepted = services.followups.accept(job)
+    except SQLAlchemyError as error:
+        if _retry_number(request) < LAST_RETRY:
+            raise  # 503: Slack sends it again
+        logger.warning("the database did not answer (%s) on Slack's last delivery of a mention: the apology is "
+                       "posted instead of its answer", type(error).__name__)
+        ack()
+        # in memory: the database, where it would be kept, is what failed
+        services.background.submit(_apologize_now, client, event, locale_of(context))
+        return "failed"
+    if not accepted:
         ack()
         return "duplicate"
     ack()
-    followups.run_now(job, client, context)
+    services.followups.run_now(job, client, context)
     return HANDED_ON
+
+
+def _retry_number(request: BoltRequest) -> int:
+    """Which redelivery of an event this is (0: the first delivery)."""
+    number = (request.headers.get("x-slack-retry-num") or ["0"])[0]
+    return int(number) if number.isdigit() else 0
 
 
 def reply_in_thread(job: Job, client: WebClient, context: BoltContext) -> str:
@@ -104,16 +123,25 @@ def reply_in_thread(job: Job, client: WebClient, context: BoltContext) -> str:
     earlier = _earlier_answer(services.store, message, job.key) if edited else None
     with _MESSAGE_LOCKS[hash((message.channel, message.ts)) % len(_MESSAGE_LOCKS)]:  # edits here update in turn
         if earlier is not None:
+            services.followups.hold(job)
             return _update(client, services.store, message, earlier, reply)
-        _post(client, services.store, message, thread_ts, reply, job, hold=services.followups.lease)
+        _post(client, services, message, thread_ts, reply, job)
     return "error" if reply.is_error else "ok"
 
 
 def apologize_in_thread(job: Job, client: WebClient, context: BoltContext) -> None:
-    """The mention could not be answered however often it was tried: the apology in its thread."""
+    """The mention could not be answered however often it was tried, or in time: the apology in its thread, unless
+    its answer landed after all."""
     event = job.payload["event"]
-    reply = build_failure_reply(locale_of(context))
-    client.chat_postMessage(channel=event.get("channel"), thread_ts=event.get("thread_ts") or event.get("ts"),
+    thread_ts = event.get("thread_ts") or event.get("ts")
+    if job.stage == POSTING and find_posted(client, str(event.get("channel")), thread_ts, job.key) is not None:
+        return
+    _apologize_now(client, event, locale_of(context))
+
+
+def _apologize_now(client: WebClient, event: dict[str, Any], locale: Locale) -> None:
+    reply = build_failure_reply(locale)
+    client.chat_postMessage(channel=str(event.get("channel")), thread_ts=event.get("thread_ts") or event.get("ts"),
                             **reply.payload())
 
 
@@ -167,18 +195,23 @@ def _earlier_answer(store: Store, message: Message, owner: str) -> PostedAnswer 
         time.sleep(next(delays, POLL_DELAYS[-1]))
 
 
-def _post(client: WebClient, store: Store, message: Message, thread_ts: str | None, reply: Reply, job: Job, *,
-          hold: float) -> None:
+def _post(client: WebClient, services: Services, message: Message, thread_ts: str | None, reply: Reply,
+          job: Job) -> None:
     """Post the answer, once, and record where it is.
 
     The post carries the work's key as its metadata. Before it is sent the work notes that it is posting; should
     its outcome be unknown (the call timed out, or the process died during it) the thread is looked through for a
     message with that key before anything is posted again (`find_posted`). A post Slack refused gives the message
     up again, so that an edit of it, on any process, is answered at once instead of waiting for an answer that
-    will never come."""
-    posted_ts = find_posted(client, message.channel, thread_ts, job.key) if job.stage == POSTING else None
+    will never come. Held by its lease, which the heartbeat extends while the post is in flight: should another
+    process hold it now, `reached` raises LeaseLost and nothing is posted here."""
+    store, followups = services.store, services.followups
+    patience = followups.policy.landing_wait
+    # an earlier try got as far as posting: its post, which may still be landing, is looked for first
+    posted_ts = find_posted(client, message.channel, thread_ts, job.key, patience, followups.sleep) \
+        if job.stage == POSTING else None
     if posted_ts is None:
-        store.work.reached(job, POSTING, hold=hold)  # held for the post's whole time, from now
+        store.work.reached(job, POSTING, hold=followups.policy.lease)
         try:
             posted = client.chat_postMessage(channel=message.channel, thread_ts=thread_ts, **reply.payload(),
                                              metadata=marker(job.key))
@@ -187,7 +220,7 @@ def _post(client: WebClient, store: Store, message: Message, thread_ts: str | No
             store.handled.release(EVENT, message.claim)
             raise
         except (OSError, ValueError):  # no answer, or one cut short: it may have posted all the same
-            posted_ts = find_posted(client, message.channel, thread_ts, job.key, patience=LANDING_WAIT)
+            posted_ts = find_posted(client, message.channel, thread_ts, job.key, patience, followups.sleep)
             if posted_ts is None:
                 raise
     answered = PostedAnswer(posted_ts, fingerprint(reply))
@@ -202,14 +235,15 @@ def marker(key: str) -> dict[str, Any]:
     return {"event_type": ANSWER_EVENT_TYPE, "event_payload": {"work": key}}
 
 
-def find_posted(client: WebClient, channel: str, thread_ts: str | None, key: str, patience: float = 0.0) -> str | None:
+def find_posted(client: WebClient, channel: str, thread_ts: str | None, key: str, patience: float = 0.0,
+                sleep: Callable[[float], None] = time.sleep) -> str | None:
     """The ts of the message posted in the thread with `key`'s marker, looked for now and, if not found, again
     `patience` seconds later (a post that timed out may still be landing); None if there is none.
 
     Reading the thread needs the history scopes. Without them, or should Slack not answer, the post is taken to
     have landed (the ts of the thread stands for it): a message is never posted twice, though one may be lost."""
-    for wait in (patience, patience) if patience else (0.0,):
-        time.sleep(wait)
+    for wait in (0.0, patience) if patience else (0.0,):
+        sleep(wait)
         try:
             found = client.conversations_replies(channel=channel, ts=thread_ts or "", include_all_metadata=True,
                                                  limit=200)
@@ -243,28 +277,6 @@ def mention_text(text: str, bot_user_id: str | None) -> str:
 def fingerprint(reply: Reply) -> str:
     """What an answer says, in a few bytes: an edit that leaves it the same leaves the posted answer alone."""
     return hashlib.sha256(json.dumps(reply.payload(), sort_keys=True).encode()).hexdigest()
-
-
-def note_rate_limit(body: dict[str, Any], context: BoltContext) -> BoltResponse | None:
-    """Slack's `app_rate_limited` notice (a payload with no inner event, sent without any subscription):
-    acknowledged and logged as one WARNING per notice. None for every other request, which goes on."""
-    if body.get("type") != RATE_LIMITED_EVENT:
-        return None
-    team, minute = body.get("team_id") or "-", body.get("minute_rate_limited")
-    if services_of(context).first_time(EVENT, f"rate_limited:{team}:{minute}", EVENT_MEMORY_TTL, context):
-        logger.warning(
-            "app_rate_limited: Slack is dropping this app's events from team %s since %s: more than %d events "
-            "within a %d-minute window; answers to mentions in that workspace stop until the window passes",
-            team, _minute(minute), EVENTS_PER_WINDOW, WINDOW_MINUTES,
-        )
-    return BoltResponse(status=200, body="")
-
-
-def _minute(epoch: object) -> str:
-    try:
-        return datetime.fromtimestamp(int(epoch), UTC).strftime("%Y-%m-%d %H:%M UTC")  # type: ignore[call-overload]
-    except (TypeError, ValueError, OverflowError, OSError):
-        return "an unknown minute"
 
 
 def register(app: App) -> None:

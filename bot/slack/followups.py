@@ -1,5 +1,7 @@
-"""Work done after Slack has been told a request was received — a mention's answer, a Share, a form's result — kept
-in the database from before that acknowledgement until it is done, and done by whichever process is there to do it.
+"""Work done after Slack has been told a request was received — a mention's answer, a Share, a form's result, a
+workspace's deletion — kept in the database from before that acknowledgement until it is done, and done by
+whichever process is there to do it. It is the one way dpscale works after an acknowledgement on anything whose
+loss a user or an admin would notice.
 
     followups.register("mention", answer_mention, apologize)   # each feature its own kinds (bot/slack/events.py …)
     if followups.accept(Job("mention", event_id, workspace, payload)):   # before ack(): raises if it cannot record
@@ -7,17 +9,18 @@ in the database from before that acknowledgement until it is done, and done by w
     else:
         ack()                                                             # a redelivery: done, or being done
 
-A job runs in its kind's own thread pool, so mentions never queue behind slow Shares or deliveries. It is tried
-a few times in its process (`TRIES`, waiting `BACKOFF` between), within its lease; what still fails is handed
-back to the database (`Work.retry_later`) while there is time, and when the time is up (`MAX_ATTEMPTS`, or older
-than `bot.store.work.WINDOW`) the user gets the kind's apology instead. A process that dies leaves its jobs' leases
-to run out; every process's sweeper (`SWEEP_INTERVAL`) takes such jobs up and finishes them, rebuilding the
-client and context a job needs through `runtime` (the app's token or the workspace's installation). The sweeper
-also deletes what has expired, every `EXPIRE_INTERVAL`, the first time `FIRST_EXPIRY_AFTER` after start.
+How long work is held, tried and given up is one value, `FollowUpPolicy` (built once from Settings). A job runs
+in its kind's own thread pool, so mentions never queue behind slow Shares. While a job is queued or running here,
+this process's *heartbeat* extends its lease, so no process takes up work that only waits for a thread or a slow
+post; before each step that talks to Slack the job holds its lease again (`hold`), and one that another process
+took over meanwhile stops there (`LeaseLost`). A job is tried a few times here, then handed back to the database
+while there is time; once the time is up the user gets the kind's apology instead, with a WARNING: nothing
+acknowledged is dropped in silence. A process that dies leaves its leases to run out; every process's sweeper
+takes such jobs up (never its own), rebuilding their client and context through `runtime`.
 
 A stopping process lets go of the jobs it has not started, for another process to take at once, and gives those
-running the drain timeout; one still running then keeps its lease, so that its post, which may still land, is
-looked for before anyone posts it again.
+running the drain timeout, its heartbeat still beating; what still runs then is let go of too, as the process
+exits: the next taker looks for its post before posting it again.
 """
 
 from __future__ import annotations
@@ -34,27 +37,16 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackClientError
 from sqlalchemy.exc import SQLAlchemyError
 
+from bot.settings import FollowUpPolicy
 from bot.shutdown import WorkPool
-from bot.store import Job, Store, Workspace
-from bot.store.work import WINDOW
+from bot.store import Job, LeaseLost, Store
 
 log = logging.getLogger(__name__)
 request_log = logging.getLogger("bot.requests")  # one line per request, as bot.slack.plumbing.logged writes
 
-LEASE = 30.0  # seconds a process holds a job it works on before another may take it up
-MEMORY = 3600.0  # seconds a done job's key is remembered: Slack retries an event for about an hour
-TRIES = 3  # attempts in one process before the job is handed back
-BACKOFF = (1.0, 3.0)  # seconds between them
-MAX_ATTEMPTS = 6  # attempts, over every process, before the user gets the apology instead
-RETRY_AFTER = 5.0  # seconds before a job handed back may be taken up again
-FIRST_EXPIRY_AFTER = 5.0  # seconds after a process starts before it first deletes what has expired
-SWEEP_INTERVAL = 1.0  # seconds between looks for jobs nobody holds
-EXPIRE_INTERVAL = 60.0  # seconds between deletions of what has expired
-THREADS = {"mention": 16, "share": 8, "form": 8, "chart": 2}  # per kind: each mostly waits on Slack (a chart draws)
-
 Handler = Callable[..., object]  # called with job=, client= and context=
 Runtime = Callable[[Job], tuple[WebClient, BoltContext]]
-
+Id = tuple[str, str]
 
 # failures of the database or of Slack, which a later try may not meet: a post that was refused, timed out or got
 # an answer cut short (json), a database that did not answer
@@ -72,19 +64,23 @@ class Kind:
 @dataclass
 class FollowUps:
     store: Store
-    lease: float = LEASE
-    expire_every: float = EXPIRE_INTERVAL
+    policy: FollowUpPolicy
     runtime: Runtime | None = None  # set by the app: the client and context of a job taken up from the database
     kinds: dict[str, Kind] = field(default_factory=dict)
+    pool: Callable[[int, str], WorkPool] = WorkPool  # each kind's pool, from its threads and name
+    sleep: Callable[[float], None] = time.sleep  # between tries, and a post's landing wait
     _stop: threading.Event = field(default_factory=threading.Event)
+    _draining: threading.Event = field(default_factory=threading.Event)
     _sweeper: threading.Thread | None = None
-    _queued: set[tuple[str, str]] = field(default_factory=set)  # accepted here, not yet started
+    _held: dict[Id, Job] = field(default_factory=dict)  # queued or running here: the heartbeat keeps their leases
+    _running: set[Id] = field(default_factory=set)
+    _finished: bool = False  # a job finished here since the database was last scrubbed of finished payloads
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def register(self, kind: str, handler: Handler, apology: Handler, logged_as: str | None = None) -> None:
         """`handler(job=, client=, context=)` does a job of `kind` and returns its outcome (a word for the log);
         `apology(...)` tells the user when it cannot be done."""
-        pool = WorkPool(THREADS.get(kind, 8), thread_name_prefix=kind)
+        pool = self.pool(self.policy.threads_for(kind), kind)
         self.kinds[kind] = Kind(handler, apology, pool, logged_as or kind)
 
     @property
@@ -94,38 +90,67 @@ class FollowUps:
     def accept(self, job: Job) -> bool:
         """Record `job` before the acknowledgement; False if it was recorded already (a redelivery, a second
         click). Raises SQLAlchemyError if the database cannot record it: the caller must not acknowledge as done."""
-        return self.store.work.accept(job, self.lease, MEMORY)
+        return self.store.work.accept(job, self.policy.lease, self.policy.memory)
 
     def run_now(self, job: Job, client: WebClient, context: BoltContext) -> None:
-        """Start `job` in this process, in its kind's pool."""
+        """Start `job` in this process, in its kind's pool; held by this process's heartbeat while it waits."""
         with self._lock:
-            self._queued.add(job.id)
-        self.kinds[job.kind].pool.submit(self._run, job, client, context, time.monotonic() + self.lease)
+            self._held[job.id] = job
+        self.kinds[job.kind].pool.submit(self._run, job, client, context)
 
-    def _run(self, job: Job, client: WebClient, context: BoltContext, lease_end: float) -> None:
-        """Do `job`, trying again while that may help, and write the request's one log line when it is settled."""
+    def hold(self, job: Job) -> None:
+        """Before a step that talks to Slack: `job`'s lease held a whole lease from now, or LeaseLost if another
+        process holds it now (this one was held up longer than its lease)."""
+        if not self.store.work.hold(job, self.policy.lease):
+            raise LeaseLost(job.kind)
+
+    def heartbeat(self) -> int:
+        """Extend the lease of every job this process has queued or running, in one statement; how many it still
+        holds. One taken over meanwhile stops at its next `hold`."""
         with self._lock:
-            self._queued.discard(job.id)
+            jobs = list(self._held.values())
+        return len(self.store.work.hold_all(jobs, self.policy.lease)) if jobs else 0
+
+    def _run(self, job: Job, client: WebClient, context: BoltContext) -> None:
+        """Do `job`, trying again while that may help, and write the request's one log line when it is settled
+        (none when another process holds it now: that process writes it)."""
+        with self._lock:
+            self._running.add(job.id)
         started = time.perf_counter()
-        outcome = "failed"
+        outcome: str | None = "failed"
         try:
-            outcome = self._attempt(job, client, context, lease_end)
+            outcome = self._attempt(job, client, context)
+        except LeaseLost:
+            outcome = None
+            log.info("a %s follow-up is held by another process now: left to it", job.kind)
         finally:
-            request_log.info("kind=%s locale=%s outcome=%s duration_ms=%.1f", self.kinds[job.kind].logged_as,
-                             context.get("locale") or "-", outcome, (time.perf_counter() - started) * 1000)
+            with self._lock:
+                self._running.discard(job.id)
+                self._held.pop(job.id, None)
+            if outcome is not None:
+                request_log.info("kind=%s locale=%s outcome=%s duration_ms=%.1f", self.kinds[job.kind].logged_as,
+                                 context.get("locale") or "-", outcome, (time.perf_counter() - started) * 1000)
 
-    def _attempt(self, job: Job, client: WebClient, context: BoltContext, lease_end: float) -> str:
-        kind = self.kinds[job.kind]
-        for attempt in range(TRIES):
+    def _attempt(self, job: Job, client: WebClient, context: BoltContext) -> str:
+        policy, kind = self.policy, self.kinds[job.kind]
+        if job.age(self.store.work.clock()) > policy.window:
+            log.warning("a %s follow-up acknowledged %.0f s ago is past its %g s window: the user gets the apology",
+                        job.kind, job.age(self.store.work.clock()), policy.window)
+            self._apologize(job, client, context)
+            return "too_late"
+        for attempt in range(policy.tries):
             try:
+                self.hold(job)  # its lease taken again before each try
                 outcome = kind.handler(job=job, client=client, context=context)
                 self._finish(job)
                 return str(outcome or "ok")
+            except LeaseLost:
+                raise
             except TRANSIENT as error:
-                if attempt + 1 == TRIES or time.monotonic() + BACKOFF[min(attempt, len(BACKOFF) - 1)] > lease_end:
+                if attempt + 1 == policy.tries:
                     return self._hand_back(job, client, context, error)
                 log.warning("%s follow-up failed (%s), trying again", job.kind, _why(error))
-                time.sleep(BACKOFF[min(attempt, len(BACKOFF) - 1)])
+                self.sleep(policy.wait_before(attempt))
                 job = self._current(job)
             except Exception:  # a fault of dpscale's own, which trying again would only repeat
                 log.exception("%s follow-up failed", job.kind)
@@ -134,28 +159,35 @@ class FollowUps:
         return "failed"
 
     def _hand_back(self, job: Job, client: WebClient, context: BoltContext, error: Exception) -> str:
-        """Tried `TRIES` times here: another try later, by any process, or the apology when the time is up."""
-        if job.attempts * TRIES >= MAX_ATTEMPTS or job.age + RETRY_AFTER > WINDOW:
+        """Tried `policy.tries` times here: another try later, by any process, or the apology when time is up."""
+        policy = self.policy
+        if job.attempts * policy.tries >= policy.max_attempts or \
+                job.age(self.store.work.clock()) + policy.retry_after > policy.window:
             log.error("%s follow-up failed for good (%s): the user is told", job.kind, _why(error))
             self._apologize(job, client, context)
             return "failed"
-        log.warning("%s follow-up failed (%s): to be tried again in %g s", job.kind, _why(error), RETRY_AFTER)
+        log.warning("%s follow-up failed (%s): to be tried again in %g s", job.kind, _why(error), policy.retry_after)
         try:
-            self.store.work.retry_later(job, RETRY_AFTER)
+            self.store.work.retry_later(job, policy.retry_after)
         except SQLAlchemyError:  # it keeps its lease, and is taken up again when that runs out
             pass
         return "retry_later"
 
     def _apologize(self, job: Job, client: WebClient, context: BoltContext) -> None:
         try:
+            self.hold(job)
             self.kinds[job.kind].apology(job=job, client=client, context=context)
+        except LeaseLost:
+            raise
         except Exception as error:
             log.warning("the apology for a failed %s could not be delivered either (%s)", job.kind, _why(error))
         self._finish(job)
 
     def _finish(self, job: Job) -> None:
+        self._finished = True
         try:
-            self.store.work.finish(job)
+            if not self.store.work.finish(job):
+                log.warning("a %s follow-up was done here after another process had taken it over", job.kind)
         except SQLAlchemyError as error:  # done all the same; should it be taken up again, its stage says so
             log.warning("a finished %s could not be recorded as done (%s)", job.kind, _why(error))
 
@@ -166,45 +198,66 @@ class FollowUps:
         except SQLAlchemyError:
             return job
 
-    # the sweeper: one thread per process
+    # the sweeper: one thread per process, which also beats the heart of what this process holds
 
     def start(self) -> None:
         """Begin sweeping (a worker process starts serving)."""
         if self._sweeper is None or not self._sweeper.is_alive():
             self._stop.clear()
+            self._draining.clear()
             self._sweeper = threading.Thread(target=self._sweep, name="dpscale-sweeper", daemon=True)
             self._sweeper.start()
 
     def stop(self, deadline: float) -> int:
-        """Stop sweeping; let go of the jobs not started; wait for those running until `deadline`. How many were
-        still unfinished then."""
-        self._stop.set()
+        """Stop taking work up; let go of the jobs not started; wait for those running until `deadline`, their
+        leases still extended; then let go of what is still running, for the next process to take at once. How
+        many were still unfinished at the deadline."""
+        self._draining.set()
         with self._lock:
-            queued = list(self._queued)
+            queued = [job for job_id, job in self._held.items() if job_id not in self._running]
         for kind in self.kinds.values():
             kind.pool.shutdown(wait=False, cancel_futures=True)  # what has not started never will, here
-        if queued:
-            try:
-                self.store.work.let_go([Job(k, key, Workspace()) for k, key in queued])
-            except SQLAlchemyError as error:
-                log.warning("jobs not started could not be handed back (%s): taken up when their leases end",
-                            _why(error))
-        return sum(kind.pool.finish(deadline) for kind in self.kinds.values())
+        self._let_go(queued, "not started")
+        left = sum(kind.pool.finish(deadline) for kind in self.kinds.values())
+        self._stop.set()
+        with self._lock:
+            running = [job for job_id, job in self._held.items() if job_id in self._running]
+        self._let_go(running, "still running at the drain timeout")
+        return left
+
+    def _let_go(self, jobs: list[Job], why: str) -> None:
+        if not jobs:
+            return
+        try:
+            self.store.work.let_go(jobs)
+            with self._lock:
+                self._held = {job_id: job for job_id, job in self._held.items() if job not in jobs}
+            log.info("%d follow-up job(s) %s handed back for another process to take at once", len(jobs), why)
+        except SQLAlchemyError as error:
+            log.warning("follow-up jobs %s could not be handed back (%s): taken up when their leases end", why,
+                        _why(error))
 
     def _sweep(self) -> None:
+        policy = self.policy
         # the first expiry a few seconds after start, not beside the first requests of a process that just started
-        expired_at = time.monotonic() - self.expire_every + min(FIRST_EXPIRY_AFTER, self.expire_every)
-        failing = False
-        first = True
-        while not self._stop.wait(0 if first else min(SWEEP_INTERVAL, self.expire_every)):
+        expired_at = time.monotonic() - policy.expire_every + min(policy.first_expiry_after, policy.expire_every)
+        beaten_at = scrubbed_at = time.monotonic()
+        failing, first = False, True
+        while not self._stop.wait(0 if first else min(policy.sweep_every, policy.expire_every)):
             first = False
             try:
-                if time.monotonic() - expired_at >= self.expire_every:
-                    deleted = self.store.delete_expired()
+                if time.monotonic() - beaten_at >= policy.heartbeat:
+                    beaten_at = scrubbed_at = time.monotonic()
+                    self.heartbeat()
+                if self._draining.is_set():
+                    continue
+                if time.monotonic() - expired_at >= policy.expire_every:
                     expired_at = time.monotonic()
-                    if any(deleted.values()):
-                        log.info("expired rows deleted: %s", " ".join(f"{t}={n}" for t, n in sorted(deleted.items())))
-                self._take_up()
+                    self._expire()
+                if self._finished and time.monotonic() - scrubbed_at >= policy.scrub_every:
+                    scrubbed_at, self._finished = time.monotonic(), False
+                    self.store.database.scrub()
+                self.take_up()
                 if failing:
                     log.info("the database answers again: follow-up work goes on")
                 failing = False
@@ -215,23 +268,33 @@ class FollowUps:
             except Exception:
                 log.exception("the follow-up sweeper failed; it goes on")
 
-    def _take_up(self) -> None:
+    def _expire(self) -> None:
+        deleted = self.store.delete_expired()
+        if any(deleted.values()):
+            log.info("expired rows deleted: %s", " ".join(f"{t}={n}" for t, n in sorted(deleted.items())))
+
+    def take_up(self) -> list[Job]:
+        """One sweep: jobs nobody holds (never this process's own), taken and queued here; the jobs taken."""
         if self.runtime is None:
-            return
-        for job in self.store.work.take_due(limit=THREADS["mention"], lease=self.lease):
+            return []
+        with self._lock:
+            mine = [job.holder for job in self._held.values()]
+        taken = self.store.work.take_due(limit=self.policy.take_at_once, lease=self.policy.lease, skip=mine)
+        for job in taken:
             if job.kind not in self.kinds:
                 continue
             try:
                 client, context = self.runtime(job)
             except Exception as error:  # the workspace's installation cannot be read now: later
                 log.warning("a %s follow-up cannot be taken up now (%s)", job.kind, _why(error))
+                self.store.work.retry_later(job, self.policy.retry_after)
                 continue
             log.info("taking up a %s follow-up left unfinished (attempt %d)", job.kind, job.attempts)
-            self.kinds[job.kind].pool.submit(self._run, job, client, context, time.monotonic() + self.lease)
+            self.run_now(job, client, context)
+        return taken
 
 
 def _why(error: BaseException) -> str:
     """A failure named by its type (and Slack's error code), never by its message, which may quote a payload."""
     code = getattr(getattr(error, "response", None), "get", lambda _key: None)("error")
     return f"{type(error).__name__}: {code}" if isinstance(code, str) and code.isidentifier() else type(error).__name__
-

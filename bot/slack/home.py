@@ -53,4 +53,5 @@ def home_with_format_menu(context: BoltContext, user_id: str) -> dict[str, Any]:
 
 
 def register(app: App) -> None:
+    # in memory: a tab lost with its process is published again the next time it is opened
     app.event(HOME_EVENT, middleware=[read_user_locale])(ack=acknowledge, lazy=[publish_home])

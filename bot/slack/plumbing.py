@@ -23,6 +23,7 @@ from slack_bolt.middleware import Middleware
 
 from bot.formats import parse_reader_locale
 from bot.http import ARRIVAL_HEADER
+from bot.settings import FollowUpPolicy
 from bot.shutdown import WorkPool
 from bot.slack.followups import FollowUps
 from bot.slack.locales import LocaleDirectory
@@ -45,16 +46,19 @@ class Services:
 
     locales: LocaleDirectory
     store: Store
+    policy: FollowUpPolicy  # how follow-up work is held, tried and given up (Settings.followups)
     client_id: str | None = None  # multi-workspace mode: whose installations the store holds
     # work acknowledged to Slack and not yet done, kept in the store until some process has done it
     followups: FollowUps = field(init=False)
-    # work that may wait on Slack after the acknowledgement, off the server's request threads
+    # in-memory work after the acknowledgement, off the server's request threads: only what cannot outlive its
+    # request anyway (a form opened with a trigger_id, which lives 3 s) or what the database, being down, cannot keep
     background: WorkPool = field(default_factory=lambda: WorkPool(BACKGROUND_THREADS, thread_name_prefix="dpscale"))
-    # Bolt's lazy listeners (a mention's answer, Share, a form's result), given to the App as its listener_executor
+    # Bolt's lazy listeners, given to the App as its listener_executor: only for what a new request brings back
+    # (App Home, a menu choice, a note on a click); what a user or admin would miss is follow-up work
     lazy: WorkPool = field(default_factory=lambda: WorkPool(LAZY_THREADS, thread_name_prefix="bolt"))
 
     def __post_init__(self) -> None:
-        self.followups = FollowUps(self.store)
+        self.followups = FollowUps(self.store, self.policy)
 
     def first_time(self, kind: str, key: str, ttl: float, context: BoltContext) -> bool:
         """True for the first process to handle `key` (an event id, a click), False for any later one: the

@@ -77,4 +77,5 @@ def save_choice(body: dict[str, Any], action: dict[str, Any], context: BoltConte
 
 
 def register(app: App) -> None:
+    # in memory: a choice lost with its process still shows unsaved in the menu, to be chosen again
     app.action(NUMBER_FORMAT_ACTION)(ack=acknowledge, lazy=[save_choice])

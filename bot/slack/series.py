@@ -184,4 +184,5 @@ FOLLOW_UPS = {SERIES_FORM_WORK: (deliver_series_result, apologize_for_form, "ser
 
 def register(app: App) -> None:
     app.view(SERIES_FORM_CALLBACK, middleware=[read_user_locale])(validate_series_form)
+    # in memory: an explanation lost with its process is given again at the next click
     app.action(EXPLAIN_ACTION, middleware=[read_user_locale])(ack=acknowledge, lazy=[explain])

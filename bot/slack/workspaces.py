@@ -23,7 +23,7 @@ from bot.i18n import translations_for
 from bot.log_lines import known_or_length
 from bot.settings import Settings
 from bot.store import Store, Workspace
-from bot.store.tokens import TokenCipher
+from bot.store.tokens import TokenCipher, TokenKeyError
 
 if TYPE_CHECKING:  # multi-workspace mode's store loads slack-sdk's SQLAlchemy stores: imported only there
     from bot.store.installations import InstallationStore, OAuthStateStore
@@ -94,8 +94,13 @@ class StoreAuthorize(InstallationStoreAuthorize):
 
     def __call__(self, *, context: BoltContext, enterprise_id: str | None, team_id: str | None,
                  user_id: str | None, **kwargs: Any) -> AuthorizeResult | None:
-        self.installation_store.find_bot(enterprise_id=enterprise_id, team_id=team_id,
-                                         is_enterprise_install=context.is_enterprise_install)  # SQLAlchemyError
+        try:
+            self.installation_store.find_bot(enterprise_id=enterprise_id, team_id=team_id,
+                                             is_enterprise_install=context.is_enterprise_install)  # SQLAlchemyError
+        except TokenKeyError:  # this workspace's token alone is unreadable: it is told to install again
+            self.logger.warning("the installation of workspace %s has a token no key in DPSCALE_TOKEN_KEYS "
+                                "decrypts: its request is refused as not installed", team_id or enterprise_id)
+            return None
         return super().__call__(context=context, enterprise_id=enterprise_id, team_id=team_id, user_id=user_id,
                                 **kwargs)
 
@@ -115,7 +120,12 @@ def readable_installations(settings: Settings, store: Store) -> InstallationStor
     assert settings.slack_client_id is not None
     installations = installation_store(store.database, settings.slack_client_id, TokenCipher(settings.token_keys),
                                        store.cache)
-    installations.check_keys()
+    unreadable = installations.check_keys()
+    if unreadable:
+        logging.getLogger("bot.server").warning(
+            "%d stored installation(s) have a token that no key in DPSCALE_TOKEN_KEYS decrypts: only those "
+            "workspaces' requests fail (they are told to install dpscale again) until the key is given back or "
+            "they reinstall", unreadable)
     return installations
 
 

@@ -25,18 +25,19 @@ from bot.store.events import EVENT, SHARE, HandledOnce, utcnow
 from bot.store.locales import UserLocales
 from bot.store.migrate import upgrade
 from bot.store.preferences import Preferences
-from bot.store.work import Job, Work
+from bot.store.work import Clock, Job, LeaseLost, Work
 from bot.store.workspace import Workspace
 
 __all__ = [
-    "EVENT", "SHARE", "Answers", "Database", "HandledOnce", "Job", "PostedAnswer", "Preferences", "Store",
-    "UserLocales", "Work", "Workspace", "upgrade",
+    "EVENT", "SHARE", "Answers", "Clock", "Database", "HandledOnce", "Job", "LeaseLost", "PostedAnswer",
+    "Preferences", "Store", "UserLocales", "Work", "Workspace", "upgrade",
 ]
 
 
 @dataclass
 class Store:
     database: Database
+    clock: Clock = utcnow  # the follow-up work's clock (naive UTC): a test's own, to drive leases step by step
     cache: SharedCache = field(init=False)
     handled: HandledOnce = field(init=False)
     preferences: Preferences = field(init=False)
@@ -49,7 +50,7 @@ class Store:
         self.handled = HandledOnce(self.database)
         self.preferences = Preferences(self.database, self.cache)
         self.answers = Answers(self.database)
-        self.work = Work(self.database)
+        self.work = Work(self.database, self.clock)
         self.locales = UserLocales(self.database)
 
     def delete_expired(self) -> dict[str, int]:
@@ -79,7 +80,8 @@ class Store:
         self.cache.close()
         self.database.dispose()
 
-    def forget(self, workspace: Workspace, client_id: str | None = None) -> dict[str, int]:
+    def forget(self, workspace: Workspace, client_id: str | None = None,
+               keep: tuple[str, str] | None = None) -> dict[str, int]:
         from bot.store.installations import forget_workspace
 
-        return forget_workspace(self.database, workspace, client_id, self.cache)
+        return forget_workspace(self.database, workspace, client_id, self.cache, keep)

@@ -71,6 +71,14 @@ class Database:
                 self._pid = os.getpid()
             return self._engine
 
+    def scrub(self) -> None:
+        """SQLite: copy the write-ahead log into the file and cut it to nothing, so that the earlier versions of
+        the pages it held (finished jobs' payloads, the user's text) are gone from it too. PostgreSQL: nothing
+        (its own VACUUM does the like)."""
+        if self.dialect == "sqlite":
+            with self.engine.connect() as connection:
+                connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+
     def dispose(self) -> None:
         with self._lock:
             if self._engine is not None and self._pid == os.getpid():
@@ -102,6 +110,10 @@ def _tune_sqlite(connection: Any, _record: Any) -> None:
     cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute(f"PRAGMA cache_size=-{SQLITE_PAGE_CACHE_KIB}")
+    # what is deleted or overwritten (a finished job's payload: the user's text) is overwritten with zeros, and the
+    # write-ahead log is cut back to nothing at each checkpoint that empties it (`Database.scrub`)
+    cursor.execute("PRAGMA secure_delete=ON")
+    cursor.execute("PRAGMA journal_size_limit=0")
     cursor.close()
 
 

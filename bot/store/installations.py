@@ -16,7 +16,7 @@ import logging
 from slack_sdk.oauth.installation_store import Bot, Installation
 from slack_sdk.oauth.installation_store.sqlalchemy import SQLAlchemyInstallationStore
 from slack_sdk.oauth.state_store.sqlalchemy import SQLAlchemyOAuthStateStore
-from sqlalchemy import ColumnElement, Table, and_, delete, select, true
+from sqlalchemy import ColumnElement, Table, and_, delete, or_, select, true
 
 from bot.store.cache import SharedCache
 from bot.store.db import Database
@@ -38,6 +38,7 @@ class InstallationStore(SQLAlchemyInstallationStore):
         super().__init__(client_id=client_id, engine=database.engine)
         self.installations, self.bots = encrypted_tables(tokens, installations, bots)
         self._cache = cache
+        self._tokens = tokens
 
     def find_bot(self, *, enterprise_id: str | None, team_id: str | None,
                  is_enterprise_install: bool | None = False) -> Bot | None:
@@ -62,14 +63,18 @@ class InstallationStore(SQLAlchemyInstallationStore):
         super().delete_installation(enterprise_id=enterprise_id, team_id=team_id, user_id=user_id)
         self._changed()
 
-    def check_keys(self) -> None:
-        """Read the newest stored bot token: TokenKeyError if no key of the store's decrypts it (a key dropped
-        before `rotate-keys`, or another deployment's), so that a process says so at start-up rather than to each
-        workspace's requests."""
-        c = self.bots.c
+    def check_keys(self) -> int:
+        """How many stored bot tokens no key of the store's decrypts (a key dropped before `rotate-keys`, say):
+        those workspaces' requests fail, and only theirs (`find_bot` raises TokenKeyError for them). TokenKeyError
+        here if there are tokens and none is readable: the keys are another deployment's, and so is every token."""
+        c = bots.c  # the stored text, tried here one by one
         with self.engine.connect() as connection:
-            connection.execute(select(c.bot_token).where(c.client_id == self.client_id, c.bot_token.is_not(None))
-                               .order_by(c.installed_at.desc()).limit(1)).scalar()
+            stored = connection.execute(select(c.bot_token).where(c.client_id == self.client_id,
+                                                                  c.bot_token.is_not(None))).scalars().all()
+        unreadable = sum(not self._tokens.readable(token) for token in stored)
+        if stored and unreadable == len(stored):
+            self._tokens.decrypt(stored[0])  # raises, naming the setting
+        return unreadable
 
     def _changed(self) -> None:
         with self.engine.begin() as connection:
@@ -107,15 +112,19 @@ class OAuthStateStore(SQLAlchemyOAuthStateStore):
 
 
 def forget_workspace(database: Database, workspace: Workspace, client_id: str | None,
-                     cache: SharedCache | None = None) -> dict[str, int]:
+                     cache: SharedCache | None = None, keep: tuple[str, str] | None = None) -> dict[str, int]:
     """Delete, in one transaction, the installation (if any) and every row dpscale keeps about `workspace`;
-    an org-wide installation takes every workspace of its organisation with it. Returns rows deleted per table."""
+    an org-wide installation takes every workspace of its organisation with it. Returns rows deleted per table.
+    `keep` names the piece of follow-up work doing the deletion (kind, key), whose row it leaves to be finished."""
     deleted: dict[str, int] = {}
     with database.engine.begin() as connection:
         if cache is not None:
             cache.changed(connection)
         for table in (preferences, handled, answers, work, user_locales):
-            deleted[table.name] = connection.execute(delete(table).where(_ours(table, workspace))).rowcount
+            which = _ours(table, workspace)
+            if table is work and keep is not None:
+                which = and_(which, or_(work.c.kind != keep[0], work.c.key != keep[1]))
+            deleted[table.name] = connection.execute(delete(table).where(which)).rowcount
         if client_id is not None:
             for table in (installations, bots):
                 deleted[table.name] = connection.execute(

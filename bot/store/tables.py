@@ -52,9 +52,10 @@ answers = Table(
 
 # Follow-up work acknowledged to Slack but not yet done (a mention's answer, a Share, a form's result): recorded
 # before the acknowledgement, so that whichever process survives finishes it. A row is waiting until it is done;
-# the process working on it holds it until `lease_until`, after which another may take it. `stage` says how far the
-# work got (`posting`: its one visible effect may have reached Slack). Done rows keep their key, without their
-# payload, until `expires_at`, so that Slack's redeliveries of the same request are recognised.
+# the process working on it holds it until `lease_until`, after which another may take it; `holder` is the token
+# of that take, which every later write names (a writer whose lease was taken over changes nothing). `stage` says
+# how far the work got (`posting`: its one visible effect may have reached Slack). Done rows keep their key,
+# without their payload, until `expires_at`, so that Slack's redeliveries of the same request are recognised.
 work = Table(
     "dpscale_work",
     metadata,
@@ -69,6 +70,7 @@ work = Table(
     Column("lease_until", DateTime, nullable=False),
     Column("created_at", DateTime, nullable=False),
     Column("expires_at", DateTime, nullable=False),
+    Column("holder", String(32), nullable=False, server_default=""),
     Index("dpscale_work_due_idx", "done", "lease_until"),
     Index("dpscale_work_expires_idx", "expires_at"),
     Index("dpscale_work_workspace_idx", "enterprise_id", "team_id"),

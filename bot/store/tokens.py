@@ -78,6 +78,14 @@ class TokenCipher:
             raise TokenKeyError(f"a stored token is not readable with any key in {KEYS_VARIABLE} "
                                 "(was the key it was encrypted with removed?)") from None
 
+    def readable(self, stored: str) -> bool:
+        """Whether `stored` can be read with these keys."""
+        try:
+            self.decrypt(stored)
+        except TokenKeyError:
+            return False
+        return True
+
     def rotate(self, stored: str) -> str:
         """`stored` encrypted with the first key, whether it was plain or encrypted with any of the keys."""
         return self.encrypt(self.decrypt(stored))
