@@ -6,10 +6,10 @@ The app is built and warmed as `bench/instructions.py --in-process` builds it; t
 of the benchmark's mix go through one part at a time, the counters dumped between parts (by this script's parent,
 which the counted thread waits for on a pipe, so the dumps cost it nothing):
 
-- `sign`: the commands signed and made Bolt requests (`BoltRequest` parses the body), as the count of
-  `bench/instructions.py --in-process` includes it;
-- `dispatch`: `App.dispatch`, those commands' first time (the counted part of `bench/instructions.py
-  --in-process` is `sign` and `dispatch`);
+- `sent`: Slack's side, each command's form body encoded and signed (not in `bench/instructions.py --in-process`);
+- `request`: the app's `BoltRequest` made from each body and its headers (Bolt parses the body here);
+- `dispatch`: `App.dispatch`, those commands' first time (`request` and `dispatch` are what
+  `bench/instructions.py --in-process` counts);
 - `again`: the same dispatches a second time: what the reader's memories of tokens already read save;
 - `parse`: the text read in the user's locale (`split_words`, `parse_words`), as `bot.engine.answer` does;
 - `calculate`: the same, then validation and the model (`make_scenario`, `solve`);
@@ -20,7 +20,7 @@ which the counted thread waits for on a pipe, so the dumps cost it nothing):
 - `bolt`: `App.dispatch` with the engine's answer given ready-made (the reply looked up by its text), so the
   signature check, Bolt's parsing and middleware, the locale, the buttons, the JSON and the log line.
 
-All but `sign` and `dispatch` see tokens already read once (as `again`).
+All but `sent`, `request` and `dispatch` see tokens already read once (as `again`).
 
 Each part's count per command is printed, then the C functions that cost most in `dispatch` (callgrind's own
 per-function costs, the interpreter's included: Python functions all run inside `_PyEval_EvalFrameDefault`).
@@ -34,6 +34,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
@@ -43,7 +44,7 @@ from bench.load import USERS  # noqa: E402
 from fake_slack import FakeSlack  # noqa: E402
 from slack_client import BOT_TOKEN, SIGNING_SECRET  # noqa: E402
 
-PARTS = ("sign", "dispatch", "again", "answer", "parse", "calculate", "buttons", "json", "log", "bolt")
+PARTS = ("sent", "request", "dispatch", "again", "answer", "parse", "calculate", "buttons", "json", "log", "bolt")
 
 
 def run_parts(requests: int) -> None:
@@ -64,14 +65,20 @@ def run_parts(requests: int) -> None:
         asked.append((text, locale))
         return real_answer(text, locale)
 
-    app, request = counting.prepared_app("dpscale")
+    from slack_bolt import BoltRequest
+
+    app, _ = counting.prepared_app("dpscale")
+    arrived: list[tuple[str, dict[str, Any]]] = []
     batch: list[object] = []
     pairs: list[tuple[str, object]] = []
     answers: dict[str, object] = {}
     finals = []
 
-    def sign() -> None:
-        batch.extend(request(i) for i in range(counting.WARMUP, counting.WARMUP + requests))
+    def sent() -> None:
+        arrived.extend(counting.sent_command(i) for i in range(counting.WARMUP, counting.WARMUP + requests))
+
+    def request() -> None:
+        batch.extend(BoltRequest(body=body, headers=headers) for body, headers in arrived)
 
     def dispatch() -> None:  # the engine's inputs recorded as the listener passes them (a call and an append)
         commands.answer = recording
@@ -122,7 +129,8 @@ def run_parts(requests: int) -> None:
         "log": lambda: [request_log.info("kind=%s locale=%s outcome=%s duration_ms=%.1f", "command", "de-DE",
                                          "result", 1.25) for _ in pairs],
         "bolt": bolt,
-        "sign": sign,
+        "sent": sent,
+        "request": request,
         "dispatch": dispatch,
         "again": lambda: [app.dispatch(each) for each in batch],
     }

@@ -54,20 +54,39 @@ class Burst:
         return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def cold_burst(url: str, fake: FakeSlack, run: int, users: int = BURST_USERS,
-               locales: tuple[str, ...] = LOCALES) -> Burst:
-    """One burst of new users' commands against the server at `url`; `run` makes the users new to it."""
+@dataclass
+class Planned:
+    """A burst's commands, made before the server they go to starts (so that it is sent to a server that has only
+    just answered its first command): each one's time after the start, the reply it should get, body and headers."""
+
+    commands: list[tuple[float, str, str, dict[str, str]]]
+    locales: dict[str, str]  # each user's Slack locale, for the fake Slack to tell
+
+
+def plan_burst(run: int, users: int = BURST_USERS, locales: tuple[str, ...] = LOCALES) -> Planned:
+    """The commands of a burst of `users` users new to a server; `run` makes them new to it."""
     ids = [f"UC{run:02d}{n:03d}" for n in range(users)]
     tags = {user: locales[n % len(locales)] for n, user in enumerate(ids)}
-    fake.locales.update(tags)
-    before = len(fake.calls_to("users.info"))
-    bodies = []
+    commands = []
     for n, user in enumerate(ids):
         for k in range(PER_USER):
             text = MIX[tags[user]][(n * PER_USER + k) % len(MIX[tags[user]])]
-            bodies.append((n * SPACING + k * SECOND_AFTER, text, tags[user], slash_command_body(text, user=user)))
-    signed = [(due, own_reply(text, tag), body, signed_headers(body, "application/x-www-form-urlencoded"))
-              for due, text, tag, body in bodies]
+            body = slash_command_body(text, user=user)
+            commands.append((n * SPACING + k * SECOND_AFTER, own_reply(text, tags[user]), body,
+                             signed_headers(body, "application/x-www-form-urlencoded")))
+    return Planned(commands, tags)
+
+
+def cold_burst(url: str, fake: FakeSlack, run: int, users: int = BURST_USERS,
+               locales: tuple[str, ...] = LOCALES) -> Burst:
+    """One burst of new users' commands against the server at `url`; `run` makes the users new to it."""
+    return send_burst(url, fake, plan_burst(run, users, locales))
+
+
+def send_burst(url: str, fake: FakeSlack, planned: Planned) -> Burst:
+    """Send a planned burst, each command from a thread and over a connection of its own, when it is due."""
+    fake.locales.update(planned.locales)
+    before = len(fake.calls_to("users.info"))
     results: list[tuple[float, bool]] = []
     lock = threading.Lock()
     start = time.monotonic() + 0.2  # every thread waiting before the first is due
@@ -83,7 +102,7 @@ def cold_burst(url: str, fake: FakeSlack, run: int, users: int = BURST_USERS,
         with lock:
             results.append((elapsed * 1000, own))
 
-    threads = [threading.Thread(target=send, args=item) for item in signed]
+    threads = [threading.Thread(target=send, args=item) for item in planned.commands]
     for thread in threads:
         thread.start()
     for thread in threads:

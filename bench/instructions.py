@@ -120,7 +120,7 @@ def mix() -> list[str]:
     return command_mix()
 
 
-def sent_command(i: int) -> tuple[str, dict[str, str]]:
+def sent_command(i: int) -> tuple[str, dict[str, Any]]:
     """The mix's `i`-th command as Slack sends it: its form body, and headers signed for it."""
     texts = mix()
     body = slash_command_body(texts[i % len(texts)], user=USERS[i % len(USERS)])
