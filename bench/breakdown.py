@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import subprocess
 import sys
 import time
@@ -181,11 +182,12 @@ def count_parts(requests: int) -> dict[str, Path]:
 
 
 def top_functions(path: Path, n: int) -> list[str]:
-    """The `n` C functions with the most instructions of their own in a dump."""
-    text = subprocess.run(["callgrind_annotate", "--threshold=99", str(path)], capture_output=True, text=True,
-                          check=True).stdout
-    rows = [line for line in text.splitlines() if "(" in line and ":" in line and "PROGRAM TOTALS" not in line]
-    return rows[:n]
+    """The `n` C functions with the most instructions of their own in a dump, each with its share."""
+    text = subprocess.run(["callgrind_annotate", "--inclusive=no", "--threshold=100", str(path)],
+                          capture_output=True, text=True, check=True).stdout
+    rows = [line.strip() for line in text.splitlines()
+            if re.match(r"\s*[\d,]+ \(\s*[\d.]+%\)\s+\S", line) and "(100.0%)" not in line]
+    return [re.sub(r" \[.*\]$", "", re.sub(r"/tmp/python-build[^:]*/Python-[\d.]+/", "", row)) for row in rows[:n]]
 
 
 def main() -> None:
