@@ -54,7 +54,7 @@ from slack_client import BOT_TOKEN, SIGNING_SECRET, free_port, post, signed_head
 
 TARGET = 0.5e6  # extra instructions per command over the floor that dpscale aims at
 COMMAND_TARGET = 1.5e6  # instructions per command in-process (`--in-process`), held by `--check` in CI
-TOLERANCE = 0.02  # `--check`'s margin over COMMAND_TARGET: repeated counts of one commit differ by less
+TOLERANCE = 0.02  # `--check`'s margin over COMMAND_TARGET (repeated counts spread wider: docs/performance.md)
 HASH_SEED = "0"  # one string hash for both runs of a count: with a random one, dicts and sets lay out and probe
 # differently in each process, and the two runs' start-ups (which the difference must cancel) differ by more than
 # a command's cost

@@ -23,10 +23,13 @@ Instructions per command are not timed here: CI counts them at every commit (`be
 from __future__ import annotations
 
 import argparse
+import os
 import platform
+import shutil
 import statistics
 import sys
 import tempfile
+import textwrap
 import time
 from pathlib import Path
 
@@ -144,8 +147,9 @@ def render(args: argparse.Namespace, bursts: dict[str, list[Burst]], starts: dic
     import slack_bolt
     import uvicorn
 
-    machine = (f"{platform.machine()}, Python {platform.python_version()}, slack-bolt {slack_bolt.version.__version__}"
-               f", uvicorn {uvicorn.__version__}")
+    machine = (f"{os.cpu_count()} cores, {platform.machine()}, Python {platform.python_version()}, slack-bolt "
+               f"{slack_bolt.version.__version__}, uvicorn {uvicorn.__version__}; load average "
+               f"{args.load_before:.1f} before the run, {os.getloadavg()[0]:.1f} after it")
     lines = [
         "# Benchmarks", "",
         f"Written by `python bench/report.py{' --quick' if args.quick else ''}` in one run of {minutes:.1f} minutes "
@@ -173,7 +177,8 @@ def render(args: argparse.Namespace, bursts: dict[str, list[Burst]], starts: dic
         "Reported, not a target.", "",
         *throughput_section(runs, args.levels), "",
     ]
-    return "\n".join(lines)
+    wrapped = [line if line.startswith(("|", "#")) or not line else textwrap.fill(line, 115) for line in lines]
+    return "\n".join(wrapped)
 
 
 def main() -> None:
@@ -181,9 +186,11 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="fewer rounds and shorter runs (about 2 minutes)")
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "benchmarks.md")
     args = parser.parse_args()
+    if not shutil.which("wrk"):
+        sys.exit("needs wrk (Debian package `wrk`): apt-get install -y wrk")
     args.bursts, args.starts, args.rounds, args.duration = (2, 5, 1, 2) if args.quick else (5, 15, 3, 5)
     args.levels = [1, 16, 64]
-    began = time.monotonic()
+    began, args.load_before = time.monotonic(), os.getloadavg()[0]
     bursts = measure_bursts(args.bursts)
     print("cold bursts done", file=sys.stderr, flush=True)
     starts = measure_starts(args.starts)
