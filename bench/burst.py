@@ -2,10 +2,12 @@
 the round-trip count, for bench/load.py to report beside the floor.
 
 The cold burst: 200 signed `/dpscale` commands from 100 users this process has never seen (two each, 5 ms apart,
-one user every 10 ms, so 1 s in all), with Slack's `users.info` taking 200 ms, sent to a running server over one
-connection each, as Slack sends them. A slash command's reply is its acknowledgement, so the ack's time is the
-reply's; what tells a good reply from a fallback is whether it came in the user's own number format (the fake
-Slack gives every burst user de-DE, whose `115.200` no other reading writes) or in the unknown format.
+one user every 10 ms, so 1 s in all), with Slack's `users.info` taking 200 ms, sent to a running server by a thread
+and over a connection of its own each, as Slack sends them. Half the users read en-US, half de-DE, and the commands
+cycle through six texts (`MIX`): a result, the help, the three inverse questions, and one with decimals (German
+ones for the German users). A slash command's reply is its acknowledgement, so the ack's time is the reply's; a
+good reply is the one the engine gives in the user's own locale (its text compared), any other came in the
+unknown reader's format because the lookup was late.
 
 The round trips: SQLAlchemy's `before_cursor_execute` counted on the store's engine while one process's app
 dispatches commands of users it knows (the warm path), and while a second app on the same database (a restarted
@@ -14,6 +16,7 @@ process) answers those users for the first time.
 
 from __future__ import annotations
 
+import functools
 import json
 import statistics
 import threading
@@ -30,8 +33,13 @@ SPACING = 0.01  # seconds between two users' first commands
 SECOND_AFTER = 0.005  # seconds between a user's two commands
 LOOKUP_DELAY = 0.2  # users.info's answer time
 LATE = 3.0  # Slack gives up on an acknowledgement after 3 s
-GERMAN_FIGURE = "115.200"  # 64 × 2000 × 90 %, as de-DE writes it
-TEXT = "64 2000 90%"
+LOCALES = ("en-US", "de-DE")  # the burst's users in turn
+MIX = {  # what each locale's users type, in turn
+    "en-US": ("64 2,000 90%", "help", "64 2000 actual=115200", "throughput=2000 efficiency=90% actual=1M",
+              "devices=64 efficiency=90% actual=115200", "64 2000 0.9"),
+    "de-DE": ("64 2.000 90 %", "help", "64 2000 actual=115200", "throughput=2000 efficiency=90% actual=1M",
+              "devices=64 efficiency=90% actual=115200", "64 2000 0,9"),
+}
 
 
 @dataclass
@@ -46,36 +54,70 @@ class Burst:
         return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def cold_burst(url: str, fake: FakeSlack, run: int, users: int = BURST_USERS) -> Burst:
-    """One burst of new users' commands against the server at `url`; `run` makes the users new to it."""
+@dataclass
+class Planned:
+    """A burst's commands, made before the server they go to starts (so that it is sent to a server that has only
+    just answered its first command): each one's time after the start, the reply it should get, body and headers."""
+
+    commands: list[tuple[float, str, str, dict[str, str]]]
+    locales: dict[str, str]  # each user's Slack locale, for the fake Slack to tell
+
+
+def plan_burst(run: int, users: int = BURST_USERS, locales: tuple[str, ...] = LOCALES) -> Planned:
+    """The commands of a burst of `users` users new to a server; `run` makes them new to it."""
     ids = [f"UC{run:02d}{n:03d}" for n in range(users)]
-    fake.locales.update({user: "de-DE" for user in ids})
+    tags = {user: locales[n % len(locales)] for n, user in enumerate(ids)}
+    commands = []
+    for n, user in enumerate(ids):
+        for k in range(PER_USER):
+            text = MIX[tags[user]][(n * PER_USER + k) % len(MIX[tags[user]])]
+            body = slash_command_body(text, user=user)
+            commands.append((n * SPACING + k * SECOND_AFTER, own_reply(text, tags[user]), body,
+                             signed_headers(body, "application/x-www-form-urlencoded")))
+    return Planned(commands, tags)
+
+
+def cold_burst(url: str, fake: FakeSlack, run: int, users: int = BURST_USERS,
+               locales: tuple[str, ...] = LOCALES) -> Burst:
+    """One burst of new users' commands against the server at `url`; `run` makes the users new to it."""
+    return send_burst(url, fake, plan_burst(run, users, locales))
+
+
+def send_burst(url: str, fake: FakeSlack, planned: Planned) -> Burst:
+    """Send a planned burst, each command from a thread and over a connection of its own, when it is due."""
+    fake.locales.update(planned.locales)
     before = len(fake.calls_to("users.info"))
-    bodies = [(n * SPACING + k * SECOND_AFTER, slash_command_body(TEXT, user=user))
-              for n, user in enumerate(ids) for k in range(PER_USER)]
-    signed = [(due, body, signed_headers(body, "application/x-www-form-urlencoded")) for due, body in bodies]
     results: list[tuple[float, bool]] = []
     lock = threading.Lock()
     start = time.monotonic() + 0.2  # every thread waiting before the first is due
 
-    def send(due: float, body: str, headers: dict[str, str]) -> None:
+    def send(due: float, expected: str, body: str, headers: dict[str, str]) -> None:
         time.sleep(max(0.0, start + due - time.monotonic()))
         try:
             response = post(url, body, headers, timeout=LATE + 2)
             elapsed = time.monotonic() - (start + due)
-            own = response.status == 200 and GERMAN_FIGURE in json.loads(response.body).get("text", "")
+            own = response.status == 200 and json.loads(response.body).get("text") == expected
         except OSError:
             elapsed, own = LATE + 2, False
         with lock:
             results.append((elapsed * 1000, own))
 
-    threads = [threading.Thread(target=send, args=item) for item in signed]
+    threads = [threading.Thread(target=send, args=item) for item in planned.commands]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
     return Burst([ms for ms, _ in results], sum(own for _, own in results),
                  sum(ms > LATE * 1000 for ms, _ in results), len(fake.calls_to("users.info")) - before)
+
+
+@functools.cache
+def own_reply(text: str, tag: str) -> str:
+    """The text of the reply a reader of `tag` gets once their locale is known (the engine's, in this process)."""
+    from bot.engine import answer
+    from bot.formats import parse_reader_locale
+
+    return answer(text, parse_reader_locale(tag)).text
 
 
 def median_of(bursts: list[Burst], what: Callable[[Burst], float]) -> float:

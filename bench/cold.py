@@ -37,7 +37,15 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--before", type=Path, help="another checkout of dpscale, started as `before`")
     args = parser.parse_args()
-    for tree in (ROOT / "bot", ROOT / "bench", *([args.before / "bot"] if args.before else [])):
+    seconds = measure_starts(args.rounds, args.before)
+    print(f"Cold start, process start to the first answered slash command; median of {args.rounds} rounds")
+    print()
+    print("\n".join(start_table(seconds)))
+
+
+def measure_starts(rounds: int, before: Path | None = None) -> dict[str, list[float]]:
+    """Each server's seconds from process start to its first answer, `rounds` times, the servers taking turns."""
+    for tree in (ROOT / "bot", ROOT / "bench", *([before / "bot"] if before else [])):
         compileall.compile_dir(tree, quiet=1)
     fake = FakeSlack(locales={u: "de-DE" for u in USERS}).start()
     kept = f"sqlite:///{tempfile.mkdtemp(prefix='dpscale-cold-')}/dpscale.sqlite3"
@@ -46,13 +54,13 @@ def main() -> None:
         "dpscale, again": lambda: Server("dpscale", APPS["dpscale"], fake, extra_env={"DATABASE_URL": kept}),
         "floor": lambda: Server(FLOOR, APPS[FLOOR], fake),
     }
-    if args.before:
-        before = f"sqlite:///{tempfile.mkdtemp(prefix='dpscale-cold-')}/dpscale.sqlite3"
-        servers["before, again"] = lambda: Server("dpscale", APPS["dpscale"], fake, root=args.before.resolve(),
-                                                  extra_env={"DATABASE_URL": before})
+    if before:
+        earlier = f"sqlite:///{tempfile.mkdtemp(prefix='dpscale-cold-')}/dpscale.sqlite3"
+        servers["before, again"] = lambda: Server("dpscale", APPS["dpscale"], fake, root=before.resolve(),
+                                                  extra_env={"DATABASE_URL": earlier})
     seconds: dict[str, list[float]] = {name: [] for name in servers}
     try:
-        for _ in range(args.rounds):
+        for _ in range(rounds):
             for name, make in servers.items():
                 server = make()
                 try:
@@ -61,16 +69,21 @@ def main() -> None:
                     server.stop()
     finally:
         fake.stop()
+    return seconds
+
+
+def start_table(seconds: dict[str, list[float]]) -> list[str]:
+    """The cold starts as a Markdown table: medians, ranges, and ratios to the floor (of the medians, and the
+    median of each round's)."""
     floor = statistics.median(seconds["floor"])
-    print(f"Cold start, process start to the first answered slash command; median of {args.rounds} rounds")
-    print()
-    print("| server | median s | range s | × floor | × floor, round by round (median) |")
-    print("|---|---:|---:|---:|---:|")
+    lines = ["| server | median s | range s | × floor | × floor, round by round (median) |",
+             "|---|---:|---:|---:|---:|"]
     for name, values in seconds.items():
         median = statistics.median(values)
         paired = statistics.median(value / base for value, base in zip(values, seconds["floor"], strict=True))
-        print(f"| {name} | {median:.3f} | {min(values):.3f}–{max(values):.3f} | {median / floor:.2f} | "
-              f"{paired:.2f} |")
+        lines.append(f"| {name} | {median:.3f} | {min(values):.3f}–{max(values):.3f} | {median / floor:.2f} | "
+                     f"{paired:.2f} |")
+    return lines
 
 
 if __name__ == "__main__":

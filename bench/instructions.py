@@ -1,12 +1,16 @@
 """Instructions per slash command, dpscale beside the floor, counted by callgrind (not moved by machine noise).
 
-    python bench/instructions.py --in-process [--requests 300]     # Bolt's dispatch alone: repeatable
+    python bench/instructions.py --in-process [--requests 300]     # the request and Bolt's dispatch: repeatable
+    python bench/instructions.py --check                            # CI: dpscale's in-process count ≤ 1.5 M
     python bench/instructions.py [--requests 300] [--warmup 60]     # the whole server process
 
 `--in-process` runs each app's `App.dispatch` on signed commands of the benchmark's mix in a process of its own
 under callgrind, once with one request and once with `--requests` more after the same warm-up of 100 (every
 user's locale looked up and stored, every catalog loaded); the difference, divided by `--requests`, is one
-command's cost: signature check, parsing, listener, reply and its JSON, the log line. One thread does all of it
+command's cost: the request built from its body and headers, the signature check, parsing, listener, reply and
+its JSON, the log line. Slack's side (the body encoded and signed) is done for as many commands in both runs, so
+it cancels. `--check` counts dpscale alone and exits 1 above `COMMAND_TARGET` by more than `TOLERANCE`: a count
+at the commit being tested, against the target, never against a stored figure. One thread does all of it
 and only that thread's instructions are counted (`--separate-threads`): the threads that wake on the clock (the
 SQLite watcher, the log writer, every 50 ms) would otherwise add more per command the slower a busy machine runs
 valgrind. Both processes of a count hash strings with one seed (`PYTHONHASHSEED`), so that their start-ups, which
@@ -28,6 +32,7 @@ its count less the floor's. Needs valgrind (Debian package `valgrind`).
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import re
 import shutil
@@ -38,6 +43,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
@@ -47,6 +53,8 @@ from fake_slack import FakeSlack  # noqa: E402
 from slack_client import BOT_TOKEN, SIGNING_SECRET, free_port, post, signed_headers, slash_command_body  # noqa: E402
 
 TARGET = 0.5e6  # extra instructions per command over the floor that dpscale aims at
+COMMAND_TARGET = 1.5e6  # instructions per command in-process (`--in-process`), held by `--check` in CI
+TOLERANCE = 0.02  # `--check`'s margin over COMMAND_TARGET (repeated counts spread wider: docs/performance.md)
 HASH_SEED = "0"  # one string hash for both runs of a count: with a random one, dicts and sets lay out and probe
 # differently in each process, and the two runs' start-ups (which the difference must cancel) differ by more than
 # a command's cost
@@ -90,14 +98,45 @@ def dispatch_count(name: str, fake: FakeSlack, requests: int) -> float:
         env = {**os.environ, "PYTHONPATH": str(ROOT), "SLACK_BOT_TOKEN": BOT_TOKEN,
                "SLACK_SIGNING_SECRET": SIGNING_SECRET, "SLACK_API_URL": fake.api_url, "PYTHONHASHSEED": HASH_SEED}
         subprocess.run(["valgrind", "--tool=callgrind", "--separate-threads=yes", f"--callgrind-out-file={out}",
-                        sys.executable, __file__, "--dispatch", name, "--requests", str(n)],
+                        sys.executable, __file__, "--dispatch", name, "--requests", str(n),
+                        "--sent", str(requests + 1)],
                        cwd=ROOT, env=env, check=True, capture_output=True)
         totals.append(total_instructions(out.with_name(out.name + "-01")))  # the thread that dispatches
     return (totals[1] - totals[0]) / requests
 
 
-def dispatch_requests(name: str, requests: int, warmup: int = 100) -> None:
-    """Inside callgrind: build the app, warm it up, then dispatch `requests` commands in this thread."""
+def dispatch_requests(name: str, requests: int, sent: int) -> None:
+    """Inside callgrind: build the app, warm it up, then dispatch `requests` commands in this thread.
+
+    Slack's side of each command (its form body encoded and signed) is done for `sent` commands in every run of a
+    count, so that the difference of two runs holds only the app's side: the request built from the body and
+    headers as they arrive (`BoltRequest` parses the body), and its dispatch."""
+    from slack_bolt import BoltRequest
+
+    app, request = prepared_app(name)
+    arrived = [sent_command(i) for i in range(WARMUP, WARMUP + max(sent, requests))][:requests]
+    for body, headers in arrived:
+        assert app.dispatch(BoltRequest(body=body, headers=headers)).status == 200
+
+
+@functools.cache
+def mix() -> list[str]:
+    return command_mix()
+
+
+def sent_command(i: int) -> tuple[str, dict[str, Any]]:
+    """The mix's `i`-th command as Slack sends it: its form body, and headers signed for it."""
+    texts = mix()
+    body = slash_command_body(texts[i % len(texts)], user=USERS[i % len(USERS)])
+    return body, signed_headers(body, "application/x-www-form-urlencoded")
+
+
+WARMUP = 100  # commands of the mix dispatched before any is counted
+
+
+def prepared_app(name: str) -> tuple[Any, Callable[[int], Any]]:
+    """`name`'s app built, warmed up and settled, and what signs the mix's `i`-th command for it (from `WARMUP` on,
+    a command not yet dispatched: the first 40 of them once, by `settle`)."""
     from slack_bolt import BoltRequest
 
     if name == "dpscale":
@@ -119,18 +158,15 @@ def dispatch_requests(name: str, requests: int, warmup: int = 100) -> None:
     from bot.processes import freeze_startup_heap
 
     freeze_startup_heap()  # warmed and frozen at once, as each of the server's workers ends up (bot/processes.py)
-    texts = command_mix()
 
     def request(i: int) -> BoltRequest:
-        body = slash_command_body(texts[i % len(texts)], user=USERS[i % len(USERS)])
-        return BoltRequest(body=body, headers=signed_headers(body, "application/x-www-form-urlencoded"))
+        body, headers = sent_command(i)
+        return BoltRequest(body=body, headers=headers)
 
-    for i in range(warmup):
+    for i in range(WARMUP):
         assert app.dispatch(request(i)).status == 200
-    settle(lambda: [app.dispatch(request(i)) for i in range(warmup, warmup + len(USERS))])
-    batch = [request(i) for i in range(warmup, warmup + requests)]  # signed before counting starts
-    for each in batch:
-        assert app.dispatch(each).status == 200
+    settle(lambda: [app.dispatch(request(i)) for i in range(WARMUP, WARMUP + len(USERS))])
+    return app, request
 
 
 def settle(again: Callable[[], object]) -> None:
@@ -183,6 +219,36 @@ def total_instructions(path: Path) -> float:
 OUT = Path(tempfile.mkdtemp(prefix="dpscale-callgrind-"))
 
 
+def in_process(fake: FakeSlack, requests: int) -> None:
+    """Count both apps in-process and print the counts against the targets."""
+    try:
+        counted = {name: dispatch_count(name, fake, requests) for name in APPS}
+    finally:
+        fake.stop()
+    print(f"instructions per slash command, the request and App.dispatch, over {requests} commands of the mix:")
+    dpscale, floor = counted["dpscale"], counted["bolt in-line (floor)"]
+    extra = dpscale - floor
+    print(f"  dpscale                {dpscale / 1e6:7.3f} M  (target {COMMAND_TARGET / 1e6:.2f} M: "
+          f"{'met' if dpscale <= COMMAND_TARGET else 'not met'})")
+    print(f"  bolt in-line (floor)   {floor / 1e6:7.3f} M")
+    print(f"  dpscale over the floor {extra / 1e6:7.3f} M  (target {TARGET / 1e6:.2f} M: "
+          f"{'met' if extra <= TARGET else 'not met'})")
+
+
+def check(fake: FakeSlack, requests: int) -> int:
+    """CI's check: dpscale's in-process count at this commit against COMMAND_TARGET (no stored figure); 1 if over
+    it by more than TOLERANCE."""
+    try:
+        counted = dispatch_count("dpscale", fake, requests)
+    finally:
+        fake.stop()
+    limit = COMMAND_TARGET * (1 + TOLERANCE)
+    over = counted > limit
+    print(f"instructions per slash command, in-process, over {requests} commands of the mix: {counted / 1e6:.3f} M "
+          f"(target {COMMAND_TARGET / 1e6:.2f} M, failing over {limit / 1e6:.2f} M): {'FAILED' if over else 'ok'}")
+    return 1 if over else 0
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--requests", type=int, default=300)
@@ -191,26 +257,22 @@ def main() -> None:
                         help="also count dpscale with this variable set, e.g. LOG_LEVEL=WARNING (no request log line)")
     parser.add_argument("--only-dpscale", action="store_true", help="skip the floor (compare --also variants)")
     parser.add_argument("--in-process", action="store_true", help="count App.dispatch alone (repeatable)")
+    parser.add_argument("--check", action="store_true",
+                        help=f"count dpscale in-process; fail over {COMMAND_TARGET / 1e6:.1f} M (+{TOLERANCE:.0%})")
     parser.add_argument("--dispatch", choices=list(APPS), help=argparse.SUPPRESS)  # inside callgrind
+    parser.add_argument("--sent", type=int, default=0, help=argparse.SUPPRESS)  # inside callgrind
     args = parser.parse_args()
     if args.dispatch:
-        dispatch_requests(args.dispatch, args.requests)
+        dispatch_requests(args.dispatch, args.requests, args.sent)
         return
     if not shutil.which("valgrind"):
         sys.exit("needs valgrind: apt-get install -y valgrind")
     texts = command_mix()
     fake = FakeSlack(locales={u: ("de-DE" if i % 2 else "en-US") for i, u in enumerate(USERS)}).start()
+    if args.check:
+        sys.exit(check(fake, args.requests))
     if args.in_process:
-        try:
-            counted = {name: dispatch_count(name, fake, args.requests) for name in APPS}
-        finally:
-            fake.stop()
-        print(f"instructions per slash command, App.dispatch alone, over {args.requests} commands of the mix:")
-        for name, value in counted.items():
-            print(f"  {name:22} {value / 1e6:7.3f} M")
-        extra = counted["dpscale"] - counted["bolt in-line (floor)"]
-        print(f"  dpscale over the floor {extra / 1e6:7.3f} M  (target {TARGET / 1e6:.2f} M: "
-              f"{'met' if extra <= TARGET else 'not met'})")
+        in_process(fake, args.requests)
         return
     try:
         names = ["dpscale"] if args.only_dpscale else list(APPS)

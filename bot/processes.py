@@ -55,8 +55,13 @@ def freeze_startup_heap() -> None:
 
 def warm_steps() -> list[Callable[[], None]]:
     """The warm-up and the freeze of `freeze_startup_heap` in small steps, for a worker to run while no request
-    is in flight: one locale's warm-up each (a few milliseconds), then the collection and the freeze (tens of
-    milliseconds), with one log line once all are done."""
+    is in flight: one locale's warm-up each (a few milliseconds), its data frozen at once, then a last collection
+    and freeze, with one log line once all are done.
+
+    Each step freezes what it loaded (after collecting the young generations, where its garbage is): a full
+    collection that comes while the warm-up is under way, as a burst of requests allocates enough to start one,
+    then walks none of the locales' data. Frozen only at the end, half the locales' data (18,000 objects) made
+    such a collection take 0.1 s here, and one took 0.43 s of the interpreter in the middle of a cold burst."""
     from bot.engine import warm_up
     from bot.formats import NUMBER_FORMATS
 
@@ -66,6 +71,8 @@ def warm_steps() -> list[Callable[[], None]]:
         nonlocal began
         began = time.monotonic() if began is None else began
         warm_up((tag,))
+        gc.collect(1)
+        gc.freeze()
 
     def collect_and_freeze() -> None:
         gc.collect()

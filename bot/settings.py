@@ -101,7 +101,7 @@ class Settings(BaseSettings):
     # the address to listen on: every interface by default; 127.0.0.1 keeps the app behind a local proxy
     host: str = Field(default="0.0.0.0", min_length=1, max_length=253, pattern=r"^[0-9A-Za-z.:\-]+$")
     port: int = Field(default=3000, ge=1, le=65535)
-    web_threads: int = Field(default=64, ge=1, le=256)
+    web_threads: int = Field(default=128, ge=1, le=256)  # a burst of new users waits on its lookups in them
     web_concurrency: int | None = Field(default=None, ge=1, le=64)  # processes; unset: bot.processes decides
     # seconds a stopping process (SIGTERM, SIGINT) gives the requests it has received, and the work they left,
     # to finish: below the platform's wait before SIGKILL (30 s on Heroku, Render and Kubernetes by default)
