@@ -21,15 +21,16 @@ from typing import NamedTuple
 
 from babel import Locale
 
+from bot.attachment import attach, has_words, mark_words
 from bot.calculator import Quantity
 from bot.errors import LANGUAGE, MENTION, ErrorCode, UserInputError
 from bot.evidence import clue_marks
 from bot.folding import folded
+from bot.grammar import read_label
 from bot.grouping import LABEL, join_percent_signs, join_space_groups, join_suffixes, split_keyed
 from bot.keywords import help_words, keywords
-from bot.labels import apply_labels, has_words, label_quantities, mark_labels
 from bot.numbers import SPACES, number_style, reader_modifier, resolve_locale, with_modifier
-from bot.reading import SUFFIXES, Reader, Reading, reader_for
+from bot.reading import SUFFIXES, Reader, Reading, own_styles, reader_for
 from bot.values import Bare, read_value, value_marks
 from bot.words import normalized_command, split_text, visible
 
@@ -64,6 +65,7 @@ class Command:
     notes: tuple[Note, ...] = ()
     wants_help: bool = False
     unit: str | None = None  # the throughput's unit word as typed (`tokens/s`), which the reply keeps
+    grammar: tuple[str, ...] = ()  # the rows of `bot.grammar` that decided where its labelled numbers go
 
 
 def parse_command(text: str, locale: Locale) -> Command:
@@ -110,29 +112,71 @@ def parse_words(words: list[str], locale: Locale, reader: Reader | None = None, 
         return Command(locale=locale, wants_help=True)  # `help`, and `help me`: words but no numbers after it
     reader = reader or reader_for(locale)
     readings: dict[Quantity, tuple[Reading, Bare | None]] = {}
-    words = join_space_groups(mark_labels(words) if has_words(words) else words, len(POSITIONAL_ORDER))
-    words, unit = apply_labels(words) if any(LABEL in word for word in words) else (words, None)
-    keyed = [_split_key(word) for word in words]
-    free = list(_unnamed_order(keyed))
-    # beside a named value, or among fewer bare numbers than the three a command needs, a percentage is the
-    # efficiency wherever it stands (`v=2000 90% 64`; `64 90%` lacks the throughput, not a place for its `%`)
-    anywhere = any(each.quantity is not None for each in keyed) or len(keyed) < len(POSITIONAL_ORDER)
-    placed: dict[Quantity, str] = {}
-    for index, (word, quantity, raw, _) in enumerate(keyed):  # first where each value goes, then what it is
-        if quantity is None:
-            if not free:
-                raise _too_many(keyed, index)
-            percent = anywhere and "%" in raw and Quantity.EFFICIENCY in free
-            quantity = Quantity.EFFICIENCY if percent else free[0]
-            free.remove(quantity)
-        if quantity in placed:
-            raise UserInputError(ErrorCode.DUPLICATE_QUANTITY, token=word, quantity=quantity.value)
-        placed[quantity] = raw
+    rows: list[str] = []
+    spaced = all(style.group in SPACES for style in own_styles(locale))  # its reader groups digits with spaces
+    words = join_space_groups(mark_words(words, rows) if has_words(words) else words, len(POSITIONAL_ORDER), spaced)
+    attached = attach(words, rows) if any(LABEL in word for word in words) else None
+    keyed = [_split_key(word) for word in (attached.words if attached else words)]
+    placed = _placed(keyed, attached is not None, rows)
     clues = clue_marks([(each.key, each.value) for each in keyed], user or locale)
     evidence = clues + "".join(value_marks(quantity, raw, reader) for quantity, raw in placed.items())
     for quantity, raw in placed.items():
         readings[quantity] = read_value(quantity, raw, reader, evidence)
-    return _command_from(readings, locale, unit)
+    return _command_from(readings, locale, attached.unit if attached else None, tuple(rows) if attached else ())
+
+
+def _placed(keyed: list[_Word], labelled: bool, rows: list[str]) -> dict[Quantity, str]:
+    """Where each value goes: a named or labelled one where its name says, a percentage to the efficiency
+    (`90% 64 2000`), the other numbers to the values left in order (`bot.grammar`'s `bare_numbers_in_order`),
+    unless a unit named a number out of that order: then two or more of them are asked about."""
+    free = list(_unnamed_order(keyed))
+    percents = [index for index, each in enumerate(keyed) if each.quantity is None and "%" in each.value]
+    # beside a named value, or among fewer bare numbers than the three a command needs, a percentage is the
+    # efficiency wherever it stands (`v=2000 90% 64`; `64 2000%` lacks a value, not a place for its `%`); among
+    # three, one that could be an efficiency (`90% 64 2000`, never `64 2000% 90`)
+    anywhere = any(each.quantity is not None for each in keyed) or len(keyed) < len(POSITIONAL_ORDER)
+    percent_free = Quantity.EFFICIENCY in free and len(percents) == 1 and (
+        anywhere or _could_be_percent(keyed[percents[0]].value))
+    placed: dict[Quantity, str] = {}
+    taken: dict[int, Quantity] = {}  # what each number without a name was placed as
+    for index, (word, quantity, raw, _) in enumerate(keyed):
+        if quantity is None:
+            if not free:
+                raise _too_many(keyed, index)
+            left = [q for q in free if not (percent_free and q is Quantity.EFFICIENCY)]
+            if not left and "%" not in raw:  # `64 2000 90 80%`: the percentage is the efficiency, 90 too many
+                raise _too_many(keyed, max(index, percents[0]))
+            quantity = taken[index] = Quantity.EFFICIENCY if percent_free and "%" in raw else (left or free)[0]
+            free.remove(quantity)
+        if quantity in placed:
+            raise UserInputError(ErrorCode.DUPLICATE_QUANTITY, token=word, quantity=quantity.value)
+        placed[quantity] = raw
+    if labelled:  # the rows of `bot.grammar` that placed the numbers no unit named
+        rows.extend(["percent_sign"] if percent_free and Quantity.EFFICIENCY in taken.values() else [])
+        rows.extend(["bare_numbers_in_order"] if any("%" not in keyed[i].value for i in taken) else [])
+        _ask_out_of_order(keyed, {index: q for index, q in taken.items() if "%" not in keyed[index].value})
+    return placed
+
+
+def _could_be_percent(raw: str) -> bool:
+    """Whether a percentage may be the efficiency wherever it stands: not `2000%`, which is none."""
+    body = raw.strip("%").strip(SPACES)
+    return not (body.isascii() and body.isdigit() and int(body) > 100)
+
+
+def _ask_out_of_order(keyed: list[_Word], taken: dict[int, Quantity]) -> None:
+    """Ask about the first of two or more numbers without a name where a unit named a number before it that comes
+    later in the order (`2000 img/s 64 90`: 64 devices and 90 %, or 64 % and 90 devices?)."""
+    if len(taken) < 2:
+        return
+    order = {quantity: place for place, quantity in enumerate(POSITIONAL_ORDER)}
+    units = [(index, order.get(each.quantity, -1)) for index, each in enumerate(keyed)  # type: ignore[arg-type]
+             if each.quantity is not None and "=" not in each.word and ":" not in each.word]
+    for index, quantity in taken.items():
+        if any(other < index and place > order[quantity] for other, place in units):
+            raise UserInputError(ErrorCode.UNPLACED_NUMBER, token=keyed[index].word, rule="numbers_out_of_order",
+                                 suggestions=tuple(f"{q.value}:{keyed[index].value}" for q in POSITIONAL_ORDER
+                                                   if q in taken.values()))
 
 
 def _too_many(keyed: list[_Word], extra: int) -> UserInputError:
@@ -146,7 +190,10 @@ def _too_many(keyed: list[_Word], extra: int) -> UserInputError:
             return UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=f"{keyed[before].word} {keyed[after].word}",
                                   rule="part_that_cannot_stand_alone")
     run = list(itertools.takewhile(lambda index: keyed[index].quantity is None, range(extra - 1, -1, -1)))[::-1]
+    joinable = any(len(keyed[a].value) <= 3 and len(keyed[b].value) <= 3 for a, b in itertools.pairwise(run))
     if keyed[extra].value.endswith("%") and len(run) > 1:  # `90%`; a Turkish `%5` may be the one too many
+        if not joinable:  # `64 2000 90 80%`: no two of them are one number; the last before the sign is extra
+            return UserInputError(ErrorCode.TOO_MANY_NUMBERS, token=keyed[run[-1]].word, rule="one_number_too_many")
         return UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=" ".join(keyed[index].word for index in run),
                               rule="numbers_before_the_percentage")
     return UserInputError(ErrorCode.TOO_MANY_NUMBERS, token=keyed[extra].word, rule="one_number_too_many")
@@ -190,9 +237,10 @@ class _Word(NamedTuple):
 
 def _split_key(word: str) -> _Word:
     """`key=value` or `key:value`, or a bare number."""
-    if LABEL in word:  # `64` labelled `GPUs` (`bot.labels`): named as `gpus=64` would be, shown as typed
+    if LABEL in word:  # `64` labelled `GPUs` (`bot.grammar`): named as `gpus=64` would be, shown as typed
         value, label = word.split(LABEL, 1)
-        return _Word(f"{value} {label}", label_quantities()[label.casefold()], value, label.casefold())
+        name, shown = read_label(LABEL + label)
+        return _Word(f"{value} {shown}", Quantity(name), value, shown.casefold())
     keyed = split_keyed(word)
     if keyed is None:
         if _MENTION.match(word):  # `@anna`, `<@U123|anna>`: a colleague named in the text, never a number
@@ -210,7 +258,8 @@ def _split_key(word: str) -> _Word:
 
 
 def _command_from(
-    readings: dict[Quantity, tuple[Reading, Bare | None]], locale: Locale, unit: str | None = None
+    readings: dict[Quantity, tuple[Reading, Bare | None]], locale: Locale, unit: str | None = None,
+    grammar: tuple[str, ...] = (),
 ) -> Command:
     notes = tuple(
         Note(quantity, reading, bare is Bare.PERCENT, bare is Bare.ONE)
@@ -219,7 +268,7 @@ def _command_from(
     )
     values = {quantity: reading.value for quantity, (reading, _) in readings.items()}
     tokens = {quantity: reading.token for quantity, (reading, _) in readings.items()}
-    return Command(locale=locale, values=values, tokens=tokens, notes=notes, unit=unit)
+    return Command(locale=locale, values=values, tokens=tokens, notes=notes, unit=unit, grammar=grammar)
 
 
 class FieldErrors(Exception):

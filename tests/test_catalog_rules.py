@@ -97,7 +97,7 @@ def placeholder_values(words: Wording) -> dict[str, str]:
         "steps": words.comma.join(["8 → 16"] * 2), "pair": code("8=15000"),
         "before": words.times(words.number(Decimal("7.6"))), "after": words.times(words.number(Decimal("7.1"))),
         # the message shortcut: whose message, and the question about one of its numbers
-        "author": "<@U0123ABCD>",
+        "author": "<@U0123ABCD>", "numbers": words.comma.join(code(number) for number in ("64", "2000")),
         "question": _("{token} could mean {options}. Write it as one of those.").format(
             token=code("2.000"), options=_("{first} or {second}").format(first=code("2"), second=code("2000"))),
     }

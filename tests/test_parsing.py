@@ -644,7 +644,9 @@ def test_commands_as_people_write_them_read_their_unit_and_filler_words(locale, 
 @pytest.mark.parametrize(
     ("locale", "text", "code", "token"),
     [
-        ("en-US", "64 GPUs 2000 bananas/s 90%", ErrorCode.UNKNOWN_WORD, "bananas/s"),  # an unknown word is named
+        ("en-US", "64 GPUs 2000 bananas/s 90%", ErrorCode.UNKNOWN_UNIT, "bananas/s"),  # an unknown unit is named
+        ("en-US", "64 GPUs 2000 TFLOPS 90%", ErrorCode.UNKNOWN_UNIT, "TFLOPS"),
+        ("en-US", "64 GPUs 2000 img/s 90% please", ErrorCode.UNKNOWN_WORD, "please"),  # a word, not a unit
         ("en-US", "64 GPUs 90% GPUs", ErrorCode.DUPLICATE_QUANTITY, "90% GPUs"),
         ("en-US", "64% GPUs 2000 90%", ErrorCode.PERCENT_NOT_ALLOWED, "64%"),
         ("en-US", "64 GPUs 2.000 img/s 90%", ErrorCode.AMBIGUOUS_NUMBER, "2.000"),  # read by the same rules
