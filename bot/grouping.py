@@ -48,9 +48,8 @@ def join_space_groups(words: list[str], positional: int, spaced: bool = True) ->
     spaces rather than being guessed at where two ways do (where a value is named, a way that gives one number
     too many, all four values, counts too: `64 500 90% a=28,800`), or where the one way leaves a group of three
     with no group mark of its own right after a named value's digits as a number of its own (`a=28 800 64`: an
-    actual throughput of 28 with 800 devices, or 28 800 with a number missing?), or, for a reader whose format
-    does not group digits with spaces (not `spaced`), where the one way joins a group that could stand alone
-    (`128 310 82 80%`: four numbers, or 128 310 devices?), each group three digits.
+    actual throughput of 28 with 800 devices, or 28 800 with a number missing?), or, for a reader who does not
+    group with spaces (not `spaced`), two groups of three that could each stand alone (`128 310 82 80%`).
     """
     cuts = [index for index, word in enumerate(words) if word in MARKERS or word[:1] == LABEL]
     if not cuts:
@@ -139,10 +138,8 @@ def _ask_where_a_zero_starts(words: list[str], joinable: list[int], needed: int)
 
 
 def _ask_where_a_group_stands_alone(words: list[str], joins: set[int]) -> None:
-    """Ask where a reader whose format does not group digits with spaces has a bare number joined from two groups
-    of three that could each stand alone (`128 310`): the count of numbers alone made it one. Not doubted: `2 000`
-    (no one writes `000`), `1 500` and `12 500` (a first group shorter than three), a named value's groups
-    (`a=115 200`)."""
+    """Ask about a bare number joined from two groups of three that could each stand alone (`128 310`), for a
+    reader who does not group with spaces; not `2 000`, `1 500`, `12 500`, nor a named value's (`a=115 200`)."""
     for index in sorted(joins):
         start = index - 1
         while start in joins:
