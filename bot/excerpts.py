@@ -32,7 +32,7 @@ from babel import Locale
 
 from bot.attachment import attach, mark_words
 from bot.calculator import Quantity
-from bot.errors import ErrorCode, UserInputError
+from bot.errors import LANGUAGE, MENTION, NUMBER_FORMAT, ErrorCode, UserInputError
 from bot.folding import folded
 from bot.grammar import is_number, label_word, read_label
 from bot.grouping import BOUNDARY, LABEL, LIST_CUT
@@ -112,9 +112,17 @@ def read_message(text: str, author: Locale) -> Excerpt:
     return Excerpt(values=values)
 
 
-def _without_the_doubt(text: str, author: Locale, error: UserInputError) -> Excerpt | None:
+def _without_the_doubt(text: str, author: Locale, error: UserInputError, tries: int = 3) -> Excerpt | None:
     """A command with one number in doubt (`64 2.000 90 %` from an English author): its other values, and the
-    question; None where the text is no command even without that number."""
+    question; a command with a mention or a `lang=` word that is no command's (`@anna 64 2000 90%`): the command
+    without it. None where the text is no command even so."""
+    if error.token and tries and (error.reason == MENTION or error.quantity in (LANGUAGE, NUMBER_FORMAT) or (
+            error.code is ErrorCode.MISSING_VALUE)):
+        without = re.sub(rf"(?<!\S){re.escape(error.token)}(?!\S)", " ", text, count=1)
+        try:
+            return Excerpt(values=dict(parse_command(without, author).values)) if without != text else None
+        except UserInputError as again:
+            return _without_the_doubt(without, author, again, tries - 1)
     if error.code is not ErrorCode.AMBIGUOUS_NUMBER or not error.token or not error.quantity:
         return None
     plain = re.sub(rf"(?<!\S){re.escape(error.token)}(?!\S)", "1", text, count=1)

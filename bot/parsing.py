@@ -111,7 +111,11 @@ def parse_words(words: list[str], locale: Locale, reader: Reader | None = None, 
     readings: dict[Quantity, tuple[Reading, Bare | None]] = {}
     rows: list[str] = []
     spaced = all(style.group in SPACES for style in own_styles(locale))  # its reader groups digits with spaces
-    words = join_space_groups(mark_words(words, rows) if has_words(words) else words, len(POSITIONAL_ORDER), spaced)
+    marked = mark_words(words, rows) if has_words(words) and any(map(str.isnumeric, "".join(words))) else words
+    words = join_space_groups(marked, len(POSITIONAL_ORDER), spaced)
+    for word in words:  # a word no grammar row knows is named first, as a bare command's would be
+        if word[:1] != LABEL:
+            _split_key(word)
     attached = attach(words, rows) if any(LABEL in word for word in words) else None
     keyed = [_split_key(word) for word in (attached.words if attached else words)]
     placed = placed_values(keyed, attached is not None, rows)
