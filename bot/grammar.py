@@ -82,7 +82,7 @@ PHRASES: tuple[Phrase, ...] = (
            re.compile(rf"(?:毎秒|每秒|초당)\s*({NUM})\s*(?:サンプル|枚|トークン|画像|样本|樣本|张|張|图像|影像|샘플|"
                       r"이미지|토큰|개|samples?|tokens?|images?|img)?(?![\w/])"), r"\1 /s"),
     Phrase("count_on_a_model", "A count written on a device word or a model: `16-GPU`, `8×A100`, `8x H100`.",
-           ("en-US", "our 16-GPU run: 31,000 samples/s"),
+           ("en-US", "8×A100 at 2000 img/s, 90%"),
            re.compile(rf"(?i)(?<=\d)(?:-|\s*[×x]\s*)(?=(?:{_DEV}|{MODELS.pattern[4:]})(?![\w]))"), " "),
     Phrase("model_before_a_device_word", "A model name before a word for devices goes with it: `64 A100 GPUs`.",
            ("en-US", "64 A100 GPUs at 2000 img/s, 90%"),
@@ -112,7 +112,7 @@ ATTACHMENTS: tuple[Row, ...] = (
     Row("filler", "A filler says nothing and goes: `at`, `@`, `×`, `with`, `mit`, `avec`, `で`.",
         ("en-US", "64 GPUs @ 2000 img/s with 90%")),
     Row("per_device_beside_a_cluster_rate", "Of two rates, the one said to be one device's is the throughput, the "
-        "other the cluster's actual throughput.", ("en-US", "64 GPUs, 2000 img/s per GPU, 115200 img/s total")),
+        "other the cluster's actual throughput.", ("en-US", "64 GPUs, 2000 img/s per GPU, 115200 img/s")),
     Row("one_device_beside_a_count", "`1 GPU` beside another count of devices: the rate after it is one device's.",
         ("en-US", "1 GPU: 2000 img/s, 64 GPUs: 115200 img/s")),
     Row("bare_numbers_in_order", "Numbers no unit names take the values left in the order devices, throughput, "

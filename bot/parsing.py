@@ -123,7 +123,7 @@ def parse_words(words: list[str], locale: Locale, reader: Reader | None = None, 
     evidence = clues + "".join(value_marks(quantity, raw, reader) for quantity, raw in placed.items())
     for quantity, raw in placed.items():
         readings[quantity] = read_value(quantity, raw, reader, evidence)
-    return _command_from(readings, locale, attached.unit if attached else None, tuple(rows) if attached else ())
+    return _command_from(readings, locale, attached.unit if attached else None, tuple(rows))
 
 
 

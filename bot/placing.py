@@ -55,9 +55,10 @@ def placed_values(keyed: list[Word], labelled: bool, rows: list[str]) -> dict[Qu
         if quantity in placed:
             raise UserInputError(ErrorCode.DUPLICATE_QUANTITY, token=word, quantity=quantity.value)
         placed[quantity] = raw
-    if labelled:  # the rows of `bot.grammar` that placed the numbers no unit named
-        rows.extend(["percent_sign"] if percent_free and Quantity.EFFICIENCY in taken.values() else [])
-        rows.extend(["bare_numbers_in_order"] if any("%" not in keyed[i].value for i in taken) else [])
+    # the rows of `bot.grammar` that placed the numbers no unit named
+    rows.extend(["percent_sign"] if percent_free and Quantity.EFFICIENCY in taken.values() else [])
+    rows.extend(["bare_numbers_in_order"] if any("%" not in keyed[i].value for i in taken) else [])
+    if labelled:
         _ask_out_of_order(keyed, {index: q for index, q in taken.items() if "%" not in keyed[index].value})
     return placed
 
