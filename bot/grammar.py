@@ -121,7 +121,7 @@ ATTACHMENTS: tuple[Row, ...] = (
 QUESTIONS: tuple[Row, ...] = (
     Row("label_between_two_numbers", "A label that could name the number before it or the one after it is asked "
         "about.", ("en-US", "64 2000 efficiency 90")),
-    Row("two_units_on_one_number", "A number two units name differently (`64 GPUs img/s`) is asked about.",
+    Row("two_units_on_one_number", "A number two units name differently (`efficiency 64 GPUs`) is asked about.",
         ("en-US", "efficiency 64 GPUs 2000 90%")),
     Row("numbers_out_of_order", "Where a unit names a number out of the order devices, throughput, efficiency, two "
         "or more numbers without a unit are asked about, not placed by order.", ("en-US", "2000 img/s 64 90")),
