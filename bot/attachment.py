@@ -122,7 +122,7 @@ def _split_attached(word: str) -> list[str] | None:
 
 def _cjk_label_first(word: str, marked: list[str]) -> list[str] | None:
     """After a number, a CJK word that starts with a unit (`块卡跑到`): the unit, and the rest apart."""
-    if not _CJK_START.match(word) or not marked or not is_number(marked[-1]):
+    if not _CJK_START.match(word) or not marked or not is_number(marked[-1]) or KEYED.match(word):
         return None
     for length in range(min(len(word) - 1, 4), 0, -1):
         if (quantity := _label(word[:length].casefold())) is not None:
