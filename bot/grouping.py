@@ -38,7 +38,7 @@ def split_keyed(word: str) -> tuple[str, str] | None:
     return (match.group(1).casefold(), match.group(2)) if match else None
 
 
-def join_space_groups(words: list[str], positional: int, spaced: bool = True) -> list[str]:
+def join_space_groups(words: list[str], positional: int, spaced: Callable[[], bool] = lambda: True) -> list[str]:
     """The words with each number's space-separated groups joined again, for a command that needs `positional`
     numbers without a key; never across a list's comma or an emoji (`LIST_CUT`, `BOUNDARY`: `1, 250` is two
     numbers), which go. A command listed with commas has its items for numbers (`_listed`).
@@ -49,7 +49,7 @@ def join_space_groups(words: list[str], positional: int, spaced: bool = True) ->
     too many, all four values, counts too: `64 500 90% a=28,800`), or where the one way leaves a group of three
     with no group mark of its own right after a named value's digits as a number of its own (`a=28 800 64`: an
     actual throughput of 28 with 800 devices, or 28 800 with a number missing?), or, for a reader who does not
-    group with spaces (not `spaced`), two groups of three that could each stand alone (`128 310 82 80%`).
+    group with spaces (not `spaced()`), two groups of three that could each stand alone (`128 310 82 80%`).
     """
     cuts = [index for index, word in enumerate(words) if word in MARKERS or word[:1] == LABEL]
     if not cuts:
@@ -97,7 +97,7 @@ def _listed(words: list[str], starts: set[int]) -> list[str]:
     return _segment(words, joins)
 
 
-def _joined(words: list[str], positional: int, after_cut: set[int], spaced: bool = True) -> list[str]:
+def _joined(words: list[str], positional: int, after_cut: set[int], spaced: Callable[[], bool]) -> list[str]:
     """`join_space_groups` of words without list cuts; none joins a word at `after_cut` to the one before it."""
     joinable = _joinable(words, after_cut)
     if not joinable:
@@ -122,7 +122,7 @@ def _joined(words: list[str], positional: int, after_cut: set[int], spaced: bool
         raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=" ".join(words[differing[0] - 1 : differing[-1] + 1]),
                              rule="several_ways_fit")
     _ask_where_doubtful(words, joinable, fitting[0])
-    if not spaced:
+    if fitting[0] and not spaced():
         _ask_where_a_group_stands_alone(words, fitting[0])
     return _segment(words, fitting[0])
 

@@ -110,10 +110,10 @@ def parse_words(words: list[str], locale: Locale, reader: Reader | None = None, 
     reader = reader or reader_for(locale)
     readings: dict[Quantity, tuple[Reading, Bare | None]] = {}
     rows: list[str] = []
-    spaced = all(style.group in SPACES for style in own_styles(locale))  # its reader groups digits with spaces
     marked = mark_words(words, rows) if has_words(words) and any(map(str.isnumeric, "".join(words))) else words
-    words = join_space_groups(marked, len(POSITIONAL_ORDER), spaced)
-    for word in words:  # a word no grammar row knows is named first, as a bare command's would be
+    words = join_space_groups(marked, len(POSITIONAL_ORDER),
+                              lambda: all(style.group in SPACES for style in own_styles(locale)))
+    for word in words if marked is not words else ():  # a word no row knows is named first, as in a bare command
         if word[:1] != LABEL:
             _split_key(word)
     attached = attach(words, rows) if any(LABEL in word for word in words) else None
