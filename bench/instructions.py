@@ -258,7 +258,8 @@ def main() -> None:
     parser.add_argument("--only-dpscale", action="store_true", help="skip the floor (compare --also variants)")
     parser.add_argument("--in-process", action="store_true", help="count App.dispatch alone (repeatable)")
     parser.add_argument("--check", action="store_true",
-                        help=f"count dpscale in-process; fail over {COMMAND_TARGET / 1e6:.1f} M (+{TOLERANCE * 100:.0f} %%)")
+                        help=f"count dpscale in-process; fail over {COMMAND_TARGET / 1e6:.1f} M "
+                             f"(+{TOLERANCE * 100:.0f} %%)")
     parser.add_argument("--dispatch", choices=list(APPS), help=argparse.SUPPRESS)  # inside callgrind
     parser.add_argument("--sent", type=int, default=0, help=argparse.SUPPRESS)  # inside callgrind
     args = parser.parse_args()

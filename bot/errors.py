@@ -27,6 +27,8 @@ class ErrorCode(StrEnum):
     PERCENT_NOT_ALLOWED = "percent_not_allowed"
     ACTUAL_ABOVE_IDEAL = "actual_above_ideal"
     UNKNOWN_LOCALE = "unknown_locale"
+    UNKNOWN_UNIT = "unknown_unit"  # a unit after a number that dpscale does not read (`2000 TFLOPS`)
+    UNPLACED_NUMBER = "unplaced_number"  # a number the grammar cannot place with certainty (`bot.grammar`)
     UNCLEAR_EFFICIENCY = "unclear_efficiency"  # bare, above 1 and below 10: no fraction, hardly a percentage
     # a measurement series (`bot.series_syntax`)
     SERIES_COUNT = "series_count"

@@ -38,7 +38,7 @@ def split_keyed(word: str) -> tuple[str, str] | None:
     return (match.group(1).casefold(), match.group(2)) if match else None
 
 
-def join_space_groups(words: list[str], positional: int) -> list[str]:
+def join_space_groups(words: list[str], positional: int, spaced: Callable[[], bool] = lambda: True) -> list[str]:
     """The words with each number's space-separated groups joined again, for a command that needs `positional`
     numbers without a key; never across a list's comma or an emoji (`LIST_CUT`, `BOUNDARY`: `1, 250` is two
     numbers), which go. A command listed with commas has its items for numbers (`_listed`).
@@ -48,14 +48,15 @@ def join_space_groups(words: list[str], positional: int) -> list[str]:
     spaces rather than being guessed at where two ways do (where a value is named, a way that gives one number
     too many, all four values, counts too: `64 500 90% a=28,800`), or where the one way leaves a group of three
     with no group mark of its own right after a named value's digits as a number of its own (`a=28 800 64`: an
-    actual throughput of 28 with 800 devices, or 28 800 with a number missing?).
+    actual throughput of 28 with 800 devices, or 28 800 with a number missing?), or, for a reader who does not
+    group with spaces (not `spaced()`), two groups of three that could each stand alone (`128 310 82 80%`).
     """
     cuts = [index for index, word in enumerate(words) if word in MARKERS or word[:1] == LABEL]
     if not cuts:
-        return _joined(words, positional, set())
+        return _joined(words, positional, set(), spaced)
     starts = {index - before for before, index in enumerate(cuts)}
     plain = [word for word in words if word not in MARKERS and word[:1] != LABEL]
-    joined = _listed(plain, starts) if LIST_CUT in words else _joined(plain, positional, starts)
+    joined = _listed(plain, starts) if LIST_CUT in words else _joined(plain, positional, starts, spaced)
     return _with_labels(words, joined) if any(word[:1] == LABEL for word in words) else joined
 
 
@@ -96,7 +97,7 @@ def _listed(words: list[str], starts: set[int]) -> list[str]:
     return _segment(words, joins)
 
 
-def _joined(words: list[str], positional: int, after_cut: set[int]) -> list[str]:
+def _joined(words: list[str], positional: int, after_cut: set[int], spaced: Callable[[], bool]) -> list[str]:
     """`join_space_groups` of words without list cuts; none joins a word at `after_cut` to the one before it."""
     joinable = _joinable(words, after_cut)
     if not joinable:
@@ -121,6 +122,8 @@ def _joined(words: list[str], positional: int, after_cut: set[int]) -> list[str]
         raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=" ".join(words[differing[0] - 1 : differing[-1] + 1]),
                              rule="several_ways_fit")
     _ask_where_doubtful(words, joinable, fitting[0])
+    if fitting[0] and not spaced():
+        _ask_where_a_group_stands_alone(words, fitting[0])
     return _segment(words, fitting[0])
 
 
@@ -132,6 +135,21 @@ def _ask_where_a_zero_starts(words: list[str], joinable: list[int], needed: int)
     if zeros and sum(1 for word in words if not KEYED.match(word)) == needed:
         raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=f"{words[zeros[0] - 1]} {words[zeros[0]]}",
                              rule="group_with_a_leading_zero")
+
+
+def _ask_where_a_group_stands_alone(words: list[str], joins: set[int]) -> None:
+    """Ask about a bare number joined from two groups of three that could each stand alone (`128 310`), for a
+    reader who does not group with spaces; not `2 000`, `1 500`, `12 500`, nor a named value's (`a=115 200`)."""
+    for index in sorted(joins):
+        start = index - 1
+        while start in joins:
+            start -= 1
+        if not KEYED.match(words[start]) and not words[index].startswith("0") and len(words[start]) == 3:
+            end = index
+            while end + 1 in joins:
+                end += 1
+            raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=" ".join(words[start : end + 1]),
+                                 rule="group_that_stands_alone")
 
 
 def _ask_where_doubtful(words: list[str], joinable: list[int], joins: set[int]) -> None:

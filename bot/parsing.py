@@ -13,23 +13,23 @@ every number is read by the rules of `bot.rules`, with the evidence of the whole
 
 from __future__ import annotations
 
-import itertools
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import NamedTuple
 
 from babel import Locale
 
+from bot.attachment import attach, has_words, mark_words
 from bot.calculator import Quantity
 from bot.errors import LANGUAGE, MENTION, ErrorCode, UserInputError
 from bot.evidence import clue_marks
 from bot.folding import folded
+from bot.grammar import read_label
 from bot.grouping import LABEL, join_percent_signs, join_space_groups, join_suffixes, split_keyed
 from bot.keywords import help_words, keywords
-from bot.labels import apply_labels, has_words, label_quantities, mark_labels
 from bot.numbers import SPACES, number_style, reader_modifier, resolve_locale, with_modifier
-from bot.reading import SUFFIXES, Reader, Reading, reader_for
+from bot.placing import POSITIONAL_ORDER, Word, placed_values
+from bot.reading import SUFFIXES, Reader, Reading, own_styles, reader_for
 from bot.values import Bare, read_value, value_marks
 from bot.words import normalized_command, split_text, visible
 
@@ -38,10 +38,8 @@ __all__ = ["MAX_INPUT_LENGTH", "Command", "FieldErrors", "Note", "normalized_com
 
 MAX_INPUT_LENGTH = 500
 HELP_WORDS = help_words()
-POSITIONAL_ORDER = (Quantity.DEVICES, Quantity.THROUGHPUT, Quantity.EFFICIENCY)
 KEYWORDS = keywords()  # every shipped language's words (bot.keywords)
 _MENTION = re.compile(r"@[^\W\d]|<@[A-Z0-9]")  # `@anna`, `<@U123>`: as Slack's text gives a colleague's mention
-_STANDS_ALONE = re.compile(r"(?!0\d|0%?$)")  # `012`, `00`, `0%`: no number a user writes on its own
 
 
 @dataclass(frozen=True)
@@ -64,6 +62,7 @@ class Command:
     notes: tuple[Note, ...] = ()
     wants_help: bool = False
     unit: str | None = None  # the throughput's unit word as typed (`tokens/s`), which the reply keeps
+    grammar: tuple[str, ...] = ()  # the rows of `bot.grammar` that decided where its labelled numbers go
 
 
 def parse_command(text: str, locale: Locale) -> Command:
@@ -110,55 +109,31 @@ def parse_words(words: list[str], locale: Locale, reader: Reader | None = None, 
         return Command(locale=locale, wants_help=True)  # `help`, and `help me`: words but no numbers after it
     reader = reader or reader_for(locale)
     readings: dict[Quantity, tuple[Reading, Bare | None]] = {}
-    words = join_space_groups(mark_labels(words) if has_words(words) else words, len(POSITIONAL_ORDER))
-    words, unit = apply_labels(words) if any(LABEL in word for word in words) else (words, None)
-    keyed = [_split_key(word) for word in words]
-    free = list(_unnamed_order(keyed))
-    # beside a named value, or among fewer bare numbers than the three a command needs, a percentage is the
-    # efficiency wherever it stands (`v=2000 90% 64`; `64 90%` lacks the throughput, not a place for its `%`)
-    anywhere = any(each.quantity is not None for each in keyed) or len(keyed) < len(POSITIONAL_ORDER)
-    placed: dict[Quantity, str] = {}
-    for index, (word, quantity, raw, _) in enumerate(keyed):  # first where each value goes, then what it is
-        if quantity is None:
-            if not free:
-                raise _too_many(keyed, index)
-            percent = anywhere and "%" in raw and Quantity.EFFICIENCY in free
-            quantity = Quantity.EFFICIENCY if percent else free[0]
-            free.remove(quantity)
-        if quantity in placed:
-            raise UserInputError(ErrorCode.DUPLICATE_QUANTITY, token=word, quantity=quantity.value)
-        placed[quantity] = raw
+    rows: list[str] = []
+    marked = mark_words(words, rows) if has_words(words) and any(map(str.isnumeric, "".join(words))) else words
+    words = join_space_groups(marked, len(POSITIONAL_ORDER),
+                              lambda: all(style.group in SPACES for style in own_styles(locale)))
+    for word in words if marked is not words else ():  # a word no row knows is named first, as in a bare command
+        if word[:1] != LABEL:
+            _split_key(word)
+    attached = attach(words, rows) if any(LABEL in word for word in words) else None
+    keyed = [_split_key(word) for word in (attached.words if attached else words)]
+    placed = placed_values(keyed, attached is not None, rows)
     clues = clue_marks([(each.key, each.value) for each in keyed], user or locale)
     evidence = clues + "".join(value_marks(quantity, raw, reader) for quantity, raw in placed.items())
     for quantity, raw in placed.items():
         readings[quantity] = read_value(quantity, raw, reader, evidence)
-    return _command_from(readings, locale, unit)
+    return _command_from(readings, locale, attached.unit if attached else None, tuple(rows))
 
 
-def _too_many(keyed: list[_Word], extra: int) -> UserInputError:
-    """The error for a bare number one more than the command can take (`keyed[extra]`), naming what is wrong: a
-    number split by a space where its second part cannot stand alone (`20 00`, `9 0%`), else the bare numbers
-    before an extra percentage (`64 1 50 90%`: the efficiency is clear, the space inside one number is not), else
-    the extra number itself (`64 2000 90% 5`)."""
-    bare = [index for index, each in enumerate(keyed) if each.quantity is None]
-    for before, after in itertools.pairwise(bare):
-        if after == before + 1 and not _STANDS_ALONE.match(keyed[after].value):
-            return UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=f"{keyed[before].word} {keyed[after].word}",
-                                  rule="part_that_cannot_stand_alone")
-    run = list(itertools.takewhile(lambda index: keyed[index].quantity is None, range(extra - 1, -1, -1)))[::-1]
-    if keyed[extra].value.endswith("%") and len(run) > 1:  # `90%`; a Turkish `%5` may be the one too many
-        return UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=" ".join(keyed[index].word for index in run),
-                              rule="numbers_before_the_percentage")
-    return UserInputError(ErrorCode.TOO_MANY_NUMBERS, token=keyed[extra].word, rule="one_number_too_many")
 
 
-def _unnamed_order(keyed: list[_Word]) -> tuple[Quantity, ...]:
-    """What the unnamed numbers stand for: the quantities not named (`d=64 2000 90%`: 2000 is the throughput),
-    unless there are too many of them for that."""
-    named = [each.quantity for each in keyed if each.quantity in POSITIONAL_ORDER]
-    if not named or sum(1 for each in keyed if each.quantity is None) + len(named) > len(POSITIONAL_ORDER):
-        return POSITIONAL_ORDER
-    return tuple(quantity for quantity in POSITIONAL_ORDER if quantity not in named)
+
+
+
+
+
+
 
 
 def _take_locale_override(words: list[str], locale: Locale) -> Locale:
@@ -179,38 +154,33 @@ def _take_locale_override(words: list[str], locale: Locale) -> Locale:
     return chosen_locale
 
 
-class _Word(NamedTuple):
-    """A word of a command: a value, named or not."""
-
-    word: str  # as it stands in the command
-    quantity: Quantity | None  # what its key names; None for a bare number
-    value: str  # the value after its key, or the whole word
-    key: str | None  # its key, casefolded (`durchsatz`); None for a bare number
 
 
-def _split_key(word: str) -> _Word:
+def _split_key(word: str) -> Word:
     """`key=value` or `key:value`, or a bare number."""
-    if LABEL in word:  # `64` labelled `GPUs` (`bot.labels`): named as `gpus=64` would be, shown as typed
+    if LABEL in word:  # `64` labelled `GPUs` (`bot.grammar`): named as `gpus=64` would be, shown as typed
         value, label = word.split(LABEL, 1)
-        return _Word(f"{value} {label}", label_quantities()[label.casefold()], value, label.casefold())
+        name, shown = read_label(LABEL + label)
+        return Word(f"{value} {shown}", Quantity(name), value, shown.casefold())
     keyed = split_keyed(word)
     if keyed is None:
         if _MENTION.match(word):  # `@anna`, `<@U123|anna>`: a colleague named in the text, never a number
             raise UserInputError(ErrorCode.NOT_A_NUMBER, token=word, reason=MENTION)
         if not any(map(str.isnumeric, word)):
             raise UserInputError(ErrorCode.UNKNOWN_WORD, token=word)
-        return _Word(word, None, word, None)
+        return Word(word, None, word, None)
     key, value = keyed
     quantity = KEYWORDS.get(key)
     if quantity is None:
         raise UserInputError(ErrorCode.UNKNOWN_WORD, token=word)
     if not value.strip("%").strip(SPACES):  # `efficiency=`, or `efficiency=%`: the number is missing
         raise UserInputError(ErrorCode.MISSING_VALUE, token=word, quantity=quantity.value)
-    return _Word(word, quantity, value, key)
+    return Word(word, quantity, value, key)
 
 
 def _command_from(
-    readings: dict[Quantity, tuple[Reading, Bare | None]], locale: Locale, unit: str | None = None
+    readings: dict[Quantity, tuple[Reading, Bare | None]], locale: Locale, unit: str | None = None,
+    grammar: tuple[str, ...] = (),
 ) -> Command:
     notes = tuple(
         Note(quantity, reading, bare is Bare.PERCENT, bare is Bare.ONE)
@@ -219,7 +189,7 @@ def _command_from(
     )
     values = {quantity: reading.value for quantity, (reading, _) in readings.items()}
     tokens = {quantity: reading.token for quantity, (reading, _) in readings.items()}
-    return Command(locale=locale, values=values, tokens=tokens, notes=notes, unit=unit)
+    return Command(locale=locale, values=values, tokens=tokens, notes=notes, unit=unit, grammar=grammar)
 
 
 class FieldErrors(Exception):

@@ -53,9 +53,9 @@ Code that reads a number calls one entry point, so that every number goes throug
 sign, its bounds). The evidence of a whole command is gathered first: `bot.values.value_marks` of each of its
 numbers and `bot.evidence.clue_marks` of its words.
 
-Words beside the numbers (`64 GPUs at 2000 img/s with 90% efficiency`, `64台`, `64 Geräte`) are read by
-`bot/labels.py` before the rules: a unit word names the quantity of its number, a percent word is its sign, a
-filler goes; a labelled number is then read as a named value is.
+Words beside the numbers (`64 GPUs at 2000 img/s with 90% efficiency`, `64台`, `64 Geräte`) are read by the
+grammar of labelled numbers before the rules (its rows are the last tables below): a unit word names the quantity
+of its number, a percent word is its sign, a filler goes; a labelled number is then read as a named value is.
 
 Decided cases: `2,00` from an English user is read as 2 with a note (`one_other_reading`): a mark followed by two
 digits groups in no format, and a mistyped group is not guessed at. `2000,000` is asked about
@@ -109,6 +109,9 @@ GROUPING = (
      "one number too many, and a part that no one writes alone (`00`, `012`, `0%`) follows a number"),
     ("numbers_before_the_percentage", "en-US", "64 1 50 90%",
      "one number too many, and it is the percentage: the space is among the numbers before it"),
+    ("group_that_stands_alone", "en-US", "128 310 82 80%",
+     "for a reader who does not group digits with spaces, the one way joins two groups of three that could each "
+     "stand alone"),
     ("one_number_too_many", "en-US", "64 2000 90% 5", "one number too many, named"),
 )
 
@@ -134,8 +137,66 @@ def grouping_table() -> str:
     return "\n".join(rows) + "\n"
 
 
+def grammar_result(tag: str, text: str, name: str) -> str:
+    """What today's code makes of a grammar row's example, and whether that row decided it."""
+    from bot.parsing import parse_command
+
+    try:
+        command = parse_command(text, resolve_locale(tag))
+    except UserInputError as error:
+        said = f"asked about `{error.token}`" if error.code.value in ASKING else f"refused: {error.code.value}"
+        return said + ("" if error.rule == name else f" (by `{error.rule}`!)")
+    read = ", ".join(f"{quantity.value} {value.normalize():f}" for quantity, value in command.values.items())
+    return read + ("" if name in command.grammar else " (row not used!)")
+
+
+def grammar_table() -> str:
+    """The grammar of labelled numbers (`bot.grammar`), row by row, and the corpus's counts."""
+    from bot.grammar import ATTACHMENTS, PHRASES, QUESTIONS
+
+    rows = ["", "## Sentences: the grammar of labelled numbers", "", GRAMMAR_INTRO, ""]
+    for title, table_rows in (("Phrases, rewritten before the words are told apart", PHRASES),
+                              ("Which number a unit or label names", ATTACHMENTS),
+                              ("Asked about or refused instead of guessed", QUESTIONS)):
+        rows += [f"### {title}", "", "| row | says | example | read by today's code |", "|---|---|---|---|"]
+        for row in table_rows:
+            tag, text = row.example
+            rows.append(f"| `{row.name}` | {row.says} | {tag}, `{text}` | {grammar_result(tag, text, row.name)} |")
+        rows.append("")
+    return "\n".join(rows) + "\n" + corpus_counts()
+
+
+def corpus_counts() -> str:
+    sys.path.insert(0, str(ROOT / "tests"))
+    from test_corpus import counts
+
+    rows = ["## The corpus", "", CORPUS_INTRO, "", "| | right | asked | refused | wrong |", "|---|---:|---:|---:|---:|"]
+    for kind, found in counts().items():
+        rows.append(f"| {kind}s | {found['right']} | {found['asked']} | {found['refused']} | {found['wrong']} |")
+    return "\n".join(rows) + "\n"
+
+
+ASKING = frozenset({"ambiguous_number", "ambiguous_grouping", "unplaced_number"})
+GRAMMAR_INTRO = """Words beside the numbers (`64 GPUs: 2000 img/s, 90%`, `per GPU 2000 img/s, 64 GPUs`,
+`64台で2000サンプル/秒`) are read by the grammar of labelled numbers (`bot/grammar.py`, applied by
+`bot/attachment.py`; its words are in `bot/labels.py`): phrases are rewritten first, then each unit or label is
+written on the number it names, and the numbers no unit names take the values left in order. `key=value` and
+`key: value` stay, for known keys only; a colon after a unit or device word is punctuation. A word the grammar
+does not understand never moves a number into another field: it is named in the error, and a number the grammar
+cannot place with certainty is asked about, naming the number and the values it could be. Every outcome names its
+row (`Command.grammar`, or the error's `rule`). The message shortcut reads a message by the same rows, and first
+leaves out the numbers that are none of the four (`bot.excerpts.LEFT_OUT`: latency, batch sizes, epochs and
+steps, dates, versions, model sizes, sequence lengths, utilisation); there only a number a unit or label names is
+placed."""
+CORPUS_INTRO = """`tests/corpus/sentences.tsv` holds commands and channel messages as people write them in the twelve
+shipped languages and for the unknown reader, traps included (a unit on the other number, latency and batch
+numbers in messages), each with the reading its writer meant, written before it was run (`tests/test_corpus.py`).
+*Right* is the reading meant (or the question or refusal meant); *asked* and *refused* are a question or a
+refusal where a reading was meant; *wrong* is any other reading, and must stay 0."""
+
+
 def render() -> str:
-    return INTRO + table() + grouping_table()
+    return INTRO + table() + grouping_table() + grammar_table()
 
 
 def main() -> int:

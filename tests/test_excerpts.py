@@ -32,8 +32,8 @@ def author(tag: str):
     # of two throughputs the smaller is one device's, the larger the cluster's
     ("en-US", "64 GPUs, 115k samples/s, 2k on one", {D: "64", V: "2000", A: "115000"}),
     ("ja-JP", "115,200 samples/s on 64 nodes, 2,000 each", {D: "64", V: "2000", A: "115200"}),
-    # a figure dpscale wrote for a channel (no-break spaces) is one number, for any reader
-    (UNKNOWN, "Actual throughput: 115\u202f200 samples/s, 64 devices, 90 %", {D: "64", V: "115200", E: "0.90"}),
+    # a figure dpscale wrote for a channel (no-break spaces) is one number, for any reader; the actual throughput
+    (UNKNOWN, "Actual throughput: 115\u202f200 samples/s, 64 devices, 90 %", {D: "64", A: "115200", E: "0.90"}),
     # four values: three are enough, the fourth is left for the form to solve
     ("en-US", "64 GPUs at 2,000 samples/s and 90% give 115,200", {D: "64", V: "2000", E: "0.90"}),
     # markup is passed over: a user id, a link, an emoji, bold

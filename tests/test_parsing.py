@@ -644,7 +644,9 @@ def test_commands_as_people_write_them_read_their_unit_and_filler_words(locale, 
 @pytest.mark.parametrize(
     ("locale", "text", "code", "token"),
     [
-        ("en-US", "64 GPUs 2000 bananas/s 90%", ErrorCode.UNKNOWN_WORD, "bananas/s"),  # an unknown word is named
+        ("en-US", "64 GPUs 2000 bananas/s 90%", ErrorCode.UNKNOWN_UNIT, "bananas/s"),  # an unknown unit is named
+        ("en-US", "64 GPUs 2000 TFLOPS 90%", ErrorCode.UNKNOWN_UNIT, "TFLOPS"),
+        ("en-US", "64 GPUs 2000 img/s 90% please", ErrorCode.UNKNOWN_WORD, "please"),  # a word, not a unit
         ("en-US", "64 GPUs 90% GPUs", ErrorCode.DUPLICATE_QUANTITY, "90% GPUs"),
         ("en-US", "64% GPUs 2000 90%", ErrorCode.PERCENT_NOT_ALLOWED, "64%"),
         ("en-US", "64 GPUs 2.000 img/s 90%", ErrorCode.AMBIGUOUS_NUMBER, "2.000"),  # read by the same rules
@@ -689,3 +691,40 @@ def test_slacks_markup_is_read_by_the_slack_layer_and_the_core_sees_plain_text(t
         with pytest.raises(UserInputError) as caught:
             parse_command(slack_text(text), resolve_locale("en-US"))
         assert (caught.value.code, caught.value.token) == expected
+
+
+@pytest.mark.parametrize(
+    ("locale", "text", "expected"),
+    [
+        # a colon after a unit or device word is punctuation: never 2,000 devices at 64 img/s
+        ("en-US", "64 GPUs: 2000 img/s, 90%", SEED),
+        ("de-DE", "64 GPUs: 2.000 Samples/s, 90 %", SEED),
+        ("fr-FR", "64 GPU : 2 000 img/s, 90 %", SEED),
+        ("en-US", "64 GPUs: 90%, 2000 img/s", SEED),
+        # "given twice" only where a value is: a model name, a per-device phrase, `H100s`
+        ("en-US", "64 A100 GPUs at 2000 img/s 90%", SEED),
+        ("en-US", "per GPU 2000 img/s, 64 GPUs, 90%", SEED),
+        ("en-US", "64 H100s at 2000 img/s 90%", SEED),
+        ("ja-JP", "台数=64 2,000 実効=115,200", {DEV: D(64), THR: D(2000), ACT: D(115200)}),  # a key is no unit
+        ("en-US", "90% 64 2000", SEED),  # the sign settles the efficiency as firmly as a word
+        ("en-US", "64 2000/s 90%", SEED),
+        ("en-US", "2000 GPUs at 64 img/s 90%", {DEV: D(2000), THR: D(64), EFF: D("0.9")}),  # read as said
+    ],
+)
+def test_a_unit_settles_its_own_number_and_nothing_else(locale, text, expected):
+    assert parse_command(text, resolve_locale(locale)).values == expected
+
+
+@pytest.mark.parametrize(
+    ("locale", "text", "code", "token"),
+    [
+        ("en-US", "64 2000 90 80%", ErrorCode.TOO_MANY_NUMBERS, "90"),  # four plain numbers: one too many
+        ("en-US", "2000 img/s 64 90", ErrorCode.UNPLACED_NUMBER, "64"),  # devices or efficiency?
+        ("en-US", "64 2000 efficiency 90", ErrorCode.UNPLACED_NUMBER, "2000 efficiency 90"),
+        ("en-US", "64 GPUs 2000 img/s 3000 img/s", ErrorCode.DUPLICATE_QUANTITY, "3000 img/s"),  # truly twice
+    ],
+)
+def test_a_number_the_grammar_cannot_place_is_asked_about_naming_it(locale, text, code, token):
+    with pytest.raises(UserInputError) as caught:
+        parse_command(text, resolve_locale(locale))
+    assert (caught.value.code, caught.value.token) == (code, token)

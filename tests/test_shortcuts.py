@@ -113,6 +113,15 @@ def test_a_message_without_numbers_opens_an_empty_form_that_says_so(server, fake
     assert filled(view) == {} and "I found no numbers" in notes(view)
 
 
+def test_a_message_whose_numbers_nothing_names_says_what_it_saw(server, fake):
+    """Plain numbers in prose are placed by no unit: not guessed at, and the form says which numbers it saw."""
+    message = {"user": "UEN", "text": "we tried 64 and 2000 and 90 yesterday", "ts": "1700000000.000500"}
+    message_action(server, fake, "UEN", message, "shortcut-seen")
+    view = opened_form(fake, "trigger-shortcut-seen")
+    said = notes(view)
+    assert filled(view) == {} and "`64`, `2000`, `90`" in said and "I found no numbers" not in said, said
+
+
 def test_the_filled_form_submitted_posts_the_result_where_the_shortcut_was_used(server, fake):
     message = {"user": "UDE", "text": "64 GPUs, je 2.000 Samples/s, 90 %", "ts": "1700000000.000500"}
     message_action(server, fake, "UEN", message, "shortcut-submit")

@@ -20,6 +20,7 @@ from bot.replies.wording import EXAMPLE, Wording, wording_for
 # rules about a value's size: the message says the rule, so the value the user typed goes in front of it
 _RULES_WITHOUT_TOKEN = frozenset({ErrorCode.OUT_OF_RANGE, ErrorCode.DEVICES_NOT_WHOLE, ErrorCode.ACTUAL_ABOVE_IDEAL})
 QUANTITY_NAMES = frozenset(Quantity)  # an error's `quantity` that names one of the four values
+_QUANTITY_VALUES = frozenset(quantity.value for quantity in Quantity)
 
 
 def build_error_reply(error: UserInputError, locale: Locale, own: Locale | None = None) -> Reply:
@@ -180,6 +181,12 @@ def _templates(words: Wording) -> dict[ErrorCode, str]:
             "The actual throughput cannot exceed the ideal one ({high}): efficiency would be above {hundred}."
         ),
         ErrorCode.UNKNOWN_LOCALE: _("{token} is not a language I recognize; use a language code such as {example}."),
+        ErrorCode.UNKNOWN_UNIT: _(
+            "I don't know the unit {token}. I read devices, a throughput per second and an efficiency, like {example}."
+        ),
+        ErrorCode.UNPLACED_NUMBER: _(
+            "I can't tell what {token} stands for: write {options}, or name each number with a unit, like {example}."
+        ),
         ErrorCode.UNCLEAR_EFFICIENCY: _(
             "{token} is more than 1, so it cannot be a fraction, and as a percentage it would be below {low}. For a "
             "percentage, write {options}; for a fraction, something like {fraction}."
@@ -190,6 +197,9 @@ def _templates(words: Wording) -> dict[ErrorCode, str]:
 def _options(error: UserInputError, words: Wording) -> str:
     """Every reading of an ambiguous number, each written the one way that no locale reads otherwise."""
     written = [_written(value, error.quantity, words) for value in error.readings]
+    if error.code is ErrorCode.UNPLACED_NUMBER:  # each value the number may be, named with its key
+        written = [words.key(Quantity(quantity)) + number if quantity in _QUANTITY_VALUES else choice
+                   for choice in error.suggestions for quantity, _, number in (choice.partition(":"),)]
     if not written:
         written = list(error.suggestions)
     if not written:
@@ -217,6 +227,9 @@ def _example(error: UserInputError, words: Wording, number: Callable[[Decimal], 
         if error.quantity == Quantity.EFFICIENCY.value:  # which number a `%` between two belongs to
             return _listed(words, words.plain(Decimal("2000")), _unspaced(words.percent(EXAMPLE[2])))
         return _listed(words, words.plain(Decimal("2000")), words.plain(Decimal("0.9")))
+    if error.code in (ErrorCode.UNKNOWN_UNIT, ErrorCode.UNPLACED_NUMBER):  # every value named by its unit
+        return code(f"{words.number(EXAMPLE[0], 0)} GPUs {words.number(EXAMPLE[1])} samples/s "
+                    f"{words.percent(EXAMPLE[2])}")
     if error.code is ErrorCode.MISSING_VALUE:
         keyed = KEYED.match(error.token or "")  # `efficiency=` or `efficiency=%`: `efficiency`
         key = keyed.group(1) if keyed else error.token or ""

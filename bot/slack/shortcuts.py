@@ -67,6 +67,10 @@ def excerpt_notes(excerpt: Excerpt, author_id: str | None, author: Locale, reade
     from (a person, or an app by its name) and how they were read, and the question about a number left out."""
     _ = wording_for(reader).gettext
     who = f"<@{author_id}>" if author_id else escape(app_name) if app_name else _("an app")
+    if excerpt.found_nothing and excerpt.seen:  # numbers, but nothing that says which value each one is
+        seen = wording_for(reader).comma.join(code(number) for number in excerpt.seen[:6])
+        return (_("In the message by {author} I found {numbers}, but nothing that says which value each one is, "
+                  "so I filled in nothing.").format(author=who, numbers=seen),)
     if excerpt.found_nothing:
         return (_("I found no numbers to fill in in the message by {author}.").format(author=who),)
     if is_unknown(author) or not author_id:

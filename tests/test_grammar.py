@@ -1,0 +1,147 @@
+"""The grammar of labelled numbers is a table you can count (`bot.grammar`): every row decides its own example and
+fires on generated input; a sentence's labelled parts may stand in any order; taking a unit away never turns an
+answer into another answer."""
+
+from __future__ import annotations
+
+import doctest
+from decimal import Decimal
+
+import pytest
+from hypothesis import HealthCheck, assume, event, given, settings
+from hypothesis import strategies as st
+
+import bot.attachment
+from bot.calculator import Quantity
+from bot.errors import UserInputError
+from bot.grammar import ATTACHMENTS, PHRASES, QUESTIONS, Row
+from bot.numbers import resolve_locale
+from bot.parsing import parse_command
+
+D, V, E, A = Quantity.DEVICES, Quantity.THROUGHPUT, Quantity.EFFICIENCY, Quantity.ACTUAL
+ROWS = (*PHRASES, *ATTACHMENTS, *QUESTIONS)
+
+
+def decided_by(tag: str, text: str) -> tuple[str, ...] | str | None:
+    """The rows that read a command, or the one that asked about or refused it."""
+    try:
+        return parse_command(text, resolve_locale(tag)).grammar
+    except UserInputError as error:
+        return error.rule
+
+
+def test_the_rows_have_names_of_their_own():
+    assert len({row.name for row in ROWS}) == len(ROWS)
+
+
+@pytest.mark.parametrize("row", ROWS, ids=lambda row: row.name)
+def test_every_row_decides_its_own_example(row: Row):
+    decided = decided_by(*row.example)
+    assert decided == row.name if row in QUESTIONS else row.name in (decided or ()), decided
+
+
+def test_the_doctests_hold():
+    assert doctest.testmod(bot.attachment).failed == 0
+
+
+# what each row reads, generated: (locale, text, the values meant or None where a question or refusal is meant)
+counts = st.integers(2, 512)
+rates = st.integers(1000, 99999)  # `64 310 img/s` is asked about where groups may join (`group_before_a_unit`)
+percents = st.integers(10, 100)
+UNITS = ("img/s", "samples/s", "tokens/s", "seq/s", "it/s")
+SPELLED = (("en-US", "samples per second"), ("de-DE", "Samples pro Sekunde"), ("es-ES", "muestras por segundo"),
+           ("fr-FR", "échantillons par seconde"), ("it-IT", "campioni al secondo"), ("pt-BR", "amostras por segundo"),
+           ("en-US", "examples/sec"))
+MODELS = ("A100", "H100", "MI300X", "v5e", "H200", "V100")
+
+
+def _values(d: int, v: int, e: int) -> dict[Quantity, Decimal]:
+    return {D: Decimal(d), V: Decimal(v), E: Decimal(e) / 100}
+
+
+@st.composite
+def generated(draw: st.DrawFn, name: str) -> tuple[str, str, dict[Quantity, Decimal] | None]:
+    """A command that row `name` reads (or asks about), with its values drawn."""
+    d, v, e = draw(counts), draw(rates), draw(percents)
+    unit = draw(st.sampled_from(UNITS))
+    read = _values(d, v, e)
+    made: dict[str, tuple[str, str, dict[Quantity, Decimal] | None]] = {
+        "cjk_written_together": ("ja-JP", f"{d}台で{v}サンプル/秒、効率{e}%", read),
+        "per_second_spelled_out": (*(lambda s: (s[0], f"{d} GPUs {v} {s[1]} {e}%"))(draw(st.sampled_from(SPELLED))),
+                                   read),
+        "per_second_before_the_number": draw(st.sampled_from([("ko-KR", f"{d}대 초당 {v} 샘플 효율 {e}%", read),
+                                                              ("zh-CN", f"{d}张卡 每秒{v}样本 效率{e}%", read),
+                                                              ("ja-JP", f"{d}台 毎秒{v}サンプル 効率{e}%", read)])),
+        "single_device": ("en-US", f"{d} GPUs, {v} {unit} on 1 GPU, {e}%", read),
+        "per_device": ("en-US", f"per GPU {v} {unit}, {d} GPUs, {e}%", read),
+        "count_on_a_model": ("en-US", f"{d}-GPU run at {v} {unit}, {e}%".replace(" run", ""), read),
+        "model_before_a_device_word": ("en-US", f"{d} {draw(st.sampled_from(MODELS))} GPUs at {v} {unit} {e}%", read),
+        "scale_word": ("pt-BR", f"{d} GPUs, {v} mil amostras/s, {e}%", {**read, V: Decimal(v) * 1000}),
+        "unit_on_its_number": ("en-US", f"{d} {v}/s {e}%", read),
+        "colon_after_a_unit": ("en-US", f"{d} GPUs: {v} {unit}, {e}%", read),
+        "unit_after_its_number": ("en-US", f"{v} {unit} {d} GPUs {e}%", read),
+        "label_before_its_number": ("en-US", f"efficiency {e}% {d} GPUs {v}", read),
+        "unit_beside_a_unit": ("en-US", f"{d} GPUs, {v} {unit} each, {e}%", read),
+        "percent_sign": ("en-US", f"{e}% {d} GPUs {v}", read),
+        "filler": ("en-US", f"{d} GPUs @ {v} {unit} with {e}%", read),
+        "per_device_beside_a_cluster_rate": ("en-US", f"{d} GPUs, {v} {unit} per GPU, {v * d} {unit}",
+                                             {D: Decimal(d), V: Decimal(v), A: Decimal(v * d)}),
+        "one_device_beside_a_count": ("en-US", f"1 GPU: {v} {unit}, {d} GPUs: {v * d} {unit}",
+                                      {D: Decimal(d), V: Decimal(v), A: Decimal(v * d)}),
+        "bare_numbers_in_order": ("en-US", f"{d} GPUs {v} {e}%", read),
+        "label_between_two_numbers": ("en-US", f"{d} {v} efficiency {e}", None),
+        "two_units_on_one_number": ("en-US", f"efficiency {d} GPUs {v} {e}%", None),
+        "numbers_out_of_order": ("en-US", f"{v} {unit} {d} {e}", None),
+        "group_before_a_unit": ("fr-FR", f"{d} GPU {draw(st.integers(1, 999))} {draw(st.integers(100, 999))} {unit}",
+                                None),
+        "unknown_unit": ("en-US", f"{d} GPUs {v} {draw(st.sampled_from(['TFLOPS', 'GB/s', 'W/s']))} {e}%", None),
+    }
+    return made[name]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), row=st.sampled_from(ROWS))
+def test_every_row_fires_on_generated_input_and_reads_what_was_meant(data: st.DataObject, row: Row):
+    tag, text, meant = data.draw(generated(row.name))
+    event(row.name)
+    try:
+        command = parse_command(text, resolve_locale(tag))
+    except UserInputError as error:
+        assert meant is None and error.rule == row.name, (text, error)
+        return
+    assert meant is not None and row.name in command.grammar, (text, command.grammar)
+    assert command.values == meant, text
+
+
+PARTS = {D: ("{d} GPUs", "{d} devices", "{d} H100s", "{d}台"), V: ("{v} img/s", "{v} samples/s per GPU",
+                                                                  "{v} tokens/s each"),
+         E: ("{e}%", "{e}% efficiency", "efficiency {e}%")}
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(d=counts, v=rates, e=percents, shapes=st.tuples(*(st.sampled_from(PARTS[q]) for q in (D, V, E))),
+       order=st.permutations([0, 1, 2]), joiner=st.sampled_from([" ", ", ", " and "]))
+def test_the_labelled_parts_of_a_sentence_may_stand_in_any_order(d, v, e, shapes, order, joiner):
+    parts = [shape.format(d=d, v=v, e=e) for shape in shapes]
+    text = joiner.join(parts[index] for index in order)
+    assert parse_command(text, resolve_locale("en-US")).values == _values(d, v, e), text
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(d=counts, v=rates, e=percents, order=st.permutations([0, 1, 2]), dropped=st.sampled_from([0, 1, 2]))
+def test_taking_a_unit_away_leaves_the_reading_or_asks_never_another_answer(d, v, e, order, dropped):
+    """The efficiency without its sign (`efficiency 90`), so that a number left without its unit may be either of
+    two values: then it is asked about, or read as the order of the numbers says, the same reading."""
+    parts = [(f"{d}", " GPUs"), (f"{v}", " img/s"), ("efficiency ", f"{e}")]
+    text = " ".join("".join(part) for part in (parts[index] for index in order))
+    assume(not (order.index(2) + 1 == order.index(0) and d >= 100))  # `efficiency 10 100 GPUs`: asked, rightly
+    assert parse_command(text, resolve_locale("en-US")).values == _values(d, v, e), text
+    unit = parts[dropped][0 if dropped == 2 else 1]
+    shorter = " ".join("".join(piece for piece in parts[index] if index != dropped or piece != unit) for index in order)
+    try:
+        read = parse_command(shorter, resolve_locale("en-US")).values
+    except UserInputError:
+        event("asked or refused")
+        return
+    event("read alike")
+    assert read == _values(d, v, e), shorter
