@@ -52,7 +52,7 @@ def run_parts(requests: int) -> None:
     """Inside callgrind: build and warm the app, then run each part over the same commands, waiting between."""
     import bench.instructions as counting
     import bot.slack.commands as commands
-    from bot.engine import _calculate
+    from bot.engine import calculate as calculate_command
     from bot.errors import UserInputError
     from bot.parsing import parse_words, reader_of, split_words
     from bot.series_syntax import is_series
@@ -107,7 +107,7 @@ def run_parts(requests: int) -> None:
                 if not is_series(words):
                     command = parse_words(words, read_in, reader_of(read_in, locale), locale)
                     if not command.wants_help:
-                        _calculate(command)
+                        calculate_command(command)
             except UserInputError:
                 pass
 

@@ -168,6 +168,8 @@ def attach(words: list[str], rows: list[str], prose: bool = False) -> Attached:
                 rows.append("label_before_its_number")
             if is_number(word) or word in MARKERS:  # a word not understood keeps a phrase's per-device words
                 pending, last = [label for label in pending if word == BOUNDARY and label[0] == PER], None
+            elif pending and KEYED.match(word):  # `img/s v=2000 64`: the label is the named value's, not 64's
+                pending, last = [], None
             continue
         label = read_label(word)
         previous = next((i for i in range(index - 1, -1, -1) if words[i] != FILLER), None)  # past `scaling`

@@ -20,7 +20,8 @@ from bot.replies.series import build_series_error_reply, build_series_reply
 from bot.series import Series, analyse
 from bot.series_syntax import SeriesCommand, is_series, parse_series, parse_series_fields
 
-__all__ = ["answer", "answer_form", "answer_series_form", "warm_up"]
+__all__ = ["answer", "answer_form", "answer_series_form", "calculate", "measured_series", "measured_series_form",
+           "solve_form", "warm_up"]
 
 
 def answer(text: str, locale: Locale) -> Reply:
@@ -37,7 +38,7 @@ def answer(text: str, locale: Locale) -> Reply:
         command = parse_words(words, locale, reader_of(locale, user_locale), user_locale)
         if command.wants_help:
             return build_help_reply(locale, second_format(locale, user_locale))
-        return build_result_reply(_calculate(command), command.notes, locale, command.unit)
+        return build_result_reply(calculate(command), command.notes, locale, command.unit)
     except UserInputError as error:  # `locale` is still the user's if the words could not be split
         return build_error_reply(error, locale, second_format(locale, user_locale))
 
@@ -53,7 +54,7 @@ def solve_form(fields: dict[Quantity, str | None], locale: Locale,
     """`answer_form`, with the result its reply shows (a workflow step outputs its figures: bot.slack.steps)."""
     command = parse_fields(fields, locale, reader)
     try:
-        result = _calculate(command)
+        result = calculate(command)
     except UserInputError as error:
         field = Quantity(error.cause or error.quantity) if error.quantity else _first_empty(fields)
         raise FieldErrors({field: error}) from None
@@ -116,7 +117,7 @@ def _first_empty(fields: dict[Quantity, str | None]) -> Quantity:
     return next((q for q in reversed(list(Quantity)) if not (fields.get(q) or "").strip()), Quantity.ACTUAL)
 
 
-def _calculate(command: Command) -> Result:
+def calculate(command: Command) -> Result:
     """Validate and solve; a broken rule is reported with the token the user typed for that value, or, for a
     solved value, with the actual throughput it was solved from (every inverse question gives one)."""
     try:

@@ -57,7 +57,7 @@ from fractions import Fraction
 
 from bot.series import Point, SerialTrend, Series, analyse
 
-__all__ = ["MIN_SIZES", "REACH", "Fit", "Forecast", "Model", "Weakness", "analyse", "fit", "forecast"]
+__all__ = ["MIN_SIZES", "REACH", "Fit", "Forecast", "Model", "Weakness", "analyse", "as_decimal", "fit", "forecast"]
 
 MIN_SIZES = 3  # sizes measured, fewer than which cannot tell the models apart
 REACH = 4  # times the largest size measured, past which the forecast is weak

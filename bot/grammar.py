@@ -25,8 +25,8 @@ from bot.labels import (
     SCALE_WORDS,
 )
 
-__all__ = ["ATTACHMENTS", "PER", "PHRASES", "QUESTIONS", "Phrase", "Row", "is_number", "label_word", "read_label",
-           "rewrite"]
+__all__ = ["ATTACHMENTS", "CJK", "NUM", "PER", "PER_MARK", "PHRASES", "QUESTIONS", "Phrase", "Row", "is_number",
+           "label_word", "read_label", "rewrite"]
 
 D, V, E, A = Quantity.DEVICES, Quantity.THROUGHPUT, Quantity.EFFICIENCY, Quantity.ACTUAL
 PER = "per"  # what a per-device phrase names: a rate, and that it is one device's

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from bot.settings import Settings
 
-__all__ = ["default_process_count", "freeze_startup_heap", "warm_steps"]
+__all__ = ["default_process_count", "freeze_startup_heap", "shared_database", "warm_steps"]
 
 log = logging.getLogger("bot.server")
 

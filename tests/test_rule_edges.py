@@ -94,21 +94,21 @@ def test_a_series_measured_at_exactly_ideal_is_not_flagged_above_it():
     assert "At 8 devices the measured throughput is above ideal (⚠)" in above
 
 
-@pytest.mark.parametrize(("tag", "text", "unit", "figures"), [
-    ("en-US", "img/s v=2000 64 90%", "img/s", "64 devices × 2,000 img/s at 90% efficiency: 115,200 img/s actual"),
-    ("en-US", "tokens/s devices=64 2000 90%", "tokens/s",
-     "64 devices × 2,000 tokens/s at 90% efficiency: 115,200 tokens/s actual"),
-    ("en-US", "GPUs v=2000 64 90%", None, "64 devices × 2,000 samples/s at 90% efficiency"),
-    ("de-DE", "Bilder/s v=2.000 64 90 %", "Bilder/s",
-     "64 Geräte × 2.000 Bilder/s bei 90\u00a0% Effizienz: tatsächlich 115.200 Bilder/s"),
+@pytest.mark.parametrize(("tag", "text"), [
+    ("en-US", "img/s v=2000 64 90%"),
+    ("en-US", "tokens/s devices=64 2000 90%"),
+    ("en-US", "GPUs v=2000 64 90%"),
+    ("de-DE", "Bilder/s v=2.000 64 90 %"),
 ])
-def test_a_label_before_a_named_value_names_that_value_and_no_number_after_it(tag, text, unit, figures):
-    """The label stands next to no number of its own (a named value follows it): it confirms the named one, and
-    the next plain number is read by its place, not taken for the label's quantity."""
+def test_a_label_before_a_named_value_names_that_value_and_no_number_after_it(tag, text):
+    """The label stands next to no number of its own (a named value follows it): the next plain number is read by
+    its place, not taken for the label's quantity (`img/s v=2000 64` is 64 devices, not a second throughput)."""
     reply = answer(text, resolve_locale(tag))
-    assert reply.text.startswith(figures), reply.text
-    if unit:
-        assert f"2.000 {unit}" in render_plain_text(reply) or f"2,000 {unit}" in render_plain_text(reply)
+    assert not reply.is_error, reply.text
+    figures = render_plain_text(reply)
+    for line in ("Devices: 64", "Per-device throughput: 2,000", "Scaling efficiency: 90%") if tag == "en-US" else (
+            "Geräte: 64", "Durchsatz pro Gerät: 2.000", "Skalierungseffizienz: 90\u00a0%"):
+        assert line in figures, figures
 
 
 @pytest.fixture

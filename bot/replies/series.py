@@ -23,7 +23,7 @@ from bot.replies.wording import Wording, wording_for
 from bot.series import Point, SerialTrend, Series, decimal
 from bot.series_syntax import SeriesCommand
 
-__all__ = ["SERIES_TABLE_BLOCK", "build_series_error_reply", "build_series_reply", "series_table"]
+__all__ = ["SERIES_TABLE_BLOCK", "build_series_error_reply", "build_series_reply", "series_table", "summary"]
 
 BAR_WIDTH = 10
 SERIES_TABLE_BLOCK = "dpscale_series_table"  # the table's block id: what tells a series reply from a single result
