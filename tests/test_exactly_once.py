@@ -122,8 +122,9 @@ def test_the_arbiter_killed_leaves_no_worker_and_the_next_start_serves_at_once(t
     server = AppServer(fake, env=env).start()
     try:
         assert server.process is not None
-        workers = children_of(server.process.pid)
-        assert len(workers) == 2
+        pid = server.process.pid
+        assert wait_until(lambda: len(children_of(pid)) == 2, 10)  # the arbiter forks its workers one by one
+        workers = children_of(pid)
         os.kill(server.process.pid, signal.SIGKILL)
         server.process.wait(10)
         gone = wait_until(lambda: not [pid for pid in workers if _alive(pid)], 10)

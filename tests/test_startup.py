@@ -120,7 +120,7 @@ def test_a_healthy_start_says_mode_address_processes_and_database_in_one_line_an
     database = server.env["DATABASE_URL"].removeprefix("sqlite:///")
     started = [line for line in log.splitlines() if " bot.server serving " in line]
     assert len(started) == 1 and started[0].endswith(
-        f"serving over HTTP on 0.0.0.0:{server.port}: 1 process, 64 threads each, SQLite file {database}")
+        f"serving over HTTP on 0.0.0.0:{server.port}: 1 process, 128 threads each, SQLite file {database}")
     assert not [line for line in log.splitlines() if " WARNING " in line or " ERROR " in line or "alembic" in line]
 
 
