@@ -34,6 +34,7 @@ from bot.replies.plain import plain
 from bot.replies.wording import wording_for
 from bot.slack.ids import THROUGHPUT_STEP
 from bot.slack.plumbing import deadline_of, request_log, services_of, time_left
+from bot.slack.views import form_labels
 
 logger = logging.getLogger(__name__)
 
@@ -73,13 +74,7 @@ def _number(value: Decimal) -> int | float:
 def step_problem(errors: FieldErrors, locale: Locale) -> str:
     """One message for a failed step, in `locale`'s language: each wrong input named by the form's label for it."""
     words = wording_for(locale)
-    _ = words.gettext
-    labels = {
-        Quantity.DEVICES: _("Devices"),
-        Quantity.THROUGHPUT: _("Per-device throughput (samples/s)"),
-        Quantity.EFFICIENCY: _("Scaling efficiency"),
-        Quantity.ACTUAL: _("Actual cluster throughput (samples/s)"),
-    }
+    labels = form_labels(words)
     parts = []
     for quantity, error in errors.errors.items():
         problem = plain(describe_error(error, locale))

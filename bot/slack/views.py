@@ -18,7 +18,7 @@ from bot.numbers import is_unknown
 from bot.replies import Reply, ReplyKind, describe_error, explanation_blocks
 from bot.replies.blocks import Block, context, section, warning
 from bot.replies.guide import help_blocks
-from bot.replies.wording import EXAMPLE, wording_for
+from bot.replies.wording import EXAMPLE, Wording, wording_for
 from bot.slack.ids import EDIT_ACTION, FORM_ACTION_ID, FORM_BLOCK_IDS, FORM_CALLBACK, SHARE_ACTION
 from bot.slack.modals import form_modal, form_rule, plain_title, two_formats
 from bot.slack.series_form import is_series_reply, with_explain_button
@@ -122,6 +122,17 @@ def direct_message_note(locale: Locale) -> Block:
     )])
 
 
+def form_labels(words: Wording) -> dict[Quantity, str]:
+    """The form's label for each field, in the order the form shows them (a workflow step names its inputs so too)."""
+    _ = words.gettext
+    return {
+        Quantity.DEVICES: _("Devices"),
+        Quantity.THROUGHPUT: _("Per-device throughput (samples/s)"),
+        Quantity.EFFICIENCY: _("Scaling efficiency"),
+        Quantity.ACTUAL: _("Actual cluster throughput (samples/s)"),
+    }
+
+
 def form_view(
     locale: Locale, metadata: FormMetadata, initial: dict[Quantity, str] | None = None, notes: tuple[str, ...] = ()
 ) -> dict[str, Any]:
@@ -132,20 +143,19 @@ def form_view(
     d, v, e = EXAMPLE
     # read in two formats (after `lang=`), the examples are ungrouped: `2.000` would be asked about
     number = words.plain if two_formats(metadata) else words.number
-    hints = {
-        Quantity.DEVICES: (_("Devices"), number(d, 0)),
-        Quantity.THROUGHPUT: (_("Per-device throughput (samples/s)"), number(v, 2)),
-        Quantity.EFFICIENCY: (_("Scaling efficiency"), _("{first} or {second}").format(first=words.percent(e),
-                                                                                        second=number(e, 2))),
-        Quantity.ACTUAL: (_("Actual cluster throughput (samples/s)"), number(d * v * e, 2)),
+    examples = {
+        Quantity.DEVICES: number(d, 0),
+        Quantity.THROUGHPUT: number(v, 2),
+        Quantity.EFFICIENCY: _("{first} or {second}").format(first=words.percent(e), second=number(e, 2)),
+        Quantity.ACTUAL: number(d * v * e, 2),
     }
     blocks: list[Block] = [section(_(
         "Fill in any three fields and dpscale works out the fourth. Leave *actual cluster throughput* empty to see "
         "what your cluster delivers."
     ))]
     blocks.extend(context([note[:FORM_ERROR_LIMIT]]) for note in notes)
-    for quantity, (label, example) in hints.items():
-        blocks.append(_form_input(quantity, label, _("e.g. {example}").format(example=example), initial))
+    for quantity, label in form_labels(words).items():
+        blocks.append(_form_input(quantity, label, _("e.g. {example}").format(example=examples[quantity]), initial))
     blocks.append(context([form_rule(words, metadata)]))
     return form_modal(FORM_CALLBACK, metadata, _("Data-parallel scaling"), blocks, words)
 
