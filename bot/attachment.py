@@ -50,9 +50,19 @@ class Attached:
 def has_words(words: list[str]) -> bool:
     """Whether any word is no number and no named value, or a unit with a colon: only then is there a label or a
     filler to look for."""
-    return any((not KEYED.match(word) and any(c.isalpha() and c not in "kKMG" for c in word))
+    return any((not KEYED.match(word) and _has_letter(word))
                or (":" in word and label_of(word.split(":", 1)[0]) in (D, V))
                or (not word.isascii() and word not in MARKERS) for word in words)
+
+
+_ASCII_LETTER = re.compile("[A-FH-JLN-Za-jl-z]")  # any ASCII letter but a suffix's (k, K, M, G)
+
+
+def _has_letter(word: str) -> bool:
+    """Whether `word` has a letter that is no number's k, M or G suffix."""
+    if word.isascii():
+        return _ASCII_LETTER.search(word) is not None
+    return any(c.isalpha() and c not in "kKMG" for c in word)
 
 
 

@@ -143,6 +143,7 @@ class Candidates:
         return not self.suffixed and len(self.natives) == 1 and self.reader.is_house_form(self.body, *self.natives)
 
 
+@lru_cache(maxsize=1024)  # a command's tokens are read twice (for the evidence they give, then for their value)
 def candidates(token: str, reader: Reader) -> Candidates:
     """Every reading of `token` (digits, marks, an optional sign and k/M/G suffix) for `reader`.
 

@@ -64,8 +64,13 @@ def resolve_locale(tag: str) -> Locale:
     except (UnknownLocaleError, ValueError, TypeError):
         raise UserInputError(ErrorCode.UNKNOWN_LOCALE, token=tag) from None
     if modifier:
-        return Locale(locale.language, locale.territory, locale.script, locale.variant, modifier)
-    return locale
+        locale = Locale(locale.language, locale.territory, locale.script, locale.variant, modifier)
+    return _INTERNED.setdefault(str(locale), locale)
+
+
+# One object per locale, whichever tag named it (`de-DE`, `de_DE`): the caches keyed by a locale find it by
+# identity, never through Babel's `Locale.__eq__`, which every lookup of an equal but other object calls.
+_INTERNED: dict[str, Locale] = {}
 
 
 def unknown_locale(default: Locale) -> Locale:

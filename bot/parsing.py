@@ -90,13 +90,15 @@ def split_words(text: str, locale: Locale) -> tuple[list[str], Locale]:
 
 def reader_of(reply_locale: Locale, user_locale: Locale) -> Reader:
     """Whose numbers these are: the user's format, and the `lang=` one too when it chose another."""
-    return reader_for(reply_locale, None if reply_locale == user_locale else user_locale)
+    return reader_for(reply_locale, None if reply_locale is user_locale or reply_locale == user_locale else user_locale)
 
 
 def second_format(reply_locale: Locale, user_locale: Locale) -> Locale | None:
     """The user's own locale where a `lang=` word chose one whose format reads numbers otherwise: the examples a
     reply shows are then written so that both read them alike (`2000`, not `2.000`). None otherwise."""
-    if reply_locale == user_locale or len(reader_of(reply_locale, user_locale).natives) < 2:
+    if reply_locale is user_locale or reply_locale == user_locale:
+        return None
+    if len(reader_of(reply_locale, user_locale).natives) < 2:
         return None
     return user_locale
 

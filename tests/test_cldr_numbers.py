@@ -32,3 +32,12 @@ def test_a_locale_outside_the_table_is_read_from_babel():
     locale = resolve_locale("fi-FI")
     assert str(locale) not in CLDR_NUMBERS
     assert (cldr_style(locale).decimal, cldr_style(locale).group) == (",", "\u00a0")
+
+
+@pytest.mark.parametrize("tags", [("de-DE", "de_DE", " de-DE "), ("es-LA", "es_419", "es-419"),
+                                  ("ja-JP@unknown", "ja_JP@unknown")])
+def test_every_tag_of_a_locale_resolves_to_the_same_object(tags):
+    # the caches keyed by a locale (a reply's wording, a reader's formats) then find it by identity, without
+    # Babel's `Locale.__eq__`, which is Python code: it was a tenth of a command's instructions
+    first, *others = (resolve_locale(tag) for tag in tags)
+    assert all(other is first for other in others)

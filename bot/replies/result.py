@@ -49,7 +49,7 @@ class Figures:
     def of(cls, result: Result, words: Wording) -> Figures:
         """Solved values rounded for reading; given ones with every digit the user gave (up to a limit), so
         the worked formula multiplies the very numbers it shows: 12.345 % is 0.12345, not 0.1234."""
-        devices = words.number(result.devices, 0)
+        devices, speedup = words.number(result.devices, 0), words.number(result.speedup)
         solved = result.solved
         percent_digits = _given_digits(result.efficiency * 100, 2, MAX_GIVEN_DIGITS) if solved is not E else 2
         throughput_digits = _given_digits(result.throughput, 2, MAX_GIVEN_DIGITS) if solved is not V else 2
@@ -60,8 +60,8 @@ class Figures:
             efficiency_fraction=words.number(result.efficiency, percent_digits + 2),
             ideal=words.number(result.ideal),
             actual=words.number(result.actual),
-            speedup=words.times(words.number(result.speedup)),
-            speedup_number=words.number(result.speedup),
+            speedup=words.times(speedup),
+            speedup_number=speedup,
             devices_times=words.times(devices),
             loss=words.number(result.loss),
             loss_share=words.percent(result.loss / result.ideal),

@@ -7,6 +7,7 @@ Pure builders, like those of `bot.slack.views`; the listeners are in `bot.slack.
 from __future__ import annotations
 
 from decimal import Decimal
+from operator import methodcaller
 from typing import Any
 
 from babel import Locale
@@ -38,7 +39,10 @@ SeriesValues = tuple[str | None, str | None]  # (one device's throughput, the me
 
 def is_series_reply(reply: Reply) -> bool:
     """Whether `reply` is a series' result (its table is there), which gets the Explanations button."""
-    return reply.kind is ReplyKind.RESULT and any(block.get("block_id") == SERIES_TABLE_BLOCK for block in reply.blocks)
+    return reply.kind is ReplyKind.RESULT and SERIES_TABLE_BLOCK in map(_BLOCK_ID, reply.blocks)
+
+
+_BLOCK_ID = methodcaller("get", "block_id")
 
 
 def with_explain_button(actions: Block, locale: Locale) -> Block:
