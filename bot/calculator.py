@@ -77,8 +77,7 @@ def check_solved(quantity: Quantity, value: Decimal) -> None:
     try:
         check(quantity, value)
     except UserInputError as error:
-        error.value = str(value)
-        raise
+        raise replace(error, value=str(value)) from None
 
 
 # (lowest, highest, whether the lowest itself is allowed) for each quantity

@@ -5,6 +5,7 @@ The Slack layer and the command-line tool both call `answer`; neither knows how 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 
 from babel import Locale
@@ -124,8 +125,7 @@ def calculate(command: Command) -> Result:
         return solve(make_scenario(**command.values))
     except UserInputError as error:
         if error.value is not None and Quantity.ACTUAL in command.tokens:
-            error.cause = Quantity.ACTUAL.value
-            error.token = command.tokens[Quantity.ACTUAL]
-        elif error.token is None and error.quantity is not None:
-            error.token = command.tokens.get(Quantity(error.quantity))
+            raise replace(error, cause=Quantity.ACTUAL.value, token=command.tokens[Quantity.ACTUAL]) from None
+        if error.token is None and error.quantity is not None:
+            raise replace(error, token=command.tokens.get(Quantity(error.quantity))) from None
         raise

@@ -10,7 +10,7 @@ two neighbours changes some outcome (`tests/test_rules.py`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from enum import StrEnum
 from functools import cached_property
@@ -194,6 +194,5 @@ def decide(case: Case, rules: tuple[Rule, ...] = RULES) -> Decision:
             continue
         if isinstance(decision, Reading):
             return Reading(decision.token, decision.value, decision.kind, decision.alternative, rule.name)
-        decision.rule = rule.name
-        return decision
+        return replace(decision, rule=rule.name)
     raise ValueError("the last rule applies to every case")

@@ -5,6 +5,7 @@ fraction, and hardly a percentage anyone measured), and only readings that could
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from decimal import Decimal
 from enum import StrEnum
 
@@ -49,10 +50,10 @@ def read_value(quantity: Quantity, raw: str, reader: Reader, evidence: str = "")
     try:
         reading = read_number(body, reader, possible_for(quantity), evidence)
     except UserInputError as error:
-        error.token, error.quantity = raw, quantity.value
+        readings = error.readings
         if quantity is Quantity.EFFICIENCY:  # as fractions, the way the efficiency is read
-            error.readings = tuple(v / 100 if has_percent or v > 1 else v for v in error.readings)
-        raise
+            readings = tuple(v / 100 if has_percent or v > 1 else v for v in readings)
+        raise replace(error, token=raw, quantity=quantity.value, readings=readings) from None
     if reading.token != raw:  # a percent sign taken off: the reading names the token as typed
         reading = Reading(raw, reading.value, reading.kind, reading.alternative, reading.rule)
     if quantity is not Quantity.EFFICIENCY:
