@@ -498,3 +498,35 @@ def test_the_documented_commands_rotate_the_key_and_undo_the_encryption(tmp_path
     key = store_command(url, "", "new-key").stdout.strip()
     assert TokenCipher([key]).decrypt(TokenCipher([key]).encrypt("xoxb-1")) == "xoxb-1"
     store.close()
+
+
+def test_a_postgresql_server_that_never_answers_fails_the_connection_instead_of_holding_it():
+    # a host that takes the TCP connection and then says nothing (gone mid-failover): without libpq's
+    # connect_timeout a request's thread would wait for the kernel's TCP timeout, minutes
+    import socket
+
+    from sqlalchemy.exc import OperationalError
+
+    from bot.store.db import POSTGRES_CONNECT_TIMEOUT_S
+
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)  # the kernel accepts connections; nothing ever reads or answers them
+        port = silent.getsockname()[1]
+        database = Database(f"postgresql://dpscale@127.0.0.1:{port}/dpscale")
+        outcome: list[BaseException] = []
+
+        def connect() -> None:
+            try:
+                database.engine.connect().close()
+            except BaseException as error:  # noqa: BLE001  # what the thread saw, asserted below
+                outcome.append(error)
+
+        worker = threading.Thread(target=connect, daemon=True)
+        started = time.monotonic()
+        worker.start()
+        worker.join(POSTGRES_CONNECT_TIMEOUT_S * 10)  # the bound of a hang, not a timing of the happy path
+        assert not worker.is_alive(), "connecting to a silent server is still waiting"
+        assert isinstance(outcome[0], OperationalError)
+        assert time.monotonic() - started < POSTGRES_CONNECT_TIMEOUT_S * 10
+        database.dispose()

@@ -22,6 +22,7 @@ DEFAULT_URL = "sqlite:///dpscale.sqlite3"
 SQLITE_PAGE_CACHE_KIB = 256
 # how long a write waits for another's lock: a write made before an acknowledgement (a `format=` word's) must leave
 # time within Slack's 3 s for the answer, the apology included
+POSTGRES_CONNECT_TIMEOUT_S = 3  # libpq's connect_timeout, unless DATABASE_URL sets one
 SQLITE_BUSY_TIMEOUT_MS = 2000
 
 
@@ -92,6 +93,9 @@ def _create(url: str) -> Engine:
     options: dict[str, Any] = {"pool_pre_ping": True, "hide_parameters": True}
     if parsed.get_backend_name() == "sqlite":
         options["connect_args"] = {"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000, "check_same_thread": False}
+    elif "connect_timeout" not in parsed.query:  # a server that takes the connection and never answers (a host
+        # gone, a failover under way) fails the connection in seconds instead of holding a request's thread
+        options["connect_args"] = {"connect_timeout": POSTGRES_CONNECT_TIMEOUT_S}
     engine = create_engine(url, **options)
     if parsed.get_backend_name() == "sqlite":
         event.listen(engine, "connect", _tune_sqlite)
