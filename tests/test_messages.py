@@ -27,9 +27,13 @@ def reply_text(text: str, locale: str) -> str:
         ("en-US", "v=2000 e=90% actual=115201", ["Devices needed: 65", "⌈115,201 / (2,000 × 0.9)⌉ = 65",
                                                  "which deliver 117,000 samples/s"]),
         ("en-US", "devices=64 e=0.9 actual=115200", ["Per-device throughput needed: 2,000 samples/s"]),
-        ("en-US", "1 2000 90%", ["A single device has nothing to synchronize"]),
+        # one device: the figures use the efficiency given, and the note says so rather than contradict them
+        ("en-US", "1 2000 90%", ["Actual throughput (calculated): 1,800 samples/s",
+                                 "These figures apply the 90% you gave", "scaling efficiency is 100% by definition"]),
         ("en-US", "8 0.004 50%", ["0.004 samples/s", "0.016 samples/s", "4×"]),
-        ("de-DE", "2 0,5 100 %", ["0,5 Samples/s", "1 Samples/s"]),
+        ("de-DE", "2 0,5 100 %", ["0,5 Samples/s", "1 Sample/s"]),  # the unit in the plural CLDR gives the count
+        ("fr-FR", "2 2 000 100 %", ["Perte de scaling\u202f: 0 échantillon/s", "4\u202f000 échantillons/s"]),
+        ("en-US", "2 0.5 100%", ["Ideal throughput: 1 sample/s", "Per-device throughput: 0.5 samples/s"]),
     ],
 )
 def test_results_are_written_in_the_readers_locale(locale, text, shown):

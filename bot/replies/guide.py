@@ -200,8 +200,8 @@ def limits_block(locale: Locale) -> Block:
 
 def _what_is_efficiency(words: Wording) -> str:
     return words.gettext(
-        "It is the share of ideal throughput that a cluster really reaches, compared with every added device "
-        "contributing its full single-device rate. It folds every imperfection of parallel training (gradient "
+        "It is the share of ideal throughput (every device contributing its full single-device rate) that a "
+        "cluster actually reaches. It folds every imperfection of parallel training (gradient "
         "exchange, waiting at synchronization points, uneven work) into one fraction between zero and one."
     )
 
