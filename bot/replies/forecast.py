@@ -27,9 +27,9 @@ def forecast_blocks(cast: Forecast, single: Fraction, words: Wording) -> list[Bl
     lines.append(_supported(cast.supported, words))
     lines += [":warning: " + _weakness(reason, cast, words) for reason in cast.weak]
     limits = _(
-        "A forecast carries the measured trend of e to a size not measured, and knows nothing else: not an "
-        "interconnect that saturates (a link or a switch at capacity), not a change of batch size, not another "
-        "topology (more nodes, another network)."
+        "A forecast extends the measured trend of e to a size you did not measure, and accounts for nothing else: "
+        "not an interconnect that saturates (a link or a switch at capacity), not a change of batch size, not "
+        "another topology (more nodes, another network)."
     )
     return [section("\n".join(lines)), context([limits])]
 

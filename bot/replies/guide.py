@@ -227,7 +227,7 @@ def _explanations(locale: Locale) -> tuple[Block, ...]:
         context([_(
             ":warning: *Limits.* A first-order model: every loss is folded into the one efficiency you give. It does "
             "not predict that value from interconnect bandwidth, model size or batch size, and efficiency measured "
-            "at one cluster size does not carry over to another. Pure data parallelism is assumed; pipeline or "
+            "at one cluster size does not carry over to another. Pure data parallelism is assumed; pipeline and "
             "tensor parallelism have overheads of their own. Measure efficiency on your own cluster rather than "
             "assuming a number."
         )]),

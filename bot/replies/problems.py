@@ -150,7 +150,7 @@ def _template(error: UserInputError, words: Wording) -> str:
                  "outside the command.")
     if error.code is ErrorCode.OUT_OF_RANGE:
         if error.low not in (None, "0"):
-            return _("{quantity} must be from {low} to {high}.")
+            return _("{quantity} must be between {low} and {high}.")
         return _("{quantity} must be more than 0 and at most {high}.")
     return _templates(words)[error.code]
 
