@@ -4,10 +4,12 @@ language's own separator, and the command-line tool writing a terminal's command
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 import pytest
 
+from bot.calculator import Quantity
 from bot.cli import in_terminal
 from bot.engine import answer
 from bot.errors import ErrorCode, UserInputError
@@ -55,8 +57,6 @@ def test_a_measured_one_device_efficiency_is_explained_by_its_two_throughputs(la
     locale = resolve_locale(TAGS[language])
     words = Wording(locale)
     key = words.key
-    from bot.calculator import Quantity
-
     command = (f"{key(Quantity.DEVICES)}1 {key(Quantity.THROUGHPUT)}{words.plain(Decimal(2000))} "
                f"{key(Quantity.ACTUAL)}{words.plain(Decimal(1800))}")
     note = _note(render_plain_text(answer(command, locale)))
@@ -130,3 +130,25 @@ def test_no_slack_command_is_left_in_the_terminals_help(language, capsys):
 
     main(["help", "--locale", TAGS[language]])
     assert "/dpscale" not in capsys.readouterr().out
+
+
+SERIES_NOTE = (":books: What scaling efficiency is, why it falls as a cluster grows and how to improve it: press "
+               "*Explanations* under a private result, or open dpscale's Home tab. These figures hold only at the "
+               "sizes measured; nothing is extrapolated.")
+FORECAST_NOTE = (":books: What scaling efficiency is, why it falls as a cluster grows and how to improve it: press "
+                 "*Explanations* under a private result, or open dpscale's Home tab. The table's figures hold at the "
+                 "sizes measured; only the forecast is extrapolated.")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_forecasts_pointer_to_the_explanations_is_the_series_own(language):
+    """Under a forecast (`at=128`) the pointer to *Explanations* says what to do in the same words as under a
+    series without one (it was once a verbless "*Explanations* under a private result" there): only the
+    sentence on what is extrapolated differs."""
+    words = Wording(resolve_locale(TAGS[language]))
+
+    def first(text: str) -> str:
+        return re.split(r"(?<=[.。])\s*", text)[0]
+
+    assert words.gettext(FORECAST_NOTE) != FORECAST_NOTE or language in ("en", "en_GB")
+    assert first(words.gettext(FORECAST_NOTE)) == first(words.gettext(SERIES_NOTE))
