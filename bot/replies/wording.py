@@ -115,7 +115,7 @@ class Wording:
     def _plural_count(self, written: str) -> int:
         """A count that picks, in the catalog's plural forms, the form CLDR gives `written` (a number as this
         wording wrote it, its decimals part of its plural: English `1 sample/s`, `1.5 samples/s`)."""
-        digits = "".join(c if c.isdigit() else "." if c == self.style.decimal else "" for c in written)
+        digits = "".join(c if c.isdecimal() else "." if c == self.style.decimal else "" for c in written)
         try:
             category = self.language.plural_form(Decimal(digits.strip(".") or "0"))
         except ArithmeticError:  # not a number after all: the plural form
