@@ -34,7 +34,9 @@ from bot.replies.wording import wording_for
 from bot.series_syntax import wants_series_form
 
 DEFAULT_LOCALE = "en-US"
-SLASH_COMMAND = re.compile(r"(?<!\S)/dpscale\b")  # Slack's way to type it; a terminal's is `dpscale`
+# Slack's way to type it; a terminal's is `dpscale`. After a space, a quote or any punctuation (`用法：/dpscale`,
+# `「/dpscale シリーズ」`), never inside a word or a path (`docs/dpscale`)
+SLASH_COMMAND = re.compile(r"(?<![\w/.])/dpscale\b")
 
 
 def main(argv: list[str] | None = None) -> int:

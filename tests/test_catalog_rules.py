@@ -87,7 +87,7 @@ def placeholder_values(words: Wording) -> dict[str, str]:
         "devices": words.number(d, 0), "speedup": words.times(words.number(d * e)), "ideal": words.times("64"),
         "high": words.number(Decimal(128000)), "low": words.percent(Decimal("0.0001")), "limit": "500",
         "quantity": _("The scaling efficiency"), "label": _("Devices"),
-        "message": _("{quantity} must be from {low} to {high}.").format(
+        "message": _("{quantity} must be between {low} and {high}.").format(
             quantity=_("The scaling efficiency"), low=words.percent(Decimal("0.0001")), high=words.hundred),
         "bar": "█" * 18 + "░" * 2, "user": "<@U0123ABCD>", "workspace": "Acme Research",
         "link": '<a href="/slack/install">/slack/install</a>',

@@ -27,9 +27,13 @@ def reply_text(text: str, locale: str) -> str:
         ("en-US", "v=2000 e=90% actual=115201", ["Devices needed: 65", "⌈115,201 / (2,000 × 0.9)⌉ = 65",
                                                  "which deliver 117,000 samples/s"]),
         ("en-US", "devices=64 e=0.9 actual=115200", ["Per-device throughput needed: 2,000 samples/s"]),
-        ("en-US", "1 2000 90%", ["A single device has nothing to synchronize"]),
+        # one device: the figures use the efficiency given, and the note says so rather than contradict them
+        ("en-US", "1 2000 90%", ["Actual throughput (calculated): 1,800 samples/s",
+                                 "These figures apply the 90% you gave", "scaling efficiency is 100% by definition"]),
         ("en-US", "8 0.004 50%", ["0.004 samples/s", "0.016 samples/s", "4×"]),
-        ("de-DE", "2 0,5 100 %", ["0,5 Samples/s", "1 Samples/s"]),
+        ("de-DE", "2 0,5 100 %", ["0,5 Samples/s", "1 Sample/s"]),  # the unit in the plural CLDR gives the count
+        ("fr-FR", "2 2 000 100 %", ["Perte de scaling\u202f: 0 échantillon/s", "4\u202f000 échantillons/s"]),
+        ("en-US", "2 0.5 100%", ["Ideal throughput: 1 sample/s", "Per-device throughput: 0.5 samples/s"]),
     ],
 )
 def test_results_are_written_in_the_readers_locale(locale, text, shown):
@@ -94,11 +98,11 @@ def test_a_number_two_formats_read_differently_is_asked_about_with_both_readings
 @pytest.mark.parametrize(
     ("locale", "text", "message"),
     [
-        ("en-US", "64 2000 150%", "The scaling efficiency must be from 0.01% to 100%. You wrote 150%."),
+        ("en-US", "64 2000 150%", "The scaling efficiency must be between 0.01% and 100%. You wrote 150%."),
         ("de-DE", "64 2000 150 %",
          "Die Skalierungseffizienz muss zwischen 0,01\u00a0% und 100\u00a0% liegen. Du hast 150% angegeben."),
         ("de-DE", "64,5 2000 90%", "Die Gerätezahl muss eine ganze Zahl sein, etwa 64. Du hast 64,5 angegeben."),
-        ("en-US", "0 2000 90%", "The number of devices must be from 1 to 1,000,000. You wrote 0."),
+        ("en-US", "0 2000 90%", "The number of devices must be between 1 and 1,000,000. You wrote 0."),
         ("en-US", "64 -5 90%",
          "The per-device throughput must be more than 0 and at most 1,000,000,000,000. You wrote -5."),
         ("en-US", "64 2000 apples", "I don't recognize apples."),
@@ -112,7 +116,7 @@ def test_a_number_two_formats_read_differently_is_asked_about_with_both_readings
         ("en-US", "x" * 600, "at most 500 characters"),
         # the user's own reading breaks a rule: the rule says so, and no other reading is offered in its place
         ("en-US", "1.024 2000 90%", "Devices must be a whole number, such as 64. You wrote 1.024."),
-        ("en-US", "64 2000 12,500", "The scaling efficiency must be from 0.01% to 100%. You wrote 12,500."),
+        ("en-US", "64 2000 12,500", "The scaling efficiency must be between 0.01% and 100%. You wrote 12,500."),
         ("de-DE", "1.500.000 2000 90 %",
          "Die Gerätezahl muss zwischen 1 und 1.000.000 liegen. Du hast 1.500.000 angegeben."),
         # a missing value's example is a value of that quantity, as the reader writes it
@@ -226,12 +230,12 @@ def test_the_worked_formula_multiplies_the_numbers_it_shows_and_nothing_small_is
     ("locale", "text", "shown"),
     [
         ("en-US", "64 2000 actual=12.79",
-         "The scaling efficiency must be from 0.01% to 100%. With 12.79 it would come out at 0.00999%."),
+         "The scaling efficiency must be between 0.01% and 100%. With 12.79 it would come out at 0.00999%."),
         ("de-DE", "64 2.000 actual=12,79",
          "Die Skalierungseffizienz muss zwischen 0,01\u00a0% und 100\u00a0% liegen. "
          "Mit 12,79 ergäbe sich 0,00999\u00a0%."),
         ("en-US", "v=1 e=50% actual=3000000",
-         "The number of devices must be from 1 to 1,000,000. With 3000000 you would need 6,000,000 devices."),
+         "The number of devices must be between 1 and 1,000,000. With 3000000 you would need 6,000,000 devices."),
         ("fr-FR", "v=1 e=50% actual=3000000", "il faudrait 6\u202f000\u202f000 d’accélérateurs."),  # CLDR's *many*
         ("ja-JP", "v=1 e=50% actual=3000000", "6,000,000台のデバイスが必要になります。"),
     ],

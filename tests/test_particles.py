@@ -64,7 +64,7 @@ def test_a_particle_after_a_code_span_stands_apart_so_slack_still_draws_the_span
 
 def test_a_korean_reply_string_chooses_its_particles_when_formatted():
     words = wording_for(resolve_locale("ko-KR"))
-    text = words.gettext("{quantity} must be from {low} to {high}.").format(
+    text = words.gettext("{quantity} must be between {low} and {high}.").format(
         quantity=words.gettext("The scaling efficiency"), low="0.01%", high="100%")
     assert text.startswith("스케일링 효율은 ")
     assert "{" not in text

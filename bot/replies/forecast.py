@@ -27,9 +27,9 @@ def forecast_blocks(cast: Forecast, single: Fraction, words: Wording) -> list[Bl
     lines.append(_supported(cast.supported, words))
     lines += [":warning: " + _weakness(reason, cast, words) for reason in cast.weak]
     limits = _(
-        "A forecast carries the measured trend of e to a size not measured, and knows nothing else: not an "
-        "interconnect that saturates (a link or a switch at capacity), not a change of batch size, not another "
-        "topology (more nodes, another network)."
+        "A forecast extends the measured trend of e to a size you did not measure, and accounts for nothing else: "
+        "not an interconnect that saturates (a link or a switch at capacity), not a change of batch size, not "
+        "another topology (more nodes, another network)."
     )
     return [section("\n".join(lines)), context([limits])]
 
@@ -44,16 +44,16 @@ def _model_line(fit: Fit, single: Fraction, devices: int, words: Wording) -> str
     throughputs = fit.throughputs(single)
     if fit.speedups is None or throughputs is None:
         return "• " + _("{model}: predicts no finite speedup at {devices} devices (its e falls below zero there); "
-                        "it misses the measurements by up to {residual}.").format(
+                        "it fits the measurements to within {residual}.").format(
             model=name, devices=words.number(Decimal(devices), 0), residual=residual)
     low, high = (words.times(words.number(_rounded(s))) for s in fit.speedups)
     a_low, a_high = (words.number(_rounded(a), 0) for a in throughputs)
     if low == high:  # a fit with no measurement to spare: no spread to show, and still not a measurement
-        return "• " + _("{model}: speedup about {speedup}, about {throughput}; it misses the measurements by up to "
+        return "• " + _("{model}: speedup about {speedup}, about {throughput}; it fits the measurements to within "
                         "{residual}.").format(model=name, speedup=low, throughput=words.rate(a_high),
                                               residual=residual)
-    return "• " + _("{model}: speedup {low} to {high}, {throughput_low} to {throughput_high}; it misses the "
-                    "measurements by up to {residual}.").format(
+    return "• " + _("{model}: speedup {low} to {high}, {throughput_low} to {throughput_high}; it fits the "
+                    "measurements to within {residual}.").format(
         model=name, low=low, high=high, throughput_low=a_low, throughput_high=words.rate(a_high), residual=residual)
 
 

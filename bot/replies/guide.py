@@ -200,8 +200,8 @@ def limits_block(locale: Locale) -> Block:
 
 def _what_is_efficiency(words: Wording) -> str:
     return words.gettext(
-        "It is the share of ideal throughput that a cluster really reaches, compared with every added device "
-        "contributing its full single-device rate. It folds every imperfection of parallel training (gradient "
+        "It is the share of ideal throughput (every device contributing its full single-device rate) that a "
+        "cluster actually reaches. It folds every imperfection of parallel training (gradient "
         "exchange, waiting at synchronization points, uneven work) into one fraction between zero and one."
     )
 
@@ -227,7 +227,7 @@ def _explanations(locale: Locale) -> tuple[Block, ...]:
         context([_(
             ":warning: *Limits.* A first-order model: every loss is folded into the one efficiency you give. It does "
             "not predict that value from interconnect bandwidth, model size or batch size, and efficiency measured "
-            "at one cluster size does not carry over to another. Pure data parallelism is assumed; pipeline or "
+            "at one cluster size does not carry over to another. Pure data parallelism is assumed; pipeline and "
             "tensor parallelism have overheads of their own. Measure efficiency on your own cluster rather than "
             "assuming a number."
         )]),

@@ -150,7 +150,7 @@ def _template(error: UserInputError, words: Wording) -> str:
                  "outside the command.")
     if error.code is ErrorCode.OUT_OF_RANGE:
         if error.low not in (None, "0"):
-            return _("{quantity} must be from {low} to {high}.")
+            return _("{quantity} must be between {low} and {high}.")
         return _("{quantity} must be more than 0 and at most {high}.")
     return _templates(words)[error.code]
 
@@ -182,7 +182,8 @@ def _templates(words: Wording) -> dict[ErrorCode, str]:
         ),
         ErrorCode.UNKNOWN_LOCALE: _("{token} is not a language I recognize; use a language code such as {example}."),
         ErrorCode.UNKNOWN_UNIT: _(
-            "I don't know the unit {token}. I read devices, a throughput per second and an efficiency, like {example}."
+            "I don't recognize the unit {token}. I read a number of devices, a throughput per second and an efficiency, "
+            "as in {example}."
         ),
         ErrorCode.UNPLACED_NUMBER: _(
             "I can't tell what {token} stands for: write {options}, or name each number with a unit, like {example}."

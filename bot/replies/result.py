@@ -217,11 +217,8 @@ def model_notes(result: Result, figures: Figures, words: Wording) -> list[str]:
     _ = words.gettext
     notes = []
     if result.devices == 1 and result.efficiency < 1:
-        notes.append(_(
-            ":information_source: A single device has nothing to synchronize, so its real efficiency is {hundred}; "
-            "the figure given only matters for a cluster."
-        ).format(hundred=words.hundred))
-    if result.solved is Quantity.EFFICIENCY:
+        notes.append(single_device_note(result, figures, words))
+    if result.solved is Quantity.EFFICIENCY and result.devices > 1:
         notes.append(words.ngettext(
             ":information_source: This efficiency holds for {devices} device. It usually drops as devices are "
             "added, so measure again at other sizes.",
@@ -235,3 +232,22 @@ def model_notes(result: Result, figures: Figures, words: Wording) -> list[str]:
             "stays at {efficiency} at that size; it usually drops as a cluster grows."
         ).format(rate=words.rate(figures.actual), efficiency=figures.efficiency))
     return notes
+
+
+def single_device_note(result: Result, figures: Figures, words: Wording) -> str:
+    """One device below 100 %: the figures shown are the user's, and why one device has no scaling loss of its
+    own (a given efficiency is applied as given; a measured one says the two throughputs were measured apart)."""
+    _ = words.gettext
+    rate = words.rate(figures.throughput)
+    if result.solved is Quantity.EFFICIENCY:
+        return _(
+            ":information_source: A single device on its own delivers its full per-device throughput, so its "
+            "scaling efficiency is {hundred} by definition. An actual throughput of {actual} against {rate} per "
+            "device means the two were measured differently (with another batch size or input pipeline, for "
+            "example)."
+        ).format(hundred=words.hundred, actual=words.rate(figures.actual), rate=rate)
+    return _(
+        ":information_source: These figures apply the {efficiency} you gave. A single device on its own delivers "
+        "its full per-device throughput, {rate}, so its scaling efficiency is {hundred} by definition; efficiency "
+        "matters from two devices up."
+    ).format(efficiency=figures.efficiency, rate=rate, hundred=words.hundred)

@@ -63,8 +63,8 @@ def build_series_reply(series: Series, command: SeriesCommand, locale: Locale) -
         "*Explanations* under a private result, or open dpscale's Home tab. These figures hold only at the sizes "
         "measured; nothing is extrapolated."
 ) if command.at is None else _(
-        ":books: What scaling efficiency is, why it falls as a cluster grows and how to improve it: "
-        "*Explanations* under a private result, or dpscale's Home tab. The table's figures hold at the sizes "
+        ":books: What scaling efficiency is, why it falls as a cluster grows and how to improve it: press "
+        "*Explanations* under a private result, or open dpscale's Home tab. The table's figures hold at the sizes "
         "measured; only the forecast is extrapolated."
     )]))
     blocks.append(limits_block(locale))

@@ -106,23 +106,34 @@ class Wording:
         return write_percent(Decimal(1), self.style)
 
     def rate(self, value: str) -> str:
-        """An already written number with its unit: `115,200 samples/s`."""
-        return self._rate.format(value=value)
+        """An already written number with its unit, in the plural CLDR gives the number as shown: `115,200
+        samples/s`, `1 sample/s`; French `0 échantillon/s`, `1,5 échantillon/s` (French `one` is below 2)."""
+        if self._rate is not None:
+            return self._rate.format(value=value)
+        return self.ngettext("{value} sample/s", "{value} samples/s", self._plural_count(value)).format(value=value)
+
+    def _plural_count(self, written: str) -> int:
+        """A count that picks, in the catalog's plural forms, the form CLDR gives `written` (a number as this
+        wording wrote it, its decimals part of its plural: English `1 sample/s`, `1.5 samples/s`)."""
+        digits = "".join(c if c.isdecimal() else "." if c == self.style.decimal else "" for c in written)
+        try:
+            category = self.language.plural_form(Decimal(digits.strip(".") or "0"))
+        except ArithmeticError:  # not a number after all: the plural form
+            return 2
+        return 1 if category == "one" else 2
 
     def times(self, value: str) -> str:
         """An already written number as a multiple: `57.6×`."""
         return self._times.format(value=value)
 
-    @cached_property
-    def _rate(self) -> str:
-        return self.gettext("{value} samples/s")
+    _rate: str | None = None  # the user's own unit word (`with_unit`): written as they wrote it, in no plural
 
     def with_unit(self, unit: str | None) -> Wording:
         """This wording with rates written in the user's own unit word (`115,200 tokens/s`), or itself."""
         if not unit:
             return self
         other = copy.copy(self)
-        other.__dict__["_rate"] = "{value} " + unit.replace("{", "{{").replace("}", "}}")
+        other._rate = "{value} " + unit.replace("{", "{{").replace("}", "}}")
         return other
 
     @cached_property
@@ -158,6 +169,15 @@ class Wording:
         """What the reply's language puts between the items of a list (CLDR's list pattern): `, `, or `、` in
         Japanese and Chinese."""
         return str(self.language.list_patterns["standard"]["middle"].format("", ""))
+
+    def examples(self, items: list[str]) -> str:
+        """Examples that hold numbers, one after another, apart by the language's semicolon (never a comma, which a
+        number may hold): `8 = 15,800; 16 = 31,000`, `8 = 15 800 ; 16 = 31 000`, `8 = 15,800；16 = 31,000`."""
+        return self._example_separator.join(items)
+
+    @cached_property
+    def _example_separator(self) -> str:
+        return self.pgettext("between examples that hold numbers, such as 8 = 15,800; 16 = 31,000", "; ")
 
     def join(self, items: list[str]) -> str:
         """`items` as the reply's language lists them: `8 and 16`, `8 台和 16 台`, `8개와 16개` (`bot.names`)."""

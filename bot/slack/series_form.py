@@ -65,8 +65,8 @@ def series_form_view(locale: Locale, metadata: FormMetadata, initial: SeriesValu
     _ = words.gettext
     number = words.plain if two_formats(metadata) else words.number
     throughput, rows = initial or (None, None)
-    example_rows = " · ".join(f"{words.number(Decimal(d), 0)} = {number(Decimal(a))}"
-                              for d, a in ((8, 15800), (16, 31000), (64, 115200)))
+    example_rows = words.examples([f"{words.number(Decimal(d), 0)} = {number(Decimal(a))}"
+                                   for d, a in ((8, 15800), (16, 31000), (64, 115200))])
     blocks: list[Block] = [
         section(_("Give the throughput of one device and the cluster throughput you measured at each size; dpscale "
                   "shows the efficiency at every size and how it changes as the cluster grows.")),

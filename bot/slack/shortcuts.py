@@ -74,11 +74,11 @@ def excerpt_notes(excerpt: Excerpt, author_id: str | None, author: Locale, reade
     if excerpt.found_nothing:
         return (_("I found no numbers to fill in in the message by {author}.").format(author=who),)
     if is_unknown(author) or not author_id:
-        said = _("Filled in from the message by {author}. Slack did not tell me the author's number format, so "
-                 "only numbers that every format reads alike are filled in.").format(author=who)
+        said = _("Filled in from {author}'s message. Slack didn't tell me their number format, so only numbers "
+                 "that read the same in every format were filled in.").format(author=who)
     else:
         example = code(written_example(author))
-        said = _("Filled in from the message by {author}, its numbers read as {author} writes them: "
+        said = _("Filled in from {author}'s message, with its numbers read the way {author} writes them: "
                  "{example}.").format(author=who, example=example)
     if excerpt.question is None:
         return (said,)

@@ -1,0 +1,154 @@
+"""Every catalog says what its figures show: the one-device note beside the figures it explains, four numbers
+answered as one too many, a rate's unit in the plural of its count, the series form's examples apart by the
+language's own separator, and the command-line tool writing a terminal's command after CJK punctuation too."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+import pytest
+
+from bot.calculator import Quantity
+from bot.cli import in_terminal
+from bot.engine import answer
+from bot.errors import ErrorCode, UserInputError
+from bot.i18n import shipped_languages
+from bot.numbers import resolve_locale
+from bot.parsing import parse_command
+from bot.replies import render_plain_text
+from bot.replies.wording import Wording
+from bot.slack.series_form import series_form_view
+from bot.slack.state import FormMetadata
+
+TAGS = {"en": "en-US", "en_GB": "en-GB", "de": "de-DE", "es": "es-ES", "es_419": "es-LA", "fr": "fr-FR", "it": "it-IT",
+        "ja": "ja-JP", "ko": "ko-KR", "pt_BR": "pt-BR", "zh_Hans": "zh-CN", "zh_Hant": "zh-TW"}
+LANGUAGES = sorted(shipped_languages())
+
+
+def test_every_shipped_language_is_read_here():
+    assert set(LANGUAGES) == set(TAGS)
+
+
+def _note(text: str) -> str:
+    """The reply's ℹ️ line (the model's note)."""
+    lines = [line for line in text.splitlines() if line.startswith("ℹ️")]
+    assert len(lines) == 1, text
+    return lines[0]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_one_device_note_agrees_with_the_figures_it_stands_under(language):
+    """`1 2000 90%`: the figures apply the 90 % given (1,800 actual, 0.9×), and the note names that 90 % and the
+    one device's own rate, instead of saying the real efficiency is 100 % under an actual of 1,800."""
+    locale = resolve_locale(TAGS[language])
+    words = Wording(locale)
+    devices, rate = words.number(Decimal(1), 0), words.number(Decimal(2000), 0)
+    text = render_plain_text(answer(f"{devices} {rate} {words.percent(Decimal('0.9'))}", locale))
+    note = _note(text)
+    assert words.rate(words.number(Decimal(1800))) in text  # the figure shown is the one from 90 %
+    assert words.percent(Decimal("0.9")) in note and words.rate(rate) in note and words.hundred in note, note
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_measured_one_device_efficiency_is_explained_by_its_two_throughputs(language):
+    """`devices=1 v=2000 actual=1800`: the 90 % is dpscale's own, so the note does not say "you gave", it names
+    both throughputs; and no "holds for 1 device, measure again at other sizes" beside it."""
+    locale = resolve_locale(TAGS[language])
+    words = Wording(locale)
+    key = words.key
+    command = (f"{key(Quantity.DEVICES)}1 {key(Quantity.THROUGHPUT)}{words.plain(Decimal(2000))} "
+               f"{key(Quantity.ACTUAL)}{words.plain(Decimal(1800))}")
+    note = _note(render_plain_text(answer(command, locale)))
+    assert words.rate(words.number(Decimal(1800))) in note and words.rate(words.number(Decimal(2000))) in note
+    assert words.percent(Decimal("0.9")) not in note, note
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_four_plain_numbers_are_one_too_many_in_every_language(language):
+    """`64 2000 90 80%`: devices, throughput and (by its sign) efficiency are given; 90 is the one too many —
+    not a question about where one number ends."""
+    locale = resolve_locale(TAGS[language])
+    with pytest.raises(UserInputError) as caught:
+        parse_command("64 2000 90 80%", locale)
+    assert (caught.value.code, caught.value.token) == (ErrorCode.TOO_MANY_NUMBERS, "90")
+    expected = Wording(locale).gettext(
+        "Too many numbers: devices, throughput and efficiency are already given, so {token} is one too many."
+    ).format(token="90")
+    assert expected in render_plain_text(answer("64 2000 90 80%", locale))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_rate_is_written_in_the_plural_cldr_gives_its_count(language):
+    """`0 échantillon/s` in French (CLDR's `one` is 0 and 1 there), `1 sample/s` but `0 samples/s` and
+    `1.5 samples/s` in English: the catalog's form follows the number as shown, decimals included."""
+    words = Wording(resolve_locale(TAGS[language]))
+    singular, plural = (words.ngettext("{value} sample/s", "{value} samples/s", n) for n in (1, 2))
+    for value in (Decimal(0), Decimal(1), Decimal("1.5"), Decimal(2), Decimal(115200)):
+        written = words.number(value)
+        wanted = singular if words.language.plural_form(value) == "one" else plural
+        assert words.rate(written) == wanted.format(value=written), (value, words.rate(written))
+
+
+def test_the_rate_plural_bites_where_a_language_has_one():
+    """The table above is not vacuous: French 0 and English 1 take the singular, English 0 the plural."""
+    assert Wording(resolve_locale("fr-FR")).rate("0") == "0 échantillon/s"
+    assert Wording(resolve_locale("en-US")).rate("1") == "1 sample/s"
+    assert Wording(resolve_locale("en-US")).rate("0") == "0 samples/s"
+    assert Wording(resolve_locale("en-US")).with_unit("tokens/s").rate("1") == "1 tokens/s"  # the user's own word
+
+
+SEPARATORS = {"fr": "\u202f; ", "ja": "、", "zh_Hans": "；", "zh_Hant": "；"}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_series_forms_examples_are_apart_by_the_languages_separator(language):
+    """The placeholder's three measurements are a list, not a product: no `·` (the legend's multiplication),
+    and the language's semicolon between them (`; `, French `\u202f; `, Chinese `；`, Japanese `、`)."""
+    locale = resolve_locale(TAGS[language])
+    view = series_form_view(locale, FormMetadata.of(locale, None))
+    placeholders = [block["element"]["placeholder"]["text"] for block in view["blocks"] if block["type"] == "input"]
+    rows = placeholders[-1]
+    assert "·" not in rows and rows.count(SEPARATORS.get(language, "; ")) == 2, rows
+
+
+@pytest.mark.parametrize(("shown", "terminal"), [
+    ("用法：/dpscale 设备数", "用法：dpscale 设备数"),
+    ("例：/dpscale v=2,000", "例：dpscale v=2,000"),
+    ("「/dpscale シリーズ」", "「dpscale シリーズ」"),
+    ("Usage: /dpscale 64", "Usage: dpscale 64"),
+    ("`/dpscale 64 2,000 90%`", "`dpscale 64 2,000 90%`"),
+    ("see docs/dpscale and x./dpscale", "see docs/dpscale and x./dpscale"),  # inside a path: left alone
+])
+def test_the_terminal_command_is_written_after_any_punctuation(shown, terminal):
+    assert in_terminal(shown) == terminal
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_slack_command_is_left_in_the_terminals_help(language, capsys):
+    from bot.cli import main
+
+    main(["help", "--locale", TAGS[language]])
+    assert "/dpscale" not in capsys.readouterr().out
+
+
+SERIES_NOTE = (":books: What scaling efficiency is, why it falls as a cluster grows and how to improve it: press "
+               "*Explanations* under a private result, or open dpscale's Home tab. These figures hold only at the "
+               "sizes measured; nothing is extrapolated.")
+FORECAST_NOTE = (":books: What scaling efficiency is, why it falls as a cluster grows and how to improve it: press "
+                 "*Explanations* under a private result, or open dpscale's Home tab. The table's figures hold at the "
+                 "sizes measured; only the forecast is extrapolated.")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_forecasts_pointer_to_the_explanations_is_the_series_own(language):
+    """Under a forecast (`at=128`) the pointer to *Explanations* says what to do in the same words as under a
+    series without one (it was once a verbless "*Explanations* under a private result" there): only the
+    sentence on what is extrapolated differs."""
+    words = Wording(resolve_locale(TAGS[language]))
+
+    def first(text: str) -> str:
+        return re.split(r"(?<=[.。])\s*", text)[0]
+
+    assert words.gettext(FORECAST_NOTE) != FORECAST_NOTE or language in ("en", "en_GB")
+    assert first(words.gettext(FORECAST_NOTE)) == first(words.gettext(SERIES_NOTE))
