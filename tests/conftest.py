@@ -8,10 +8,16 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import postgres_server  # noqa: E402  (importable once tests/ is on the path)
+import examples  # noqa: E402  (importable once tests/ is on the path)
+import postgres_server  # noqa: E402
 from slack_client import running_app  # noqa: E402
 
 REQUIRE_POSTGRES = os.environ.get("DPSCALE_REQUIRE_POSTGRES") == "1"
+
+
+def pytest_configure(config):
+    """The fast loop (`-m "not slow"`) draws fewer examples in its property tests (tests/examples.py)."""
+    examples.fast = "not slow" in (config.option.markexpr or "")
 
 
 @pytest.fixture(scope="module")

@@ -17,6 +17,7 @@ from bot.errors import UserInputError
 from bot.grammar import ATTACHMENTS, PHRASES, QUESTIONS, Row
 from bot.numbers import resolve_locale
 from bot.parsing import parse_command
+from examples import examples
 
 D, V, E, A = Quantity.DEVICES, Quantity.THROUGHPUT, Quantity.EFFICIENCY, Quantity.ACTUAL
 ROWS = (*PHRASES, *ATTACHMENTS, *QUESTIONS)
@@ -99,7 +100,7 @@ def generated(draw: st.DrawFn, name: str) -> tuple[str, str, dict[Quantity, Deci
     return made[name]
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), row=st.sampled_from(ROWS))
 def test_every_row_fires_on_generated_input_and_reads_what_was_meant(data: st.DataObject, row: Row):
     tag, text, meant = data.draw(generated(row.name))
@@ -118,7 +119,7 @@ PARTS = {D: ("{d} GPUs", "{d} devices", "{d} H100s", "{d}台"), V: ("{v} img/s",
          E: ("{e}%", "{e}% efficiency", "efficiency {e}%")}
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(d=counts, v=rates, e=percents, shapes=st.tuples(*(st.sampled_from(PARTS[q]) for q in (D, V, E))),
        order=st.permutations([0, 1, 2]), joiner=st.sampled_from([" ", ", ", " and "]))
 def test_the_labelled_parts_of_a_sentence_may_stand_in_any_order(d, v, e, shapes, order, joiner):
@@ -127,7 +128,7 @@ def test_the_labelled_parts_of_a_sentence_may_stand_in_any_order(d, v, e, shapes
     assert parse_command(text, resolve_locale("en-US")).values == _values(d, v, e), text
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(d=counts, v=rates, e=percents, order=st.permutations([0, 1, 2]), dropped=st.sampled_from([0, 1, 2]))
 def test_taking_a_unit_away_leaves_the_reading_or_asks_never_another_answer(d, v, e, order, dropped):
     """The efficiency without its sign (`efficiency 90`), so that a number left without its unit may be either of

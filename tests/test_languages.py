@@ -28,6 +28,7 @@ from bot.series_syntax import wants_series_form
 from bot.slack.modals import TITLE_LIMIT
 from bot.slack.state import FormMetadata
 from bot.slack.views import form_view, home_view, shared_reply
+from examples import examples
 from test_resilience import hostile
 
 CATALOG_OF = {"en-US": "en", "en-GB": "en_GB", "en-IN": "en_GB", "de-DE": "de", "es-ES": "es", "es-LA": "es_419",
@@ -104,7 +105,7 @@ def test_every_error_in_every_language_fits_and_pings_no_one(tag, code):
     assert_no_broadcast(reply.payload())
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=hostile, tag=st.sampled_from(SLACK_LOCALES))
 def test_any_text_in_any_language_gets_a_reply_inside_block_kit_limits(text, tag):
     reply = answer(text, resolve_locale(tag))

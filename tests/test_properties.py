@@ -29,6 +29,7 @@ from bot.parsing import parse_command
 from bot.reading import read_number, reader_for, slack_styles
 from bot.replies.result import Figures
 from bot.replies.wording import Wording
+from examples import examples
 
 LOCALES = [*SLACK_LOCALES, *NEIGHBOUR_LOCALES]
 # every reader a reply is written for: each locale's own user, a channel, and a user whose locale is unknown
@@ -51,7 +52,7 @@ def spaced(text: str) -> str:
 def test_every_figure_of_a_reply_pasted_back_reads_to_the_same_value_without_a_note():
     seen: Counter[str] = Counter()
 
-    @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=examples(600), deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(
         mode=st.sampled_from(list(Quantity)),
         devices=st.integers(min_value=1, max_value=200_000),
@@ -109,7 +110,7 @@ def test_a_number_two_locales_read_differently_is_never_computed_under_the_wrong
     seen: Counter[str] = Counter()
     slack_keys = {style.key for style in slack_styles()}
 
-    @settings(max_examples=2500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=examples(2500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(
         value=st.one_of(
             st.integers(min_value=1000, max_value=9_999_999).map(Decimal),
@@ -193,7 +194,7 @@ def test_the_groups_after_a_named_value_are_its_own(devices, throughput, actual,
     assert list(command.values.values()) == [devices, throughput, actual], text
 
 
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), suppress_health_check=[HealthCheck.too_slow])
 @given(text=st.text(max_size=120), locale=st.sampled_from(READERS))
 def test_only_the_users_error_can_come_out_of_parsing(text, locale):
     try:
@@ -210,7 +211,7 @@ tokens = st.one_of(
 )
 
 
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), suppress_health_check=[HealthCheck.too_slow])
 @given(words=st.lists(tokens, max_size=6), locale=st.sampled_from(READERS))
 def test_every_reply_to_any_text_stays_inside_block_kit_limits_and_pings_no_one(words, locale):
     reply = answer(" ".join(words), resolve_locale(locale))

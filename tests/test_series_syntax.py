@@ -17,6 +17,7 @@ from bot.reading import AskReason, ReadingKind
 from bot.replies import describe_error
 from bot.replies.wording import Wording
 from bot.series_syntax import is_series, parse_series, parse_series_fields, wants_series_form
+from examples import examples
 
 SEED = {"v": D(2000), "pairs": [(D(8), D(15800)), (D(16), D(31000)), (D(64), D(115200))]}
 NBSP, NNBSP = "\u00a0", "\u202f"
@@ -183,7 +184,7 @@ def test_a_series_written_in_the_readers_own_format_reads_back_to_its_values():
     every Slack locale; most examples reach grouped figures."""
     seen: Counter[str] = Counter()
 
-    @settings(max_examples=200, deadline=None)
+    @settings(max_examples=examples(200), deadline=None)
     @given(
         tag=st.sampled_from(SLACK_LOCALES),
         throughput=st.decimals(min_value=D("0.01"), max_value=D("1e6"), places=2),

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from bot.calculator import Quantity
 from bot.numbers import resolve_locale
 from bot.slack.state import BUTTON_VALUE_LIMIT, BadState, FormMetadata, ResultState
+from examples import examples
 
 GERMAN = resolve_locale("de-DE")
 
@@ -59,7 +60,7 @@ def test_a_result_read_for_an_unknown_reader_is_edited_in_the_locale_slack_has_t
     assert known_now(chosen, resolve_locale("fr-FR")) == chosen
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(text=st.text(max_size=520), tag=st.sampled_from(["de_DE", "en_US", "en_US@unknown", "fr_FR@numbers=de_CH"]))
 def test_a_commands_button_value_is_written_exactly_as_the_model_writes_it(text, tag):
     """The value a command's buttons carry is written directly, for speed: the same text as the model's, and
