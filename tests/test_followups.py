@@ -86,8 +86,11 @@ class ManualPool:
 
     def __init__(self, threads: int, name: str) -> None:
         self.queued: list[tuple[Callable[..., None], tuple[Any, ...]]] = []
+        self.closed = False
 
     def submit(self, fn: Callable[..., None], *args: Any) -> None:
+        if self.closed:  # as ThreadPoolExecutor does
+            raise RuntimeError("cannot schedule new futures after shutdown")
         self.queued.append((fn, args))
 
     def run_next(self) -> None:
@@ -95,6 +98,7 @@ class ManualPool:
         fn(*args)
 
     def shutdown(self, wait: bool = True, cancel_futures: bool = False) -> None:
+        self.closed = True
         if cancel_futures:
             self.queued.clear()
 
@@ -361,6 +365,19 @@ def test_a_stop_hands_back_what_is_queued_and_running_for_the_next_process_at_on
     assert {job.key for job in b.followups.take_up()} == {"Ev1", "Ev2"}  # no lease to wait out
     b.run_all()
     assert len(answers(slack, 1)) == 1 and len(answers(slack, 2)) == 1
+
+
+def test_work_taken_as_the_drain_begins_is_handed_back_at_once_not_lost_in_a_closed_pool(world, caplog):
+    """The sweeper (or a late request) hands a job to its kind's pool just after the drain shut the pools: the job
+    goes back for the next process at once, with a line saying so, instead of the sweeper failing with it held."""
+    clock, slack, a, b = world
+    a.followups.stop(deadline=0)
+    with caplog.at_level(logging.INFO, logger="bot.slack.followups"):
+        a.mention(3)
+    assert "taken as the process began to drain" in caplog.text
+    assert {job.key for job in b.followups.take_up()} == {"Ev3"}  # no lease to wait out
+    b.run_all()
+    assert len(answers(slack, 3)) == 1
 
 
 @pytest.mark.parametrize("lease", ["2", "12.9"])

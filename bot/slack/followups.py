@@ -96,7 +96,12 @@ class FollowUps:
         """Start `job` in this process, in its kind's pool; held by this process's heartbeat while it waits."""
         with self._lock:
             self._held[job.id] = job
-        self.kinds[job.kind].pool.submit(self._run, job, client, context)
+        try:
+            self.kinds[job.kind].pool.submit(self._run, job, client, context)
+        except RuntimeError:  # the pool is shut down: the process began to drain since the job was taken or accepted
+            with self._lock:
+                self._held.pop(job.id, None)
+            self._let_go([job], "taken as the process began to drain")
 
     def hold(self, job: Job) -> None:
         """Before a step that talks to Slack: `job`'s lease held a whole lease from now, or LeaseLost if another
