@@ -1,0 +1,131 @@
+"""Who a reply is for, as one value: the language of its words, the format of its numbers, and its audience.
+
+A Slack user reads Slack in one language and may write numbers in another's format (English words, German
+numbers); Slack may not tell dpscale a user's locale in time (the *unknown* reader: every Slack locale's format
+is equally theirs); a reply the whole channel sees is written so that no format misreads it. A `Recipient` is
+built once where a request enters (a command, a mention, a button, a form, the command line) and passed down;
+Babel `Locale`s stay what they are for: the words (gettext, display names) and number styles.
+
+Its `tag` travels in buttons, views' metadata and stored preferences, and is the one Babel writes for a locale
+with modifiers, so tags written before this value existed read the same:
+
+>>> Recipient.parse("en_US@numbers=de_DE@channel")
+Recipient(words=Locale('en', territory='US'), numbers=Locale('de', territory='DE'), audience=<Audience.CHANNEL: 'channel'>, own=None)
+>>> Recipient.parse("de-DE").for_channel().tag
+'de_DE@channel'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from functools import cached_property
+
+from babel import Locale
+
+from bot.errors import ErrorCode, UserInputError
+from bot.numbers import NumberStyle, number_style, own_styles, resolve_locale
+
+__all__ = ["Audience", "Recipient"]
+
+NUMBERS = "numbers="  # the tag's modifier naming a number format other than the words' language's
+
+
+class Audience(StrEnum):
+    """Who reads the numbers of a reply."""
+
+    USER = "user"  # one user, whose number format is known
+    UNKNOWN = "unknown"  # one user whose locale Slack did not tell in time: every Slack locale's format is theirs
+    CHANNEL = "channel"  # a whole channel: readers of every format
+
+
+@dataclass(frozen=True)
+class Recipient:
+    """The reader of a reply: `words` (the language its sentences are in), `numbers` (the locale whose format
+    its numbers are read and written in), `audience`, and `own`, the user's own recipient where a `lang=` word
+    chose another language (numbers are then read in both formats)."""
+
+    words: Locale
+    numbers: Locale
+    audience: Audience = Audience.USER
+    own: Recipient | None = None
+
+    @classmethod
+    def of(cls, locale: Locale, audience: Audience = Audience.USER) -> Recipient:
+        """A reader of `locale`'s language, in its own number format."""
+        return cls(locale, locale, audience)
+
+    @classmethod
+    def parse(cls, tag: str) -> Recipient:
+        """The recipient a `tag` (or a Slack locale tag such as `de-DE`, `es-LA`) stands for; raises
+        UserInputError(UNKNOWN_LOCALE) for a tag that names no locale or no audience."""
+        words, _, modifier = tag.partition("@")
+        numbers = words
+        if modifier.startswith(NUMBERS):
+            numbers, _, modifier = modifier.removeprefix(NUMBERS).partition("@")
+        if modifier not in ("", Audience.UNKNOWN, Audience.CHANNEL):
+            raise UserInputError(ErrorCode.UNKNOWN_LOCALE, token=tag)
+        return cls(resolve_locale(words), resolve_locale(numbers), Audience(modifier or Audience.USER))
+
+    @cached_property
+    def tag(self) -> str:
+        """What `parse` reads back: `de_DE`, `en_US@numbers=de_DE`, `en_US@unknown`, `de_DE@channel`
+        (`own` travels on its own, as it always has)."""
+        tag = str(self.words)
+        if self.chosen_format:
+            tag += "@" + NUMBERS + str(self.numbers)
+        return tag if self.audience is Audience.USER else f"{tag}@{self.audience.value}"
+
+    def __str__(self) -> str:
+        return self.tag
+
+    @property
+    def chosen_format(self) -> bool:
+        """Whether the numbers are in a format the user chose, not their language's own."""
+        return str(self.words) != str(self.numbers)
+
+    @property
+    def is_unknown(self) -> bool:
+        return self.audience is Audience.UNKNOWN
+
+    @property
+    def shared(self) -> bool:
+        """Whether readers of more than one format read the reply: a channel, or the unknown reader."""
+        return self.audience is not Audience.USER
+
+    def for_channel(self) -> Recipient:
+        """This recipient as a whole channel reads it (an unknown reader's reply is written the same safe way)."""
+        return self if self.audience is not Audience.USER else replace(self, audience=Audience.CHANNEL)
+
+    def with_numbers(self, numbers: Locale) -> Recipient:
+        """This recipient, reading and writing numbers as `numbers` does."""
+        return replace(self, numbers=numbers)
+
+    def answering_in(self, chosen: Locale) -> Recipient:
+        """The recipient a `lang=` word choosing `chosen` makes: its words and format, for the same audience, and
+        this one kept as `own` (unless it is the same reader)."""
+        other = Recipient(chosen, chosen, self.audience)
+        return self if other == self else replace(other, own=self)
+
+    @property
+    def user(self) -> Recipient:
+        """The user's own recipient: `own`, or this one."""
+        return self.own or self
+
+    @property
+    def second_format(self) -> Recipient | None:
+        """The user's own recipient where `lang=` chose a format that reads numbers otherwise: the examples a
+        reply shows are then written so that both read them alike (`2000`, not `2.000`). None otherwise."""
+        if self.own is None:
+            return None
+        return self.own if len({s.key for s in (*self.own_styles, *self.own.own_styles)}) >= 2 else None
+
+    @cached_property
+    def style(self) -> NumberStyle:
+        """How dpscale writes numbers for this recipient (`bot.numbers.number_style`)."""
+        return number_style(self.numbers, self.shared)
+
+    @cached_property
+    def own_styles(self) -> tuple[NumberStyle, ...]:
+        """The formats that are all equally this reader's own (`bot.numbers.own_styles`)."""
+        return own_styles(self.numbers, self.is_unknown)
