@@ -62,7 +62,8 @@ def token_marks(token: str, reader: Recipient | Reader, possible: Callable[[Deci
         return ""
 
 
-def _case(token: str, reader: Recipient | Reader, possible: Callable[[Decimal], bool] | None, evidence: str = "") -> Case:
+def _case(token: str, reader: Recipient | Reader, possible: Callable[[Decimal], bool] | None,
+          evidence: str = "") -> Case:
     found = candidates(token, reader if isinstance(reader, Reader) else reader_for(reader))
     scale = found.scale
     fits = (lambda value: possible(value * scale)) if possible is not None else (lambda value: True)

@@ -9,8 +9,9 @@ Babel `Locale`s stay what they are for: the words (gettext, display names) and n
 Its `tag` travels in buttons, views' metadata and stored preferences, and is the one Babel writes for a locale
 with modifiers, so tags written before this value existed read the same:
 
->>> Recipient.parse("en_US@numbers=de_DE@channel")
-Recipient(words=Locale('en', territory='US'), numbers=Locale('de', territory='DE'), audience=<Audience.CHANNEL: 'channel'>, own=None)
+>>> reader = Recipient.parse("en_US@numbers=de_DE@channel")
+>>> str(reader.words), str(reader.numbers), reader.audience.value, reader.chosen_format
+('en_US', 'de_DE', 'channel', True)
 >>> Recipient.parse("de-DE").for_channel().tag
 'de_DE@channel'
 """
@@ -42,13 +43,14 @@ class Audience(StrEnum):
 @dataclass(frozen=True)
 class Recipient:
     """The reader of a reply: `words` (the language its sentences are in), `numbers` (the locale whose format
-    its numbers are read and written in), `audience`, and `own`, the user's own recipient where a `lang=` word
-    chose another language (numbers are then read in both formats)."""
+    its numbers are read and written in), `audience`, `own`, the user's own recipient where a `lang=` word
+    chose another language (numbers are then read in both formats), and whether the user chose `numbers`."""
 
     words: Locale
     numbers: Locale
     audience: Audience = Audience.USER
     own: Recipient | None = None
+    format_chosen: bool = False
 
     @classmethod
     def of(cls, locale: Locale, audience: Audience = Audience.USER) -> Recipient:
@@ -65,7 +67,9 @@ class Recipient:
             numbers, _, modifier = modifier.removeprefix(NUMBERS).partition("@")
         if modifier not in ("", Audience.UNKNOWN, Audience.CHANNEL):
             raise UserInputError(ErrorCode.UNKNOWN_LOCALE, token=tag)
-        return cls(resolve_locale(words), resolve_locale(numbers), Audience(modifier or Audience.USER))
+        words_locale, numbers_locale = resolve_locale(words), resolve_locale(numbers)
+        chosen = str(words_locale) != str(numbers_locale)
+        return cls(words_locale, numbers_locale, Audience(modifier or Audience.USER), format_chosen=chosen)
 
     @cached_property
     def tag(self) -> str:
@@ -82,7 +86,7 @@ class Recipient:
     @property
     def chosen_format(self) -> bool:
         """Whether the numbers are in a format the user chose, not their language's own."""
-        return str(self.words) != str(self.numbers)
+        return self.format_chosen
 
     @property
     def is_unknown(self) -> bool:
@@ -97,9 +101,11 @@ class Recipient:
         """This recipient as a whole channel reads it (an unknown reader's reply is written the same safe way)."""
         return self if self.audience is not Audience.USER else replace(self, audience=Audience.CHANNEL)
 
-    def with_numbers(self, numbers: Locale) -> Recipient:
-        """This recipient, reading and writing numbers as `numbers` does."""
-        return replace(self, numbers=numbers)
+    def choosing(self, numbers: Locale) -> Recipient:
+        """This recipient with the number format `numbers` the user chose: read in it as one user (the choice says
+        what Slack could not), and their language's own format is no choice."""
+        chosen = self.is_unknown or str(self.words) != str(numbers)
+        return Recipient(self.words, numbers, Audience.USER, format_chosen=chosen)
 
     def answering_in(self, chosen: Locale) -> Recipient:
         """The recipient a `lang=` word choosing `chosen` makes: its words and format, for the same audience, and
