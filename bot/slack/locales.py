@@ -143,8 +143,8 @@ class LocaleDirectory:
         workspace: Workspace | None = None,
     ) -> Recipient:
         """The reader of the user's Slack locale, or the unknown reader (`en_US@unknown`) when Slack does not tell
-        us in time (`token`: the workspace's own bot token in multi-workspace mode; `wait`: at most this many seconds, if
-        fewer than the deadline; `workspace`: whose stored lookups to read, by default the team's)."""
+        us in time (`token`: the workspace's own bot token in multi-workspace mode; `wait`: at most this many
+        seconds, if fewer than the deadline; `workspace`: whose stored lookups to read, by default the team's)."""
         if not user_id:
             return self.unknown
         key = (team_id, user_id)
