@@ -12,7 +12,7 @@ from bot.errors import UserInputError
 from bot.formats import NUMBER_FORMATS
 from bot.numbers import resolve_locale
 from bot.parsing import Command, FieldErrors, parse_fields, parse_words, split_words
-from bot.recipient import Recipient
+from bot.recipient import Recipient, RecipientLike, as_recipient
 from bot.replies import Reply, build_error_reply, build_help_reply, build_result_reply
 from bot.replies.series import build_series_error_reply, build_series_reply
 from bot.series import Series, analyse
@@ -22,11 +22,12 @@ __all__ = ["answer", "answer_form", "answer_series_form", "calculate", "measured
            "solve_form", "warm_up"]
 
 
-def answer(text: str, recipient: Recipient) -> Reply:
+def answer(text: str, recipient: RecipientLike) -> Reply:
     """The reply to `text` for `recipient` (who may be the unknown reader, or a whole channel: `bot.recipient`).
 
     A user's mistake becomes a localized error reply; nothing else is caught here, so a bug surfaces as one.
     """
+    recipient = as_recipient(recipient)
     try:
         words, recipient = split_words(text, recipient)  # from here on, the recipient a `lang=` word made
         if is_series(words):  # a measurement series (`v=2000 8=15800 …`): read and answered on its own
@@ -39,14 +40,15 @@ def answer(text: str, recipient: Recipient) -> Reply:
         return build_error_reply(error, recipient)
 
 
-def answer_form(fields: dict[Quantity, str | None], recipient: Recipient) -> Reply:
+def answer_form(fields: dict[Quantity, str | None], recipient: RecipientLike) -> Reply:
     """The reply to a submitted form, its fields read for `recipient` (and its `own`); raises FieldErrors with
     one localized message per field that is wrong."""
     return solve_form(fields, recipient)[1]
 
 
-def solve_form(fields: dict[Quantity, str | None], recipient: Recipient) -> tuple[Result, Reply]:
+def solve_form(fields: dict[Quantity, str | None], recipient: RecipientLike) -> tuple[Result, Reply]:
     """`answer_form`, with the result its reply shows (a workflow step outputs its figures: bot.slack.steps)."""
+    recipient = as_recipient(recipient)
     command = parse_fields(fields, recipient)
     try:
         result = calculate(command)
@@ -65,17 +67,17 @@ def _answer_series(words: list[str], recipient: Recipient) -> Reply:
     return build_series_reply(analyse(command.throughput.value, command.pairs), command, recipient)
 
 
-def answer_series_form(throughput: str | None, rows: str | None, recipient: Recipient) -> Reply:
+def answer_series_form(throughput: str | None, rows: str | None, recipient: RecipientLike) -> Reply:
     """The reply to a submitted series form; raises SeriesFieldErrors with one localized message per wrong field."""
     command = parse_series_fields(throughput, rows, recipient)
-    return build_series_reply(analyse(command.throughput.value, command.pairs), command, recipient)
+    return build_series_reply(analyse(command.throughput.value, command.pairs), command, command.recipient)
 
 
-def measured_series(text: str, recipient: Recipient) -> tuple[Series, SeriesCommand] | None:
+def measured_series(text: str, recipient: RecipientLike) -> tuple[Series, SeriesCommand] | None:
     """The series `text` names, read as `answer` reads it, for its chart; None for any other text, or a wrong one
     (its reply says what is wrong)."""
     try:
-        words, reply = split_words(text, recipient)
+        words, reply = split_words(text, as_recipient(recipient))
         if not is_series(words):
             return None
         command = parse_series(words, reply)
@@ -85,7 +87,7 @@ def measured_series(text: str, recipient: Recipient) -> tuple[Series, SeriesComm
 
 
 def measured_series_form(throughput: str | None, rows: str | None,
-                         recipient: Recipient) -> tuple[Series, SeriesCommand]:
+                         recipient: RecipientLike) -> tuple[Series, SeriesCommand]:
     """The series a submitted series form names, for its chart; raises SeriesFieldErrors as `answer_series_form`."""
     command = parse_series_fields(throughput, rows, recipient)
     return analyse(command.throughput.value, command.pairs), command

@@ -3,7 +3,7 @@ plausible convention, phase two (`bot.rules`) decides from them, and from the ev
 by an ordered table of named rules. `read_number` is what every other reader of numbers calls (a command's
 values, a form's fields, a series of measurements), so that all numbers are read by one table.
 
-    >>> from bot.recipient import Recipient
+    >>> from bot.recipient import RecipientLike, as_recipient
     >>> read_number("2,000", Recipient.parse("en-US")).rule
     'house_form'
     >>> read_number("0,9", Recipient.parse("en-US")).rule
@@ -18,7 +18,7 @@ from decimal import Decimal
 from bot.candidates import SUFFIXES, AskReason, Candidates, Reader, candidates, reader_for
 from bot.errors import UserInputError
 from bot.numbers import neighbour_styles, own_styles, slack_styles
-from bot.recipient import Recipient
+from bot.recipient import RecipientLike, as_recipient
 from bot.rules import RULES, Case, Outcome, Reading, ReadingKind, Rule, decide
 
 _ONLY, _BREAKS = "only_reading", "own_reading_breaks_a_rule"  # the rows that decide plain digits (`RULES`)
@@ -28,7 +28,7 @@ __all__ = ["RULES", "SUFFIXES", "AskReason", "Candidates", "Outcome", "Reader", 
 
 def read_number(
     token: str,
-    reader: Recipient | Reader,
+    reader: RecipientLike | Reader,
     possible: Callable[[Decimal], bool] | None = None,
     evidence: str = "",
 ) -> Reading:
@@ -50,7 +50,7 @@ def read_number(
     return decision
 
 
-def token_marks(token: str, reader: Recipient | Reader, possible: Callable[[Decimal], bool] | None = None) -> str:
+def token_marks(token: str, reader: RecipientLike | Reader, possible: Callable[[Decimal], bool] | None = None) -> str:
     """What `token` says of how its writer writes numbers, as evidence for the command's other numbers: the decimal
     marks of the formats that read it where only formats other than the reader's do and agree (`0,9` from an
     English user: `,`); nothing for a token that cannot be read at all."""
@@ -62,9 +62,9 @@ def token_marks(token: str, reader: Recipient | Reader, possible: Callable[[Deci
         return ""
 
 
-def _case(token: str, reader: Recipient | Reader, possible: Callable[[Decimal], bool] | None,
+def _case(token: str, reader: RecipientLike | Reader, possible: Callable[[Decimal], bool] | None,
           evidence: str = "") -> Case:
-    found = candidates(token, reader if isinstance(reader, Reader) else reader_for(reader))
+    found = candidates(token, reader if isinstance(reader, Reader) else reader_for(as_recipient(reader)))
     scale = found.scale
     fits = (lambda value: possible(value * scale)) if possible is not None else (lambda value: True)
     return Case(found, fits, evidence)

@@ -27,7 +27,7 @@ from babel import Locale
 from bot.errors import ErrorCode, UserInputError
 from bot.numbers import NumberStyle, number_style, own_styles, resolve_locale
 
-__all__ = ["Audience", "Recipient"]
+__all__ = ["Audience", "Recipient", "RecipientLike", "as_recipient"]
 
 NUMBERS = "numbers="  # the tag's modifier naming a number format other than the words' language's
 
@@ -135,3 +135,15 @@ class Recipient:
     def own_styles(self) -> tuple[NumberStyle, ...]:
         """The formats that are all equally this reader's own (`bot.numbers.own_styles`)."""
         return own_styles(self.numbers, self.is_unknown)
+
+
+RecipientLike = Recipient | Locale  # what the core's entry points take: a plain locale is its one user's
+
+
+def as_recipient(reader: RecipientLike) -> Recipient:
+    """`reader`, or the one user of a plain Babel locale (`Recipient.of`): a locale carries no audience.
+
+    >>> as_recipient(Locale.parse("de_DE")).tag
+    'de_DE'
+    """
+    return reader if isinstance(reader, Recipient) else Recipient.of(reader)

@@ -10,7 +10,7 @@ from decimal import Decimal
 from functools import lru_cache
 
 from bot.calculator import Quantity
-from bot.recipient import Recipient
+from bot.recipient import Recipient, RecipientLike, as_recipient
 from bot.replies.blocks import DIVIDER, Block, Reply, ReplyKind, code, context, escape, header, section
 from bot.replies.wording import EXAMPLE, Wording, wording_for
 
@@ -32,9 +32,10 @@ def usage_line(recipient: Recipient, ungrouped: bool = False) -> str:
     )
 
 
-def build_help_reply(recipient: Recipient) -> Reply:
+def build_help_reply(recipient: RecipientLike) -> Reply:
     """How to use the command, with every example written in the reader's own number format; or, where a `lang=`
     word chose a format that reads numbers otherwise than the user's own, written so that both read it alike."""
+    recipient = as_recipient(recipient)
     text, blocks = help_blocks(recipient, recipient.second_format)
     return Reply(text=text, blocks=list(blocks), kind=ReplyKind.HELP, locale=str(recipient))
 

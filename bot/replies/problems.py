@@ -10,7 +10,7 @@ from bot.calculator import Quantity
 from bot.errors import LANGUAGE, MENTION, NUMBER_FORMAT, ErrorCode, UserInputError
 from bot.grouping import KEYED
 from bot.reading import AskReason
-from bot.recipient import Recipient
+from bot.recipient import Recipient, RecipientLike, as_recipient
 from bot.replies.blocks import Reply, ReplyKind, code, context, escape, section, warning
 from bot.replies.guide import usage_line
 from bot.replies.series_problems import SERIES_CODES, describe_series_error, in_measurement
@@ -22,9 +22,10 @@ QUANTITY_NAMES = frozenset(Quantity)  # an error's `quantity` that names one of 
 _QUANTITY_VALUES = frozenset(quantity.value for quantity in Quantity)
 
 
-def build_error_reply(error: UserInputError, recipient: Recipient) -> Reply:
+def build_error_reply(error: UserInputError, recipient: RecipientLike) -> Reply:
     """A localized message that names what was wrong and how to write it, with the usage line (written for
     both formats after a `lang=` word, as `describe_error` is)."""
+    recipient = as_recipient(recipient)
     message = describe_error(error, recipient)
     usage = usage_line(recipient, recipient.second_format is not None)
     blocks = [section(":warning: " + message), context([usage])]
@@ -36,9 +37,10 @@ def build_failure_reply(recipient: Recipient) -> Reply:
     return warning(wording_for(recipient).gettext("Sorry, something went wrong on our side. Please try again in a moment."))
 
 
-def describe_error(error: UserInputError, recipient: Recipient) -> str:
+def describe_error(error: UserInputError, recipient: RecipientLike) -> str:
     """One sentence (or two) saying what is wrong and how to write it, in the reader's language; where a `lang=`
     word chose a format that reads numbers otherwise than the user's own, its examples read alike in both."""
+    recipient = as_recipient(recipient)
     # a measurement series (`bot.replies.series_problems`): its own errors, and the measurement a number is in
     if error.code in SERIES_CODES:
         return describe_series_error(error, wording_for(recipient))

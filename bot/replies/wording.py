@@ -14,7 +14,7 @@ from bot.i18n import catalog_name, translations_for
 from bot.keywords import shown_keys
 from bot.names import display_name, join_list
 from bot.numbers import write_number, write_percent
-from bot.recipient import Recipient
+from bot.recipient import Recipient, RecipientLike, as_recipient
 from bot.replies.particles import template
 
 MAX_PLAIN_DIGITS = 20
@@ -23,9 +23,9 @@ EXAMPLE = (Decimal(64), Decimal(2000), Decimal("0.9"))  # the source document's 
 
 
 @lru_cache(maxsize=256)
-def wording_for(recipient: Recipient) -> Wording:
+def wording_for(recipient: RecipientLike) -> Wording:
     """The recipient's `Wording`, made once: every reply, button and error asks for one."""
-    return Wording(recipient)
+    return Wording(as_recipient(recipient))
 
 
 class Wording:
