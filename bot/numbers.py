@@ -38,7 +38,6 @@ NEIGHBOUR_LOCALES = (
 )
 # A locale standing for countries that write numbers differently: each member's format is equally its own.
 REGION_MEMBERS = {"es_419": ("es_MX", "es_AR")}
-READER_MODIFIERS = ("unknown", "channel")  # a reader's audience, as tags written by `bot.recipient` end
 
 SPACES = " \u00a0\u202f\u2009\u2007"
 APOSTROPHES = "'\u2019"
@@ -48,14 +47,14 @@ MINUS_SIGNS = "-\u2212"
 
 @lru_cache(maxsize=256)
 def resolve_locale(tag: str) -> Locale:
-    """The CLDR locale for a Slack locale tag such as `de-DE`, `es-LA` or `pt_BR`; an audience after it
-    (`@unknown`, `@channel`: `bot.recipient` reads those) is no part of the locale.
+    """The CLDR locale for a Slack locale tag such as `de-DE`, `es-LA` or `pt_BR`, with no modifier: a reader's
+    audience (`de-DE@unknown`) is `bot.recipient.Recipient.parse`'s to read.
 
-    Raises UserInputError(UNKNOWN_LOCALE) for a tag Babel does not know.
+    Raises UserInputError(UNKNOWN_LOCALE) for a tag Babel does not know, or one with a modifier.
     """
-    cleaned, _, modifier = tag.strip().replace("_", "-").partition("@")
+    cleaned, modifier, _ = tag.strip().replace("_", "-").partition("@")
     alias = SLACK_LOCALE_ALIASES.get(cleaned.lower(), cleaned)
-    if modifier and modifier not in READER_MODIFIERS:
+    if modifier:
         raise UserInputError(ErrorCode.UNKNOWN_LOCALE, token=tag)
     try:
         return Locale.parse(alias.replace("_", "-"), sep="-")

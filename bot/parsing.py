@@ -136,7 +136,8 @@ def _take_locale_override(words: list[str]) -> Locale | None:
     if not tag:
         raise UserInputError(ErrorCode.MISSING_VALUE, token=words[index])
     del words[index]
-    chosen_locale = resolve_locale(tag)
+    # an audience after the tag is the reader's, not the language's: the reply is written for the same readers
+    chosen_locale = resolve_locale(tag.removesuffix("@unknown").removesuffix("@channel"))
     if chosen_locale.language == "root":  # CLDR's root is no one's language
         raise UserInputError(ErrorCode.UNKNOWN_LOCALE, token=tag)
     return chosen_locale

@@ -25,15 +25,15 @@ EXAMPLE = (Decimal(64), Decimal(2000), Decimal("0.9"))  # the source document's 
 @lru_cache(maxsize=256)
 def wording_for(recipient: RecipientLike) -> Wording:
     """The recipient's `Wording`, made once: every reply, button and error asks for one."""
-    return Wording(as_recipient(recipient))
+    return Wording(recipient)
 
 
 class Wording:
     """Writes numbers in `recipient`'s format and translates sentences into its words' language (immutable:
     shared by every reply to the recipient, through `wording_for`)."""
 
-    def __init__(self, recipient: Recipient) -> None:
-        self.recipient = recipient
+    def __init__(self, recipient: RecipientLike) -> None:
+        self.recipient = recipient = as_recipient(recipient)
         self.style = recipient.style
         locale = recipient.words
         catalog = translations_for(locale)

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from bot.calculator import Quantity
 from bot.errors import UserInputError
 from bot.parsing import MAX_INPUT_LENGTH
-from bot.recipient import Recipient
+from bot.recipient import Recipient, RecipientLike, as_recipient
 
 BUTTON_VALUE_LIMIT = 2000  # Slack: a button's value
 METADATA_LIMIT = 3000  # Slack: a view's private_metadata
@@ -104,15 +104,15 @@ class ResultState(_Carried):
         return self
 
     @classmethod
-    def of_text(cls, recipient: Recipient, text: str) -> ResultState:
-        return cls(locale_tag=recipient.tag, text=text)
+    def of_text(cls, recipient: RecipientLike, text: str) -> ResultState:
+        return cls(locale_tag=as_recipient(recipient).tag, text=text)
 
     @classmethod
-    def text_value(cls, recipient: Recipient, text: str) -> str:
+    def text_value(cls, recipient: RecipientLike, text: str) -> str:
         """`of_text(recipient, text).encode()`, the value every command's result buttons carry, written directly:
         the same JSON, without building and validating a model for what this app has just read itself (a tag
         from a locale, a text the engine took). ValueError as `encode` raises it."""
-        tag = recipient.tag
+        tag = as_recipient(recipient).tag
         if len(text) > MAX_INPUT_LENGTH or len(tag) > LOCALE_TAG_LIMIT:
             return cls.of_text(recipient, text).encode()  # refused as the model refuses it
         try:
@@ -124,12 +124,14 @@ class ResultState(_Carried):
         return value
 
     @classmethod
-    def of_fields(cls, recipient: Recipient, fields: dict[Quantity, str | None]) -> ResultState:
+    def of_fields(cls, recipient: RecipientLike, fields: dict[Quantity, str | None]) -> ResultState:
+        recipient = as_recipient(recipient)
         return cls(locale_tag=recipient.tag, own_tag=_own_tag(recipient),
                    fields={q: v for q, v in fields.items() if v})
 
     @classmethod
-    def of_series(cls, recipient: Recipient, throughput: str | None, rows: str | None) -> ResultState:
+    def of_series(cls, recipient: RecipientLike, throughput: str | None, rows: str | None) -> ResultState:
+        recipient = as_recipient(recipient)
         return cls(locale_tag=recipient.tag, own_tag=_own_tag(recipient),
                    series=SeriesFields(throughput=throughput or "", rows=rows or ""))
 
@@ -150,7 +152,8 @@ class FormMetadata(_Carried):
     direct: bool | None = Field(default=None, alias="d")
 
     @classmethod
-    def of(cls, recipient: Recipient, response_url: str | None, direct: bool = False) -> FormMetadata:
+    def of(cls, recipient: RecipientLike, response_url: str | None, direct: bool = False) -> FormMetadata:
+        recipient = as_recipient(recipient)
         return cls(locale_tag=recipient.tag, own_tag=_own_tag(recipient), response_url=response_url or None,
                    direct=direct or None)
 
