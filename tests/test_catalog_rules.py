@@ -162,13 +162,13 @@ def payloads(language: str) -> list[tuple[dict[str, Any], int]]:
                 outdated_reply(locale),
                 build_format_saved_reply("de-DE", locale), build_format_saved_reply(None, locale),
                 build_unknown_format_reply("klingon", locale),
-                shared_reply(answer(seed(words), locale), user_id="U0123ABCD", locale=locale)]
+                shared_reply(answer(seed(words), locale), user_id="U0123ABCD", recipient=locale)]
     messages = [({"text": reply.text, "blocks": reply.blocks}, 50) for reply in replies]
     filled = {Quantity.DEVICES: words.number(EXAMPLE[0], 0), Quantity.EFFICIENCY: words.percent(EXAMPLE[2])}
     views = [form_view(locale, FormMetadata.of(locale, None)), form_view(locale, FormMetadata.of(locale, None), filled),
              home_view(locale)]
     extra = [{"blocks": build_format_blocks(None, locale)}, {"blocks": [direct_message_note(locale)]},
-             {"blocks": [result_actions(locale=locale, value="x")]}]
+             {"blocks": [result_actions(recipient=locale, value="x")]}]
     return messages + [(view, MAX_VIEW_BLOCKS) for view in views] + [(block, 50) for block in extra]
 
 

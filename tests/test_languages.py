@@ -44,7 +44,7 @@ def test_every_slack_locale_has_its_catalog_named_here():
 
 @pytest.mark.parametrize("tag", SLACK_LOCALES)
 def test_every_slack_locale_is_answered_from_its_own_catalog(tag):
-    assert catalog_name(Recipient.parse(tag)) == CATALOG_OF[tag]
+    assert catalog_name(resolve_locale(tag)) == CATALOG_OF[tag]
 
 
 @pytest.mark.parametrize(
@@ -56,7 +56,7 @@ def test_every_slack_locale_is_answered_from_its_own_catalog(tag):
     ],
 )
 def test_a_locale_slack_does_not_offer_gets_the_closest_catalog_of_its_language(tag, catalog):
-    assert catalog_name(Recipient.parse(tag)) == catalog
+    assert catalog_name(resolve_locale(tag)) == catalog
 
 
 def test_lang_with_a_language_of_another_region_answers_in_that_language():
@@ -90,7 +90,7 @@ def test_views_fit_slacks_limits_in_every_language(tag):
         assert_within_limits(view["blocks"], max_blocks=MAX_VIEW_BLOCKS)
     assert_within_limits(home_view(locale)["blocks"], max_blocks=MAX_VIEW_BLOCKS)
     assert_within_limits(build_help_reply(locale).blocks)
-    shared = shared_reply(answer(_seed(tag), locale), user_id="U1", locale=locale)
+    shared = shared_reply(answer(_seed(tag), locale), user_id="U1", recipient=locale)
     assert_within_limits(shared.blocks)
 
 
@@ -183,9 +183,9 @@ def test_a_language_with_a_catalog_gets_no_such_note(tag):
 def test_a_form_whose_two_formats_read_numbers_alike_names_one():
     """`lang=de` from a user who chose German numbers: one format, grouped examples; not "in the German format and
     in your own (German (Germany)) … where the two read differently"."""
-    german = Recipient.parse("de")
     own = Recipient.parse("en-US").choosing(resolve_locale("de-DE"))
-    rule = form_view(german, FormMetadata.of(german, None, own))["blocks"][-1]["elements"][0]["text"]
+    german = own.answering_in(resolve_locale("de"))
+    rule = form_view(german, FormMetadata.of(german, None))["blocks"][-1]["elements"][0]["text"]
     assert rule == "Zahlen werden in deinem Format „Deutsch“ gelesen, zum Beispiel `2.000`, `0,9`."
 
 

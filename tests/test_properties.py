@@ -269,7 +269,7 @@ def test_every_number_the_bot_writes_it_reads_back_equal_and_silently(value, loc
 @given(value=values, locale=st.sampled_from(LOCALES), reader=st.sampled_from([*LOCALES, "en-US@unknown"]))
 def test_a_channel_message_is_misread_by_no_locale(value, locale, reader):
     """A figure in a shared result or a mention reply reads to the same value, or is asked about, for anyone."""
-    written = write_number(value, number_style(Recipient.parse(locale), True))
+    written = write_number(value, number_style(resolve_locale(locale), True))
     try:
         reading = read_number(written, Recipient.parse(reader))
     except UserInputError as error:
@@ -278,4 +278,4 @@ def test_a_channel_message_is_misread_by_no_locale(value, locale, reader):
 
 
 def test_the_unknown_reader_writes_channel_safe_numbers():
-    assert write_number(Decimal("115200.5"), number_style(Recipient.parse("de-DE"), True)) == "115\u202f200,5"
+    assert write_number(Decimal("115200.5"), number_style(resolve_locale("de-DE"), True)) == "115\u202f200,5"

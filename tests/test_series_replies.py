@@ -103,7 +103,7 @@ def test_twelve_sizes_fit_block_kit_in_every_language(tag):
         assert_within_limits(private.blocks)
         assert [e["action_id"] for e in private.blocks[-1]["elements"]] == ["dpscale_share", "dpscale_edit",
                                                                               "dpscale_explain"]
-        assert_within_limits(shared_reply(private, user_id="U1", locale=locale).blocks)
+        assert_within_limits(shared_reply(private, user_id="U1", recipient=locale).blocks)
         assert_no_broadcast(reply.payload())
     rows = "\n".join(f"{2 ** k} = {1000 * 2 ** k}" for k in range(1, 13))
     view = series_form_view(locale, FormMetadata.of(locale, None), (Wording(locale).number(D(2000)), rows))
