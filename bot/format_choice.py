@@ -16,7 +16,7 @@ from bot.formats import NUMBER_FORMATS, example_number
 from bot.i18n import catalog_name, translations_for
 from bot.names import display_name
 from bot.numbers import resolve_locale
-from bot.recipient import Recipient
+from bot.recipient import Recipient, RecipientLike, as_recipient
 from bot.replies.blocks import Reply, ReplyKind, code, context, escape, section
 from bot.replies.wording import wording_for
 
@@ -78,8 +78,9 @@ class UnknownFormat(ValueError):
         self.token = token
 
 
-def build_format_saved_reply(tag: str | None, recipient: Recipient) -> Reply:
+def build_format_saved_reply(tag: str | None, recipient: RecipientLike) -> Reply:
     """Confirms a choice made with `format=`, in the reply's language, with an example in the chosen format."""
+    recipient = as_recipient(recipient)
     _ = translations_for(recipient.words).gettext
     if tag is None:
         text = _("Done: your numbers follow your Slack language again.")
@@ -90,7 +91,8 @@ def build_format_saved_reply(tag: str | None, recipient: Recipient) -> Reply:
     return Reply(text=text, blocks=[section(":white_check_mark: " + text)], kind=ReplyKind.HELP)
 
 
-def build_unknown_format_reply(token: str, recipient: Recipient) -> Reply:
+def build_unknown_format_reply(token: str, recipient: RecipientLike) -> Reply:
+    recipient = as_recipient(recipient)
     words = wording_for(recipient)
     text = words.gettext("I don't recognize the number format {token}. Write a language and region code such as "
                          "{examples}, or `format=slack` to follow your Slack language.").format(
@@ -98,9 +100,10 @@ def build_unknown_format_reply(token: str, recipient: Recipient) -> Reply:
     return Reply(text=text, blocks=[section(":warning: " + text)], kind=ReplyKind.ERROR)
 
 
-def build_format_blocks(current: str | None, recipient: Recipient) -> list[dict[str, Any]]:
+def build_format_blocks(current: str | None, recipient: RecipientLike) -> list[dict[str, Any]]:
     """App Home's "Your number format" menu: every offered format with an example, "same as Slack", and the
     user's current choice, which `format=` may have made from outside the offered ones (`format=tr-TR`)."""
+    recipient = as_recipient(recipient)
     _ = translations_for(recipient.words).gettext
     follow = _option(FOLLOW_SLACK, _("Same as my Slack language"))
     offered = [_option(tag, f"{example_number(tag)} · {_format_name(tag, recipient)}") for tag in NUMBER_FORMATS]

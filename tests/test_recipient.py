@@ -38,10 +38,10 @@ def test_a_tag_written_before_reads_as_the_reader_it_stood_for_and_is_written_ag
 def test_a_button_value_and_a_forms_metadata_written_before_still_rebuild_their_reader(tag):
     """A result's buttons and a form's private_metadata as the earlier code wrote them (`l`, and `o` for the
     user's own locale beside a `lang=` word)."""
-    state = ResultState.decode('{"l":"%s","o":"en_US@numbers=de_DE","t":"64 2000 90%%"}' % tag)
+    state = ResultState.decode(f'{{"l":"{tag}","o":"en_US@numbers=de_DE","t":"64 2000 90%"}}')
     assert state.recipient.tag == tag
     assert state.recipient.own == Recipient.parse("en_US@numbers=de_DE")
-    metadata = FormMetadata.decode('{"l":"%s","r":"https://hooks.example/1"}' % tag)
+    metadata = FormMetadata.decode(f'{{"l":"{tag}","r":"https://hooks.example/1"}}')
     assert metadata.recipient == Recipient.parse(tag) and metadata.recipient.own is None
 
 

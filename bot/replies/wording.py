@@ -14,7 +14,7 @@ from bot.i18n import catalog_name, translations_for
 from bot.keywords import shown_keys
 from bot.names import display_name, join_list
 from bot.numbers import write_number, write_percent
-from bot.recipient import Recipient, RecipientLike, as_recipient
+from bot.recipient import RecipientLike, as_recipient
 from bot.replies.particles import template
 
 MAX_PLAIN_DIGITS = 20
@@ -146,9 +146,9 @@ class Wording:
         (`Deutsch (Schweiz)` for German numbers chosen beside Slack's German), else the language locale's."""
         return self.format_name(self.recipient)
 
-    def format_name(self, other: Recipient) -> str:
+    def format_name(self, other: RecipientLike) -> str:
         """The name of the format `other` reads and writes numbers in, in the reply's language."""
-        return display_name(other.numbers, self.language)
+        return display_name(as_recipient(other).numbers, self.language)
 
     @cached_property
     def language(self) -> Locale:
