@@ -69,7 +69,7 @@ def _answer_series(words: list[str], recipient: Recipient) -> Reply:
 
 def answer_series_form(throughput: str | None, rows: str | None, recipient: RecipientLike) -> Reply:
     """The reply to a submitted series form; raises SeriesFieldErrors with one localized message per wrong field."""
-    command = parse_series_fields(throughput, rows, recipient)
+    command = parse_series_fields(throughput, rows, as_recipient(recipient))
     return build_series_reply(analyse(command.throughput.value, command.pairs), command, command.recipient)
 
 
@@ -89,7 +89,7 @@ def measured_series(text: str, recipient: RecipientLike) -> tuple[Series, Series
 def measured_series_form(throughput: str | None, rows: str | None,
                          recipient: RecipientLike) -> tuple[Series, SeriesCommand]:
     """The series a submitted series form names, for its chart; raises SeriesFieldErrors as `answer_series_form`."""
-    command = parse_series_fields(throughput, rows, recipient)
+    command = parse_series_fields(throughput, rows, as_recipient(recipient))
     return analyse(command.throughput.value, command.pairs), command
 
 

@@ -36,7 +36,7 @@ from bot.grammar import is_number, label_word, read_label
 from bot.grouping import BOUNDARY, LABEL, LIST_CUT
 from bot.numbers import SPACES
 from bot.parsing import FieldErrors, parse_command, parse_fields
-from bot.recipient import Recipient, RecipientLike, as_recipient
+from bot.recipient import Recipient
 from bot.words import visible
 
 __all__ = ["LEFT_OUT", "Excerpt", "read_message"]
@@ -96,9 +96,8 @@ class Excerpt:
         return not self.values and self.question is None
 
 
-def read_message(text: str, author: RecipientLike) -> Excerpt:
+def read_message(text: str, author: Recipient) -> Excerpt:
     """The values `text` states for a writer of `author`'s format (which may be the unknown reader's)."""
-    author = as_recipient(author)
     text = _MARKUP.sub(" ", text[:MAX_SCANNED])
     try:
         command = parse_command(text, author)

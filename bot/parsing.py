@@ -71,10 +71,9 @@ def parse_command(text: str, recipient: RecipientLike) -> Command:
     return parse_words(*split_words(text, as_recipient(recipient)))
 
 
-def split_words(text: str, recipient: RecipientLike) -> tuple[list[str], Recipient]:
+def split_words(text: str, recipient: Recipient) -> tuple[list[str], Recipient]:
     """The command's words, and the recipient to answer: `recipient`, or the one a `lang=` word makes (written
     for the same readers: an unknown reader or a channel stays so; `Recipient.answering_in`)."""
-    recipient = as_recipient(recipient)
     if len(text) > MAX_INPUT_LENGTH:
         raise UserInputError(ErrorCode.TOO_LONG, high=str(MAX_INPUT_LENGTH))
     words = split_text(text)
@@ -89,10 +88,9 @@ def split_words(text: str, recipient: RecipientLike) -> tuple[list[str], Recipie
     return words, reply
 
 
-def parse_words(words: list[str], recipient: RecipientLike) -> Command:
+def parse_words(words: list[str], recipient: Recipient) -> Command:
     """The quantities (or the wish for help) that the words name, for `recipient` (whose `own`, where a `lang=`
     word chose its language, reads numbers too, and whose own language's key words are then no clue)."""
-    recipient = as_recipient(recipient)
     if not words or (words[0].casefold().rstrip(",.!") in HELP_WORDS and not any(map(str.isnumeric, "".join(words)))):
         return Command(recipient=recipient, wants_help=True)  # `help`, and `help me`: words but no numbers after it
     reader = reader_for(recipient)
@@ -189,13 +187,12 @@ class FieldErrors(Exception):
         self.errors = errors
 
 
-def parse_fields(fields: dict[Quantity, str | None], recipient: RecipientLike) -> Command:
+def parse_fields(fields: dict[Quantity, str | None], recipient: Recipient) -> Command:
     """Read a form's fields, each holding one value read for `recipient` (with its `own`: a form opened for a
     `lang=` result reads as its command did); empty fields are the ones to solve.
 
     Raises FieldErrors naming every field that cannot be read.
     """
-    recipient = as_recipient(recipient)
     readings: dict[Quantity, tuple[Reading, Bare | None]] = {}
     errors: dict[Quantity, UserInputError] = {}
     reader = reader_for(recipient)

@@ -29,7 +29,7 @@ from bot.keywords import forecast_words, keywords
 from bot.numbers import SPACES
 from bot.parsing import Note, visible
 from bot.reading import Reader, Reading, read_number, reader_for, token_marks
-from bot.recipient import Recipient, RecipientLike, as_recipient
+from bot.recipient import Recipient
 from bot.series import MAX_POINTS, MIN_POINTS
 
 __all__ = [
@@ -95,10 +95,9 @@ def _is_size(key: str) -> bool:
     return any(map(str.isnumeric, key))
 
 
-def parse_series(words: list[str], recipient: RecipientLike) -> SeriesCommand:
+def parse_series(words: list[str], recipient: Recipient) -> SeriesCommand:
     """The series the words name (`bot.parsing.split_words`' words), read for `recipient` (as in
     `bot.parsing.parse_words`); raises UserInputError naming the measurement that is wrong."""
-    recipient = as_recipient(recipient)
     reader = reader_for(recipient)
     words = [word for word in words if word not in (LIST_CUT, BOUNDARY)]
     throughput: tuple[str, Reading] | None = None
@@ -142,10 +141,9 @@ def _read_word(word: str, reader: Reader) -> Measurement | Reading | tuple[str, 
     raise UserInputError(ErrorCode.SERIES_STRAY_WORD, token=word)
 
 
-def parse_series_fields(throughput: str | None, rows: str | None, recipient: RecipientLike) -> SeriesCommand:
+def parse_series_fields(throughput: str | None, rows: str | None, recipient: Recipient) -> SeriesCommand:
     """The series form's two fields: one device's throughput, and one measurement (`8 = 15800`) per line. Raises
     SeriesFieldErrors naming the field (and in it, the row) that is wrong."""
-    recipient = as_recipient(recipient)
     reader = reader_for(recipient)
     text = folded(visible(throughput or "")).strip()
     errors: dict[str, UserInputError] = {}

@@ -35,7 +35,7 @@ def rows() -> list[tuple[str, str, str, str]]:
 
 
 def reader(tag: str):
-    return Recipient.of(resolve_locale("en-US"), Audience.UNKNOWN) if tag == "unknown" else resolve_locale(tag)
+    return Recipient.of(resolve_locale("en-US"), Audience.UNKNOWN) if tag == "unknown" else Recipient.parse(tag)
 
 
 def values(written: str) -> dict[Quantity, Decimal]:

@@ -17,7 +17,7 @@ UNKNOWN = "unknown"
 
 
 def author(tag: str):
-    return Recipient.of(resolve_locale("en-US"), Audience.UNKNOWN) if tag == UNKNOWN else resolve_locale(tag)
+    return Recipient.of(resolve_locale("en-US"), Audience.UNKNOWN) if tag == UNKNOWN else Recipient.parse(tag)
 
 
 @pytest.mark.parametrize(("tag", "text", "expected"), [

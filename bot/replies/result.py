@@ -9,7 +9,7 @@ from functools import lru_cache
 from bot.calculator import Quantity, Result
 from bot.parsing import Note
 from bot.reading import ReadingKind
-from bot.recipient import RecipientLike, as_recipient
+from bot.recipient import Recipient
 from bot.replies.blocks import Reply, code, context, fields, header, section
 from bot.replies.guide import FaqExample, explanation_blocks
 from bot.replies.wording import EXAMPLE, Wording, wording_for
@@ -69,10 +69,9 @@ class Figures:
         )
 
 
-def build_result_reply(result: Result, notes: tuple[Note, ...], recipient: RecipientLike, unit: str | None = None) -> Reply:
+def build_result_reply(result: Result, notes: tuple[Note, ...], recipient: Recipient, unit: str | None = None) -> Reply:
     """The full answer: headline, the numbers, a bar, the worked formula, notes, FAQ and limits; rates in the
     user's `unit` word where the command named one."""
-    recipient = as_recipient(recipient)
     words = wording_for(recipient).with_unit(unit)
     figures = Figures.of(result, words)
     blocks = [

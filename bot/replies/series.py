@@ -13,7 +13,7 @@ import unicodedata
 from decimal import Decimal
 
 from bot.errors import UserInputError
-from bot.recipient import RecipientLike, as_recipient
+from bot.recipient import Recipient
 from bot.replies.blocks import Block, Reply, ReplyKind, code, context, header, section
 from bot.replies.guide import limits_block, series_example
 from bot.replies.problems import describe_error
@@ -31,9 +31,8 @@ COLUMNS = ("d", "A", "I", "E", "", "S", "e")  # the model's own letters: every l
 BAR_COLUMN = 4
 
 
-def build_series_reply(series: Series, command: SeriesCommand, recipient: RecipientLike) -> Reply:
+def build_series_reply(series: Series, command: SeriesCommand, recipient: Recipient) -> Reply:
     """The table, its legend, the trend, what contradicts the model, how numbers were read, and the limits."""
-    recipient = as_recipient(recipient)
     words = wording_for(recipient)
     _ = words.gettext
     count = len(series.points)
@@ -71,9 +70,8 @@ def build_series_reply(series: Series, command: SeriesCommand, recipient: Recipi
     return Reply(text=summary(series, words), blocks=blocks, locale=str(recipient))
 
 
-def build_series_error_reply(error: UserInputError, recipient: RecipientLike) -> Reply:
+def build_series_error_reply(error: UserInputError, recipient: Recipient) -> Reply:
     """What is wrong with a series, with how to write one (for both formats after a `lang=` word)."""
-    recipient = as_recipient(recipient)
     message = describe_error(error, recipient)
     usage = wording_for(recipient).gettext("A series: {example}").format(
         example=code("/dpscale " + series_example(wording_for(recipient), recipient.second_format is not None)))
