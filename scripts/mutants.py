@@ -130,7 +130,8 @@ MUTANTS = [
            "    if series.trend.falling_speedups:", "    if False:", ("tests/test_series_replies.py",)),
     Mutant("series", "a mention's series written in the author's format", "bot/engine.py",
            "command, recipient)\n\n\ndef answer_series_form",
-           "command, __import__('dataclasses').replace(recipient, audience=__import__('bot.recipient').recipient.Audience.USER))\n\n\ndef answer_series_form",
+           "command, __import__('dataclasses').replace(recipient, audience=__import__('bot.recipient').recipient"
+           ".Audience.USER))\n\n\ndef answer_series_form",
            ("tests/test_series_replies.py",)),
     Mutant("series", "Edit on a series opens an empty form", "bot/slack/series.py",
            "series_initial_values(parse_series(words, recipient))", "None",

@@ -59,7 +59,7 @@ def charts() -> dict[str, bytes]:
         found = measured_series(text, Recipient.parse("en-US"))
         assert found is not None
         series, command = found
-        png = series_chart(series, replace(command, locale=Recipient.parse(tag)))
+        png = series_chart(series, replace(command, recipient=Recipient.parse(tag)))
         drawn.setdefault(png, name)
     return {name: png for png, name in drawn.items()}
 
