@@ -46,7 +46,7 @@ SHARE_WORK = "share"
 
 
 def rebuild(state: ResultState, recipient: Recipient | None = None) -> Reply:
-    """Recompute the reply a button stands for (written for `locale`'s readers, by default the state's)."""
+    """Recompute the reply a button stands for (written for `recipient`'s readers, by default the state's)."""
     recipient = recipient or state.recipient
     if state.series is not None:  # a series form's result (`bot.slack.series`)
         return rebuild_series(state, recipient)

@@ -114,7 +114,7 @@ def start_chart(job: Job, client: WebClient, context: BoltContext) -> None:
 
 
 def series_of(state: ResultState, recipient: Recipient) -> tuple[Series, SeriesCommand] | None:
-    """The series a result's state stands for, read for `locale`'s readers; None if it is none."""
+    """The series a result's state stands for, read for `recipient`'s readers; None if it is none."""
     if state.series is not None:
         try:
             return measured_series_form(state.series.throughput, state.series.rows, recipient)

@@ -171,7 +171,7 @@ read_user_locale = ReadUserLocale()
 
 
 def recipient_of(context: BoltContext) -> Recipient:
-    """The locale a listener answers in (set by `read_user_locale` or by the listener itself)."""
+    """The reader a listener answers (its tag set on the context by `read_user_locale` or by the listener itself)."""
     return Recipient.parse(context["locale"])
 
 

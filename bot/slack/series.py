@@ -55,7 +55,7 @@ def is_series_state(state: ResultState) -> bool:
 
 
 def rebuild_series(state: ResultState, recipient: Recipient) -> Reply:
-    """The reply a series form's result stands for, written for `locale`'s readers (Share: the channel's)."""
+    """The reply a series form's result stands for, written for `recipient`'s readers (Share: the channel's)."""
     series = state.series
     if series is None:
         raise BadState("no series")

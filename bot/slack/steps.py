@@ -71,7 +71,7 @@ def _number(value: Decimal) -> int | float:
 
 
 def step_problem(errors: FieldErrors, recipient: Recipient) -> str:
-    """One message for a failed step, in `locale`'s language: each wrong input named by the form's label for it."""
+    """One message for a failed step, in `recipient`'s language: each wrong input named by the form's label for it."""
     words = wording_for(recipient)
     labels = form_labels(words)
     parts = []

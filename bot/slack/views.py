@@ -47,7 +47,7 @@ def with_text_buttons(reply: Reply, recipient: Recipient, text: str) -> Reply:
 
 
 def with_state_value(reply: Reply, recipient: Recipient, value: str) -> Reply:
-    """`reply` with the buttons carrying `value`, in the body's language (a `lang=` word's), else `locale`'s."""
+    """`reply` with the buttons carrying `value`, in the body's language (a `lang=` word's), else `recipient`'s."""
     recipient = written_in(reply, recipient)
     actions = result_actions(recipient=recipient, value=value)
     if is_series_reply(reply):  # a series' FAQ is a click away, not under its table (`bot.slack.series_form`)
@@ -56,7 +56,7 @@ def with_state_value(reply: Reply, recipient: Recipient, value: str) -> Reply:
 
 
 def with_unknown_reader_note(reply: Reply, recipient: Recipient) -> Reply:
-    """A private result for `locale`, a reader whose locale Slack did not tell in time, with a line under its
+    """A private result for `recipient`, a reader whose locale Slack did not tell in time, with a line under its
     headline saying why it is in this language; unchanged for any other reader, any other reply, or one whose
     language a `lang=` word chose. (Not in a copy for the channel: the note speaks to one reader.)"""
     if reply.kind is not ReplyKind.RESULT or not recipient.is_unknown or reply.locale not in (None, str(recipient)):
