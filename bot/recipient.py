@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from babel import Locale
 
@@ -60,7 +60,12 @@ class Recipient:
     @classmethod
     def parse(cls, tag: str) -> Recipient:
         """The recipient a `tag` (or a Slack locale tag such as `de-DE`, `es-LA`) stands for; raises
-        UserInputError(UNKNOWN_LOCALE) for a tag that names no locale or no audience."""
+        UserInputError(UNKNOWN_LOCALE) for a tag that names no locale or no audience. One value per tag: every
+        request of a reader shares its number style and the readers made for it."""
+        return _parsed(tag)
+
+    @classmethod
+    def _parse(cls, tag: str) -> Recipient:
         words, _, modifier = tag.partition("@")
         numbers = words
         if modifier.startswith(NUMBERS):
@@ -135,6 +140,11 @@ class Recipient:
     def own_styles(self) -> tuple[NumberStyle, ...]:
         """The formats that are all equally this reader's own (`bot.numbers.own_styles`)."""
         return own_styles(self.numbers, self.is_unknown)
+
+
+@lru_cache(maxsize=512)
+def _parsed(tag: str) -> Recipient:
+    return Recipient._parse(tag)
 
 
 RecipientLike = Recipient | Locale  # what the core's entry points take: a plain locale is its one user's
