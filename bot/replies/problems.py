@@ -37,9 +37,10 @@ def build_failure_reply(recipient: Recipient) -> Reply:
     return warning(wording_for(recipient).gettext("Sorry, something went wrong on our side. Please try again in a moment."))
 
 
-def describe_error(error: UserInputError, recipient: Recipient) -> str:
+def describe_error(error: UserInputError, recipient: RecipientLike) -> str:
     """One sentence (or two) saying what is wrong and how to write it, in the reader's language; where a `lang=`
     word chose a format that reads numbers otherwise than the user's own, its examples read alike in both."""
+    recipient = as_recipient(recipient)
     # a measurement series (`bot.replies.series_problems`): its own errors, and the measurement a number is in
     if error.code in SERIES_CODES:
         return describe_series_error(error, wording_for(recipient))
