@@ -54,7 +54,7 @@ def run_parts(requests: int) -> None:
     import bot.slack.commands as commands
     from bot.engine import calculate as calculate_command
     from bot.errors import UserInputError
-    from bot.parsing import parse_words, reader_of, split_words
+    from bot.parsing import parse_words, split_words
     from bot.series_syntax import is_series
     from bot.slack.plumbing import request_log
     from bot.slack.views import with_text_buttons, with_unknown_reader_note
@@ -96,7 +96,7 @@ def run_parts(requests: int) -> None:
             try:
                 words, read_in = split_words(text, locale)
                 if not is_series(words):
-                    parse_words(words, read_in, reader_of(read_in, locale), locale)
+                    parse_words(words, read_in)
             except UserInputError:
                 pass
 
@@ -105,7 +105,7 @@ def run_parts(requests: int) -> None:
             try:
                 words, read_in = split_words(text, locale)
                 if not is_series(words):
-                    command = parse_words(words, read_in, reader_of(read_in, locale), locale)
+                    command = parse_words(words, read_in)
                     if not command.wants_help:
                         calculate_command(command)
             except UserInputError:

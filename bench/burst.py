@@ -115,9 +115,9 @@ def send_burst(url: str, fake: FakeSlack, planned: Planned) -> Burst:
 def own_reply(text: str, tag: str) -> str:
     """The text of the reply a reader of `tag` gets once their locale is known (the engine's, in this process)."""
     from bot.engine import answer
-    from bot.formats import parse_reader_locale
+    from bot.recipient import Recipient
 
-    return answer(text, parse_reader_locale(tag)).text
+    return answer(text, Recipient.parse(tag)).text
 
 
 def median_of(bursts: list[Burst], what: Callable[[Burst], float]) -> float:

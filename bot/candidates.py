@@ -15,8 +15,6 @@ from decimal import Decimal
 from enum import StrEnum
 from functools import cached_property, lru_cache
 
-from babel import Locale
-
 from bot.errors import ErrorCode, UserInputError
 from bot.folding import plain_digits
 from bot.numbers import (
@@ -25,13 +23,11 @@ from bot.numbers import (
     SPACES,
     NumberStyle,
     distinct_styles,
-    is_unknown,
     neighbour_styles,
-    number_style,
-    own_styles,
     slack_styles,
     write_number,
 )
+from bot.recipient import Recipient
 
 SUFFIXES = {"k": Decimal(10) ** 3, "K": Decimal(10) ** 3, "M": Decimal(10) ** 6, "G": Decimal(10) ** 9,
             **dict.fromkeys("千천", Decimal(10) ** 3),  # `2千`, `2천`: 2 000
@@ -59,7 +55,7 @@ class AskReason(StrEnum):
     LOOSE_GROUP = "loose_group"  # `2000,000`: four or more digits, a mark, three digits: a group or a decimal mark
 
 
-@dataclass(frozen=True, eq=False)  # `reader_for` makes one per locale: identity is equality, and hashing is cheap
+@dataclass(frozen=True, eq=False)  # `reader_for` makes one per recipient: identity is equality, and hashing is cheap
 class Reader:
     """Whose numbers are being read: the formats that are theirs, the forms dpscale writes for them, and every
     other format a colleague in another Slack locale (or a neighbour) might have used."""
@@ -101,10 +97,11 @@ _PLAIN_MARKS = {**dict.fromkeys(map(ord, SPACES), " "), **dict.fromkeys(map(ord,
 
 
 @lru_cache(maxsize=256)
-def reader_for(locale: Locale, also: Locale | None = None) -> Reader:
-    """The reader of `locale` (the reply's locale); `also` is the user's own locale when `lang=` chose another."""
-    natives = distinct_styles([*own_styles(locale), *(own_styles(also) if also is not None else ())])
-    if is_unknown(locale) or (also is not None and is_unknown(also)):
+def reader_for(recipient: Recipient) -> Reader:
+    """The reader of `recipient`'s numbers: its own formats, and the user's own too where `lang=` chose another."""
+    also = recipient.own
+    natives = distinct_styles([*recipient.own_styles, *(also.own_styles if also is not None else ())])
+    if recipient.is_unknown or (also is not None and also.is_unknown):
         reason = AskReason.UNKNOWN_FORMAT
     elif also is not None:
         reason = AskReason.LANG
@@ -113,7 +110,7 @@ def reader_for(locale: Locale, also: Locale | None = None) -> Reader:
     keys = {style.key for style in natives}
     foreign = [(style, True) for style in slack_styles() if style.key not in keys]
     foreign += [(style, False) for style in neighbour_styles() if style.key not in keys | {s.key for s, _ in foreign}]
-    writers = (number_style(locale), *((number_style(also),) if also is not None else ()), *natives)
+    writers = (recipient.style, *((also.style,) if also is not None else ()), *natives)
     writers += tuple(_threes(style) for style in natives if style.grouping != (3, 3))  # en-IN writes both
     return Reader(natives, distinct_styles(writers), tuple(foreign), reason)
 

@@ -148,7 +148,7 @@ def chart_png(series: Series, words: Wording, cast: Forecast | None = None) -> b
 def series_chart(series: Series, command: SeriesCommand) -> bytes:
     """The chart of a series as its command asked for it (with the forecast of its `at=`), in its numbers' format."""
     cast = forecast(series, int(command.at.value)) if command.at is not None else None
-    return chart_png(series, wording_for(command.locale), cast)
+    return chart_png(series, wording_for(command.recipient), cast)
 
 
 def _no_metadata() -> dict[str, Any]:

@@ -21,13 +21,11 @@ import re
 import sys
 from importlib.metadata import PackageNotFoundError, version
 
-from babel import Locale
-
 from bot.engine import answer, measured_series
 from bot.errors import UserInputError
 from bot.format_choice import UnknownFormat, build_unknown_format_reply, take_format_choice
-from bot.formats import with_number_format
-from bot.numbers import UNKNOWN, resolve_locale, unknown_locale
+from bot.numbers import resolve_locale
+from bot.recipient import Audience, Recipient
 from bot.replies import Reply, build_error_reply, render_plain_text
 from bot.replies.guide import build_series_form_note
 from bot.replies.wording import wording_for
@@ -55,11 +53,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         default = resolve_locale(DEFAULT_LOCALE)
-        locale = unknown_locale(default) if args.locale == UNKNOWN else resolve_locale(args.locale)
+        unknown = args.locale == Audience.UNKNOWN
+        recipient = Recipient.of(default, Audience.UNKNOWN) if unknown else Recipient.parse(args.locale)
     except UserInputError as error:
-        reply = build_error_reply(error, resolve_locale(DEFAULT_LOCALE))
+        reply = build_error_reply(error, Recipient.parse(DEFAULT_LOCALE))
     else:
-        reply = answer_with_format(" ".join(args.text), locale)
+        reply = answer_with_format(" ".join(args.text), recipient)
     output = (
         json.dumps(reply.payload(), ensure_ascii=False, indent=2) + "\n"
         if args.json
@@ -67,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     (sys.stderr if reply.is_error else sys.stdout).write(output)
     if args.chart and not reply.is_error:
-        return write_chart(" ".join(args.text), locale, args.chart)
+        return write_chart(" ".join(args.text), recipient, args.chart)
     return 2 if reply.is_error else 0
 
 
@@ -81,14 +80,14 @@ def installed_version() -> str:
 def in_terminal(text: str) -> str:
     """A reply's plain text with the command written as this tool takes it: `dpscale 64 2,000 90%`."""
     return SLASH_COMMAND.sub("dpscale", text)
-def write_chart(text: str, locale: Locale, path: str) -> int:
+def write_chart(text: str, recipient: Recipient, path: str) -> int:
     """The series' chart written to `path`; 2 (and why, on stderr) when `text` is no series."""
     choice, rest = take_format_choice(text)  # read without error: the reply was not one
     if choice is not None and choice.tag is not None:
-        locale = with_number_format(locale, resolve_locale(choice.tag))
-    found = measured_series(rest, locale)
+        recipient = recipient.choosing(resolve_locale(choice.tag))
+    found = measured_series(rest, recipient)
     if found is None:
-        sys.stderr.write(wording_for(locale).gettext("Only a measurement series has a chart: nothing was written "
+        sys.stderr.write(wording_for(recipient).gettext("Only a measurement series has a chart: nothing was written "
                                                      "to {file}.").format(file=path) + "\n")
         return 2
     from bot.chart import series_chart  # matplotlib, only where a chart is drawn
@@ -98,20 +97,20 @@ def write_chart(text: str, locale: Locale, path: str) -> int:
     return 0
 
 
-def answer_with_format(text: str, locale: Locale) -> Reply:
+def answer_with_format(text: str, recipient: Recipient) -> Reply:
     """The reply to `text`, its numbers in the format a `format=` word names, if it names one (`format=slack`:
     the locale's own); an unknown format, or the word without a value, is answered as in Slack."""
     try:
         choice, rest = take_format_choice(text)
     except UnknownFormat as unknown:
-        return build_unknown_format_reply(unknown.token, locale)
+        return build_unknown_format_reply(unknown.token, recipient)
     except UserInputError as error:
-        return build_error_reply(error, locale)
+        return build_error_reply(error, recipient)
     if choice is not None and choice.tag is not None:
-        locale = with_number_format(locale, resolve_locale(choice.tag))
+        recipient = recipient.choosing(resolve_locale(choice.tag))
     if wants_series_form(rest):  # in Slack the form opens (bot/slack/series.py); here there is none to open
-        return build_series_form_note(locale, rest.strip())
-    return answer(rest, locale)
+        return build_series_form_note(recipient, rest.strip())
+    return answer(rest, recipient)
 
 
 if __name__ == "__main__":

@@ -8,14 +8,12 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import cache
 
-from babel import Locale
-
 from bot.calculator import Quantity, Result, make_scenario, solve
 from bot.errors import UserInputError
 from bot.formats import NUMBER_FORMATS
 from bot.numbers import resolve_locale
-from bot.parsing import Command, FieldErrors, parse_fields, parse_words, reader_of, second_format, split_words
-from bot.reading import Reader
+from bot.parsing import Command, FieldErrors, parse_fields, parse_words, split_words
+from bot.recipient import Recipient, RecipientLike, as_recipient
 from bot.replies import Reply, build_error_reply, build_help_reply, build_result_reply
 from bot.replies.series import build_series_error_reply, build_series_reply
 from bot.series import Series, analyse
@@ -25,76 +23,74 @@ __all__ = ["answer", "answer_form", "answer_series_form", "calculate", "measured
            "solve_form", "warm_up"]
 
 
-def answer(text: str, locale: Locale) -> Reply:
-    """The reply to `text` for a user whose numbers are written the way `locale` writes them (`locale` may be
-    the unknown reader, `…@unknown`, or a channel's, `…@channel`: see `bot.numbers`).
+def answer(text: str, recipient: RecipientLike) -> Reply:
+    """The reply to `text` for `recipient` (who may be the unknown reader, or a whole channel: `bot.recipient`).
 
     A user's mistake becomes a localized error reply; nothing else is caught here, so a bug surfaces as one.
     """
-    user_locale = locale
+    recipient = as_recipient(recipient)
     try:
-        words, locale = split_words(text, locale)  # from here on, the locale a `lang=` word chose
+        words, recipient = split_words(text, recipient)  # from here on, the recipient a `lang=` word made
         if is_series(words):  # a measurement series (`v=2000 8=15800 …`): read and answered on its own
-            return _answer_series(words, locale, user_locale)
-        command = parse_words(words, locale, reader_of(locale, user_locale), user_locale)
+            return _answer_series(words, recipient)
+        command = parse_words(words, recipient)
         if command.wants_help:
-            return build_help_reply(locale, second_format(locale, user_locale))
-        return build_result_reply(calculate(command), command.notes, locale, command.unit)
-    except UserInputError as error:  # `locale` is still the user's if the words could not be split
-        return build_error_reply(error, locale, second_format(locale, user_locale))
+            return build_help_reply(recipient)
+        return build_result_reply(calculate(command), command.notes, recipient, command.unit)
+    except UserInputError as error:  # `recipient` is still the user's if the words could not be split
+        return build_error_reply(error, recipient)
 
 
-def answer_form(fields: dict[Quantity, str | None], locale: Locale, reader: Reader | None = None) -> Reply:
-    """The reply to a submitted form, its fields read by `reader` (by default `locale`'s); raises FieldErrors with
+def answer_form(fields: dict[Quantity, str | None], recipient: RecipientLike) -> Reply:
+    """The reply to a submitted form, its fields read for `recipient` (and its `own`); raises FieldErrors with
     one localized message per field that is wrong."""
-    return solve_form(fields, locale, reader)[1]
+    return solve_form(fields, recipient)[1]
 
 
-def solve_form(fields: dict[Quantity, str | None], locale: Locale,
-               reader: Reader | None = None) -> tuple[Result, Reply]:
+def solve_form(fields: dict[Quantity, str | None], recipient: RecipientLike) -> tuple[Result, Reply]:
     """`answer_form`, with the result its reply shows (a workflow step outputs its figures: bot.slack.steps)."""
-    command = parse_fields(fields, locale, reader)
+    recipient = as_recipient(recipient)
+    command = parse_fields(fields, recipient)
     try:
         result = calculate(command)
     except UserInputError as error:
         field = Quantity(error.cause or error.quantity) if error.quantity else _first_empty(fields)
         raise FieldErrors({field: error}) from None
-    return result, build_result_reply(result, command.notes, locale)
+    return result, build_result_reply(result, command.notes, recipient)
 
 
-def _answer_series(words: list[str], locale: Locale, user_locale: Locale) -> Reply:
-    """The reply to a series' words, read as a command's are (in `locale`, and the user's own beside a `lang=`)."""
-    own = second_format(locale, user_locale)
+def _answer_series(words: list[str], recipient: Recipient) -> Reply:
+    """The reply to a series' words, read as a command's are (for `recipient`, and its `own` beside a `lang=`)."""
     try:
-        command = parse_series(words, locale, reader_of(locale, user_locale), user_locale)
+        command = parse_series(words, recipient)
     except UserInputError as error:
-        return build_series_error_reply(error, locale, own)
-    return build_series_reply(analyse(command.throughput.value, command.pairs), command, locale)
+        return build_series_error_reply(error, recipient)
+    return build_series_reply(analyse(command.throughput.value, command.pairs), command, recipient)
 
 
-def answer_series_form(throughput: str | None, rows: str | None, locale: Locale, reader: Reader | None = None) -> Reply:
+def answer_series_form(throughput: str | None, rows: str | None, recipient: RecipientLike) -> Reply:
     """The reply to a submitted series form; raises SeriesFieldErrors with one localized message per wrong field."""
-    command = parse_series_fields(throughput, rows, locale, reader)
-    return build_series_reply(analyse(command.throughput.value, command.pairs), command, locale)
+    command = parse_series_fields(throughput, rows, as_recipient(recipient))
+    return build_series_reply(analyse(command.throughput.value, command.pairs), command, command.recipient)
 
 
-def measured_series(text: str, locale: Locale) -> tuple[Series, SeriesCommand] | None:
+def measured_series(text: str, recipient: RecipientLike) -> tuple[Series, SeriesCommand] | None:
     """The series `text` names, read as `answer` reads it, for its chart; None for any other text, or a wrong one
     (its reply says what is wrong)."""
     try:
-        words, language = split_words(text, locale)
+        words, reply = split_words(text, as_recipient(recipient))
         if not is_series(words):
             return None
-        command = parse_series(words, language, reader_of(language, locale), locale)
+        command = parse_series(words, reply)
     except UserInputError:
         return None
     return analyse(command.throughput.value, command.pairs), command
 
 
-def measured_series_form(throughput: str | None, rows: str | None, locale: Locale,
-                         reader: Reader | None = None) -> tuple[Series, SeriesCommand]:
+def measured_series_form(throughput: str | None, rows: str | None,
+                         recipient: RecipientLike) -> tuple[Series, SeriesCommand]:
     """The series a submitted series form names, for its chart; raises SeriesFieldErrors as `answer_series_form`."""
-    command = parse_series_fields(throughput, rows, locale, reader)
+    command = parse_series_fields(throughput, rows, as_recipient(recipient))
     return analyse(command.throughput.value, command.pairs), command
 
 
@@ -108,9 +104,9 @@ def warm_up(tags: tuple[str, ...] = NUMBER_FORMATS) -> None:
     locale, its compiled catalog, its number style and explanations. A server does this before it freezes its
     start-up heap (`bot.processes`), which then holds all of it out of the garbage collector's sight."""
     for tag in tags:
-        locale = resolve_locale(tag)
+        recipient = Recipient.of(resolve_locale(tag))
         for text in WARM_UP_TEXTS:
-            answer(text, locale)
+            answer(text, recipient)
 
 
 def _first_empty(fields: dict[Quantity, str | None]) -> Quantity:

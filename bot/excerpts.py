@@ -19,7 +19,7 @@ Three values are enough for the form: when all four are found, actual throughput
 A number the author's format does not settle, or one the grammar cannot place with certainty, is not placed but
 asked about, with the engine's own question.
 
-Pure: the text and the author's locale in, an `Excerpt` out.
+Pure: the text and its author (`bot.recipient.Recipient`) in, an `Excerpt` out.
 """
 
 from __future__ import annotations
@@ -28,16 +28,15 @@ import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from babel import Locale
-
 from bot.attachment import attach, mark_words
 from bot.calculator import Quantity
 from bot.errors import LANGUAGE, MENTION, NUMBER_FORMAT, ErrorCode, UserInputError
 from bot.folding import folded
 from bot.grammar import is_number, label_word, read_label
 from bot.grouping import BOUNDARY, LABEL, LIST_CUT
-from bot.numbers import SPACES, is_unknown, number_style
+from bot.numbers import SPACES
 from bot.parsing import FieldErrors, parse_command, parse_fields
+from bot.recipient import Recipient
 from bot.words import visible
 
 __all__ = ["LEFT_OUT", "Excerpt", "read_message"]
@@ -97,7 +96,7 @@ class Excerpt:
         return not self.values and self.question is None
 
 
-def read_message(text: str, author: Locale) -> Excerpt:
+def read_message(text: str, author: Recipient) -> Excerpt:
     """The values `text` states for a writer of `author`'s format (which may be the unknown reader's)."""
     text = _MARKUP.sub(" ", text[:MAX_SCANNED])
     try:
@@ -112,7 +111,7 @@ def read_message(text: str, author: Locale) -> Excerpt:
     return Excerpt(values=values)
 
 
-def _without_the_doubt(text: str, author: Locale, error: UserInputError, tries: int = 3) -> Excerpt | None:
+def _without_the_doubt(text: str, author: Recipient, error: UserInputError, tries: int = 3) -> Excerpt | None:
     """A command with one number in doubt (`64 2.000 90 %` from an English author): its other values, and the
     question; a command with a mention or a `lang=` word that is no command's (`@anna 64 2000 90%`): the command
     without it. None where the text is no command even so."""
@@ -141,7 +140,7 @@ def left_out(text: str) -> str:
     return text
 
 
-def _read_prose(text: str, author: Locale) -> Excerpt:
+def _read_prose(text: str, author: Recipient) -> Excerpt:
     held = _NO_BREAK_GROUP.sub("\ue000", _WIDE_LIST.sub(", ", visible(text)))  # `115 200`: one number
     if (series := _RANGE.search(held)) is not None:  # `from 8 to 64 GPUs`: which size a rate is for is not said
         return Excerpt(question=UserInputError(ErrorCode.UNPLACED_NUMBER, token=series.group(0),
@@ -196,13 +195,13 @@ def _prose_words(text: str) -> list[str]:
     return words
 
 
-def _joined(words: list[str], author: Locale) -> tuple[list[str], UserInputError | None]:
+def _joined(words: list[str], author: Recipient) -> tuple[list[str], UserInputError | None]:
     """The words with each group of three joined to the number before it where the author's format groups digits
     with spaces (`115 200` from a French author); where it does not, or is not known, neither is placed, and the
     question is why."""
     joined: list[str] = []
     question = None
-    spaced = not is_unknown(author) and number_style(author).group in SPACES
+    spaced = not author.is_unknown and author.style.group in SPACES
     for word in words:
         previous = joined[-1] if joined else ""
         if _GROUP.fullmatch(word) and re.fullmatch(r"\d{1,3}(?:\u202f\d{3})*", previous):
@@ -224,7 +223,7 @@ def _on_a_cluster(words: list[str], given: dict[Quantity, str]) -> dict[Quantity
     return given
 
 
-def _checked(placed: dict[Quantity, str], author: Locale, question: UserInputError | None,
+def _checked(placed: dict[Quantity, str], author: Recipient, question: UserInputError | None,
              seen: tuple[str, ...]) -> Excerpt:
     """The placed values read together, as the form will read them: one number can cast doubt on another
     (`1,234` beside `0,9`). A field in doubt is left empty and asked about; one that cannot be read, left empty."""

@@ -16,6 +16,7 @@ from bot.formats import NUMBER_FORMATS, example_number
 from bot.i18n import catalog_name, translations_for
 from bot.names import display_name
 from bot.numbers import resolve_locale
+from bot.recipient import Recipient, RecipientLike, as_recipient
 from bot.replies.blocks import Reply, ReplyKind, code, context, escape, section
 from bot.replies.wording import wording_for
 
@@ -77,34 +78,37 @@ class UnknownFormat(ValueError):
         self.token = token
 
 
-def build_format_saved_reply(tag: str | None, locale: Locale) -> Reply:
+def build_format_saved_reply(tag: str | None, recipient: RecipientLike) -> Reply:
     """Confirms a choice made with `format=`, in the reply's language, with an example in the chosen format."""
-    _ = translations_for(locale).gettext
+    recipient = as_recipient(recipient)
+    _ = translations_for(recipient.words).gettext
     if tag is None:
         text = _("Done: your numbers follow your Slack language again.")
     else:
         text = _("Done: your numbers are now read and written in the {name} format, as {example}. "
                  "`format=slack` goes back to your Slack language.").format(
-            example=code(example_number(tag)), name=escape(_format_name(tag, locale)))
+            example=code(example_number(tag)), name=escape(_format_name(tag, recipient)))
     return Reply(text=text, blocks=[section(":white_check_mark: " + text)], kind=ReplyKind.HELP)
 
 
-def build_unknown_format_reply(token: str, locale: Locale) -> Reply:
-    words = wording_for(locale)
+def build_unknown_format_reply(token: str, recipient: RecipientLike) -> Reply:
+    recipient = as_recipient(recipient)
+    words = wording_for(recipient)
     text = words.gettext("I don't recognize the number format {token}. Write a language and region code such as "
                          "{examples}, or `format=slack` to follow your Slack language.").format(
         token=code(token), examples=words.comma.join(code(f"format={tag}") for tag in ("de-DE", "en-US", "fr-FR")))
     return Reply(text=text, blocks=[section(":warning: " + text)], kind=ReplyKind.ERROR)
 
 
-def build_format_blocks(current: str | None, locale: Locale) -> list[dict[str, Any]]:
+def build_format_blocks(current: str | None, recipient: RecipientLike) -> list[dict[str, Any]]:
     """App Home's "Your number format" menu: every offered format with an example, "same as Slack", and the
     user's current choice, which `format=` may have made from outside the offered ones (`format=tr-TR`)."""
-    _ = translations_for(locale).gettext
+    recipient = as_recipient(recipient)
+    _ = translations_for(recipient.words).gettext
     follow = _option(FOLLOW_SLACK, _("Same as my Slack language"))
-    offered = [_option(tag, f"{example_number(tag)} · {_format_name(tag, locale)}") for tag in NUMBER_FORMATS]
+    offered = [_option(tag, f"{example_number(tag)} · {_format_name(tag, recipient)}") for tag in NUMBER_FORMATS]
     try:
-        chosen = follow if current is None else _current_option(current, offered, locale)
+        chosen = follow if current is None else _current_option(current, offered, recipient)
     except UserInputError:  # a stored tag that no longer names a locale (Babel's data changed): as if none
         chosen = follow
     options = [follow, *([chosen] if chosen is not follow and chosen not in offered else []), *offered]
@@ -118,16 +122,16 @@ def build_format_blocks(current: str | None, locale: Locale) -> list[dict[str, A
     ]
 
 
-def _current_option(current: str, offered: list[dict[str, Any]], locale: Locale) -> dict[str, Any]:
+def _current_option(current: str, offered: list[dict[str, Any]], recipient: Recipient) -> dict[str, Any]:
     """The offered option for the format `current` names (by any of its names: `es-419` is es-LA), else its own."""
     wanted = resolve_locale(current)
     found = next((option for option in offered if resolve_locale(option["value"]) == wanted), None)
-    return found or _option(current, f"{example_number(current)} · {_format_name(current, locale)}")
+    return found or _option(current, f"{example_number(current)} · {_format_name(current, recipient)}")
 
 
-def _format_name(tag: str, locale: Locale) -> str:
+def _format_name(tag: str, recipient: Recipient) -> str:
     named = resolve_locale(tag)
-    return display_name(named, Locale.parse(catalog_name(locale)))
+    return display_name(named, Locale.parse(catalog_name(recipient.words)))
 
 
 def _option(value: str, text: str) -> dict[str, Any]:

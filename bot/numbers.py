@@ -4,9 +4,9 @@ numbers the way a locale (or a whole channel) reads them. Reading them is `bot.r
 Every function takes the locale explicitly: Babel falls back to the process locale when none is given, and a
 bot that serves many users must never let it.
 
-Locale *modifiers* carry two special readers through every layer as plain locale tags: `@unknown` (Slack did not
-tell us the user's locale in time: every Slack locale's reading is the user's own, so any disagreement is asked
-about) and `@channel` (a message the whole channel sees: written so no locale can misread it).
+Two special readers (`bot.recipient.Audience`) come in as arguments: the unknown reader (Slack did not tell us the
+user's locale in time: every Slack locale's reading is the user's own, so any disagreement is asked about) and a
+whole channel (written so no locale can misread it).
 """
 
 from __future__ import annotations
@@ -25,10 +25,8 @@ from bot.errors import ErrorCode, UserInputError
 from bot.min_grouping import is_grouped, min_grouping_digits
 
 __all__ = ["APOSTROPHES", "MINUS_SIGNS", "NARROW_SPACE", "NEIGHBOUR_LOCALES", "NumberStyle", "REGION_MEMBERS",
-           "SLACK_LOCALES", "SPACES", "UNKNOWN", "babel_style", "base_locale", "cldr_style", "distinct_styles",
-           "for_channel", "is_unknown", "neighbour_styles", "number_style", "numbers_of", "own_styles",
-           "reader_modifier", "resolve_locale", "slack_styles", "unknown_locale", "with_modifier", "write_number",
-           "write_percent"]
+           "SLACK_LOCALES", "SPACES", "babel_style", "cldr_style", "distinct_styles", "neighbour_styles",
+           "number_style", "own_styles", "resolve_locale", "slack_styles", "write_number", "write_percent"]
 
 # Slack locale tags that are not CLDR locales, mapped to the CLDR locale that stands for the same region.
 SLACK_LOCALE_ALIASES = {"es-la": "es_419"}
@@ -40,8 +38,6 @@ NEIGHBOUR_LOCALES = (
 )
 # A locale standing for countries that write numbers differently: each member's format is equally its own.
 REGION_MEMBERS = {"es_419": ("es_MX", "es_AR")}
-UNKNOWN = "unknown"  # locale modifier: the reader's format is not known
-CHANNEL = "channel"  # locale modifier: written for a whole channel, readers of every locale
 
 SPACES = " \u00a0\u202f\u2009\u2007"
 APOSTROPHES = "'\u2019"
@@ -51,66 +47,25 @@ MINUS_SIGNS = "-\u2212"
 
 @lru_cache(maxsize=256)
 def resolve_locale(tag: str) -> Locale:
-    """The CLDR locale for a Slack locale tag such as `de-DE`, `es-LA` or `pt_BR` (a modifier `@unknown` kept).
+    """The CLDR locale for a Slack locale tag such as `de-DE`, `es-LA` or `pt_BR`, with no modifier: a reader's
+    audience (`de-DE@unknown`) is `bot.recipient.Recipient.parse`'s to read.
 
-    Raises UserInputError(UNKNOWN_LOCALE) for a tag Babel does not know.
+    Raises UserInputError(UNKNOWN_LOCALE) for a tag Babel does not know, or one with a modifier.
     """
-    cleaned, _, modifier = tag.strip().replace("_", "-").partition("@")
+    cleaned, modifier, _ = tag.strip().replace("_", "-").partition("@")
     alias = SLACK_LOCALE_ALIASES.get(cleaned.lower(), cleaned)
-    if modifier not in ("", UNKNOWN, CHANNEL):
+    if modifier:
         raise UserInputError(ErrorCode.UNKNOWN_LOCALE, token=tag)
     try:
         locale = Locale.parse(alias.replace("_", "-"), sep="-")
     except (UnknownLocaleError, ValueError, TypeError):
         raise UserInputError(ErrorCode.UNKNOWN_LOCALE, token=tag) from None
-    if modifier:
-        locale = Locale(locale.language, locale.territory, locale.script, locale.variant, modifier)
     return _INTERNED.setdefault(str(locale), locale)
 
 
 # One object per locale, whichever tag named it (`de-DE`, `de_DE`): the caches keyed by a locale find it by
 # identity, never through Babel's `Locale.__eq__`, which every lookup of an equal but other object calls.
 _INTERNED: dict[str, Locale] = {}
-
-
-def unknown_locale(default: Locale) -> Locale:
-    """The reader whose format is unknown, answered in `default`'s language."""
-    return with_modifier(default, UNKNOWN)
-
-
-def for_channel(locale: Locale) -> Locale:
-    """`locale` as written for a whole channel; an unknown reader stays unknown (written the same safe way); a
-    chosen number format (`bot.formats`) keeps its words and reads in its own format."""
-    numbers = numbers_of(locale)
-    if numbers is not locale:  # words of one locale, numbers of another: the numbers become the channel's
-        words = Locale(locale.language, locale.territory, locale.script, locale.variant)
-        return type(locale)(words, for_channel(numbers))  # type: ignore[call-arg, arg-type]
-    return locale if reader_modifier(locale) else with_modifier(locale, CHANNEL)
-
-
-def numbers_of(locale: Locale) -> Locale:
-    """The locale whose number format `locale` reads and writes: a chosen one (`bot.formats` sets `numbers`), or
-    `locale` itself."""
-    numbers = getattr(locale, "numbers", None)
-    return numbers if isinstance(numbers, Locale) else locale
-
-
-def reader_modifier(locale: Locale) -> str | None:
-    """`unknown` or `channel` when `locale`'s numbers are read or written for one of those readers."""
-    modifier = numbers_of(locale).modifier
-    return modifier if modifier in (UNKNOWN, CHANNEL) else None
-
-
-def with_modifier(locale: Locale, modifier: str | None) -> Locale:
-    return Locale(locale.language, locale.territory, locale.script, locale.variant, modifier)
-
-
-def base_locale(locale: Locale) -> Locale:
-    return with_modifier(locale, None) if locale.modifier else locale
-
-
-def is_unknown(locale: Locale) -> bool:
-    return reader_modifier(locale) == UNKNOWN
 
 
 @dataclass(frozen=True)
@@ -177,9 +132,8 @@ class NumberStyle:
 
 @lru_cache(maxsize=256)
 def cldr_style(locale: Locale) -> NumberStyle:
-    """The locale's own CLDR number format (or that of the format its user chose): from `CLDR_NUMBERS` for every
-    locale dpscale offers, from Babel for any other."""
-    locale = base_locale(numbers_of(locale))
+    """The locale's own CLDR number format: from `CLDR_NUMBERS` for every locale dpscale offers, from Babel for
+    any other."""
     known = CLDR_NUMBERS.get(str(locale))
     if known is None:
         return babel_style(locale)
@@ -205,12 +159,12 @@ def babel_style(locale: Locale) -> NumberStyle:
 
 
 @lru_cache(maxsize=256)
-def number_style(locale: Locale) -> NumberStyle:
-    """How dpscale writes numbers for `locale`: its CLDR format; or, where readers of more than one format will
-    read it (a channel, an unknown reader, es-LA's countries), digits grouped by narrow no-break spaces (as
-    ISO 80000-1 does), which no locale reads as a decimal mark."""
+def number_style(locale: Locale, shared: bool = False) -> NumberStyle:
+    """How dpscale writes numbers for readers of `locale`'s format: its CLDR format; or, where readers of more than
+    one format will read it (`shared`: a channel, an unknown reader; es-LA's countries), digits grouped by narrow
+    no-break spaces (as ISO 80000-1 does), which no locale reads as a decimal mark."""
     style = cldr_style(locale)
-    if reader_modifier(locale) or str(base_locale(numbers_of(locale))) in REGION_MEMBERS:
+    if shared or str(locale) in REGION_MEMBERS:
         return NumberStyle(
             style.locale, style.decimal, NARROW_SPACE, (3, 3), style.percent_prefix, style.percent_suffix
         )
@@ -287,12 +241,12 @@ def distinct_styles(styles: Iterable[NumberStyle]) -> tuple[NumberStyle, ...]:
     return tuple(found.values())
 
 
-def own_styles(locale: Locale) -> tuple[NumberStyle, ...]:
-    """The styles that are all equally `locale`'s own: every Slack locale's for the unknown reader, each member
-    country's for a region (es-LA), else its one CLDR format."""
-    if is_unknown(locale):
+def own_styles(locale: Locale, unknown: bool = False) -> tuple[NumberStyle, ...]:
+    """The styles that are all equally the own of a reader of `locale`'s format: every Slack locale's for the
+    `unknown` reader, each member country's for a region (es-LA), else its one CLDR format."""
+    if unknown:
         return slack_styles()
-    members = REGION_MEMBERS.get(str(base_locale(numbers_of(locale))))
+    members = REGION_MEMBERS.get(str(locale))
     if members:
         return tuple(cldr_style(Locale.parse(member)) for member in members)
     return (cldr_style(locale),)

@@ -1,6 +1,6 @@
 """From the text a user typed, in their locale, to the quantities it names.
 
-`parse_command` is pure: it takes the text and a Babel `Locale`, and returns a `Command` or raises
+`parse_command` is pure: it takes the text and its reader (`bot.recipient.Recipient`), and returns a `Command` or raises
 `UserInputError`; nothing else can come out of it.
 
 Grammar (documented in the help reply):
@@ -27,14 +27,15 @@ from bot.folding import folded
 from bot.grammar import read_label
 from bot.grouping import LABEL, join_percent_signs, join_space_groups, join_suffixes, split_keyed
 from bot.keywords import help_words, keywords
-from bot.numbers import SPACES, number_style, reader_modifier, resolve_locale, with_modifier
+from bot.numbers import SPACES, resolve_locale
 from bot.placing import POSITIONAL_ORDER, Word, placed_values
-from bot.reading import SUFFIXES, Reader, Reading, own_styles, reader_for
+from bot.reading import SUFFIXES, Reading, reader_for
+from bot.recipient import Recipient, RecipientLike, as_recipient
 from bot.values import Bare, read_value, value_marks
 from bot.words import normalized_command, split_text, visible
 
 __all__ = ["MAX_INPUT_LENGTH", "Command", "FieldErrors", "Note", "normalized_command", "parse_command",
-           "parse_fields", "parse_words", "reader_of", "second_format", "split_words", "visible"]
+           "parse_fields", "parse_words", "split_words", "visible"]
 
 MAX_INPUT_LENGTH = 500
 HELP_WORDS = help_words()
@@ -54,9 +55,9 @@ class Note:
 
 @dataclass(frozen=True)
 class Command:
-    """What the user asked: three quantities (or help), in the locale their numbers were read in."""
+    """What the user asked: three quantities (or help), for the recipient whose numbers were read."""
 
-    locale: Locale
+    recipient: Recipient
     values: dict[Quantity, Decimal] = field(default_factory=dict)
     tokens: dict[Quantity, str] = field(default_factory=dict)
     notes: tuple[Note, ...] = ()
@@ -65,67 +66,50 @@ class Command:
     grammar: tuple[str, ...] = ()  # the rows of `bot.grammar` that decided where its labelled numbers go
 
 
-def parse_command(text: str, locale: Locale) -> Command:
-    """Parse the text after `/dpscale` (or after the bot's mention) for a user of `locale`."""
-    words, reply_locale = split_words(text, locale)
-    return parse_words(words, reply_locale, reader_of(reply_locale, locale), locale)
+def parse_command(text: str, recipient: RecipientLike) -> Command:
+    """Parse the text after `/dpscale` (or after the bot's mention) for `recipient`."""
+    return parse_words(*split_words(text, as_recipient(recipient)))
 
 
-def split_words(text: str, locale: Locale) -> tuple[list[str], Locale]:
-    """The command's words, and the locale to answer in: the user's, or the one a `lang=` word names (written
-    for the same readers: an unknown reader or a channel stays so)."""
+def split_words(text: str, recipient: Recipient) -> tuple[list[str], Recipient]:
+    """The command's words, and the recipient to answer: `recipient`, or the one a `lang=` word makes (written
+    for the same readers: an unknown reader or a channel stays so; `Recipient.answering_in`)."""
     if len(text) > MAX_INPUT_LENGTH:
         raise UserInputError(ErrorCode.TOO_LONG, high=str(MAX_INPUT_LENGTH))
     words = split_text(text)
     keyed = "=" in text or ":" in text or not text.isascii()  # `＝` is folded to `=` with the words
-    chosen = _take_locale_override(words, locale) if keyed else locale
+    chosen = _take_locale_override(words) if keyed else None
     if not SUFFIXES.keys().isdisjoint(words):
         words = join_suffixes(words)
-    reply_locale = chosen if chosen is locale else with_modifier(chosen, reader_modifier(locale))
+    reply = recipient if chosen is None else recipient.answering_in(chosen)
     if "%" in words:  # a `%` standing alone may go after the number where either format writes the sign first
-        first = number_style(locale).percent_prefix or number_style(chosen).percent_prefix
-        words = join_percent_signs(words, bool(first), reader_of(reply_locale, locale))
-    return words, reply_locale
+        first = recipient.style.percent_prefix or reply.style.percent_prefix
+        words = join_percent_signs(words, bool(first), reader_for(reply))
+    return words, reply
 
 
-def reader_of(reply_locale: Locale, user_locale: Locale) -> Reader:
-    """Whose numbers these are: the user's format, and the `lang=` one too when it chose another."""
-    return reader_for(reply_locale, None if reply_locale is user_locale or reply_locale == user_locale else user_locale)
-
-
-def second_format(reply_locale: Locale, user_locale: Locale) -> Locale | None:
-    """The user's own locale where a `lang=` word chose one whose format reads numbers otherwise: the examples a
-    reply shows are then written so that both read them alike (`2000`, not `2.000`). None otherwise."""
-    if reply_locale is user_locale or reply_locale == user_locale:
-        return None
-    if len(reader_of(reply_locale, user_locale).natives) < 2:
-        return None
-    return user_locale
-
-
-def parse_words(words: list[str], locale: Locale, reader: Reader | None = None, user: Locale | None = None) -> Command:
-    """The quantities (or the wish for help) that the words name, answered in `locale` and read by `reader`
-    (by default, `locale`'s own), for a `user` whose own language's key words are no clue (by default, `locale`'s:
-    a `lang=` word chose `locale`)."""
+def parse_words(words: list[str], recipient: Recipient) -> Command:
+    """The quantities (or the wish for help) that the words name, for `recipient` (whose `own`, where a `lang=`
+    word chose its language, reads numbers too, and whose own language's key words are then no clue)."""
     if not words or (words[0].casefold().rstrip(",.!") in HELP_WORDS and not any(map(str.isnumeric, "".join(words)))):
-        return Command(locale=locale, wants_help=True)  # `help`, and `help me`: words but no numbers after it
-    reader = reader or reader_for(locale)
+        return Command(recipient=recipient, wants_help=True)  # `help`, and `help me`: words but no numbers after it
+    reader = reader_for(recipient)
     readings: dict[Quantity, tuple[Reading, Bare | None]] = {}
     rows: list[str] = []
     marked = mark_words(words, rows) if has_words(words) and any(map(str.isnumeric, "".join(words))) else words
     words = join_space_groups(marked, len(POSITIONAL_ORDER),
-                              lambda: all(style.group in SPACES for style in own_styles(locale)))
+                              lambda: all(style.group in SPACES for style in recipient.own_styles))
     for word in words if marked is not words else ():  # a word no row knows is named first, as in a bare command
         if word[:1] != LABEL:
             _split_key(word)
     attached = attach(words, rows) if any(LABEL in word for word in words) else None
     keyed = [_split_key(word) for word in (attached.words if attached else words)]
     placed = placed_values(keyed, attached is not None, rows)
-    clues = clue_marks([(each.key, each.value) for each in keyed], user or locale)
+    clues = clue_marks([(each.key, each.value) for each in keyed], recipient.user.words)
     evidence = clues + "".join(value_marks(quantity, raw, reader) for quantity, raw in placed.items())
     for quantity, raw in placed.items():
         readings[quantity] = read_value(quantity, raw, reader, evidence)
-    return _command_from(readings, locale, attached.unit if attached else None, tuple(rows))
+    return _command_from(readings, recipient, attached.unit if attached else None, tuple(rows))
 
 
 
@@ -138,19 +122,20 @@ def parse_words(words: list[str], locale: Locale, reader: Reader | None = None, 
 
 
 
-def _take_locale_override(words: list[str], locale: Locale) -> Locale:
-    """The locale a `lang=` word names (taken out of the words), else `locale`."""
+def _take_locale_override(words: list[str]) -> Locale | None:
+    """The locale a `lang=` word names (taken out of the words), else None."""
     chosen = [(index, keyed[1]) for index, word in enumerate(words)
               if (keyed := split_keyed(word)) and keyed[0] in KEYWORDS and KEYWORDS[keyed[0]] is None]
     if not chosen:
-        return locale
+        return None
     if len(chosen) > 1:
         raise UserInputError(ErrorCode.DUPLICATE_QUANTITY, token=words[chosen[1][0]], quantity=LANGUAGE)
     index, tag = chosen[0]
     if not tag:
         raise UserInputError(ErrorCode.MISSING_VALUE, token=words[index])
     del words[index]
-    chosen_locale = resolve_locale(tag)
+    # an audience after the tag is the reader's, not the language's: the reply is written for the same readers
+    chosen_locale = resolve_locale(tag.removesuffix("@unknown").removesuffix("@channel"))
     if chosen_locale.language == "root":  # CLDR's root is no one's language
         raise UserInputError(ErrorCode.UNKNOWN_LOCALE, token=tag)
     return chosen_locale
@@ -181,7 +166,7 @@ def _split_key(word: str) -> Word:
 
 
 def _command_from(
-    readings: dict[Quantity, tuple[Reading, Bare | None]], locale: Locale, unit: str | None = None,
+    readings: dict[Quantity, tuple[Reading, Bare | None]], recipient: Recipient, unit: str | None = None,
     grammar: tuple[str, ...] = (),
 ) -> Command:
     notes = tuple(
@@ -191,7 +176,7 @@ def _command_from(
     )
     values = {quantity: reading.value for quantity, (reading, _) in readings.items()}
     tokens = {quantity: reading.token for quantity, (reading, _) in readings.items()}
-    return Command(locale=locale, values=values, tokens=tokens, notes=notes, unit=unit, grammar=grammar)
+    return Command(recipient=recipient, values=values, tokens=tokens, notes=notes, unit=unit, grammar=grammar)
 
 
 class FieldErrors(Exception):
@@ -202,19 +187,19 @@ class FieldErrors(Exception):
         self.errors = errors
 
 
-def parse_fields(fields: dict[Quantity, str | None], locale: Locale, reader: Reader | None = None) -> Command:
-    """Read a form's fields, each holding one value read by `reader` (by default `locale`'s own: a form opened for a
+def parse_fields(fields: dict[Quantity, str | None], recipient: Recipient) -> Command:
+    """Read a form's fields, each holding one value read for `recipient` (with its `own`: a form opened for a
     `lang=` result reads as its command did); empty fields are the ones to solve.
 
     Raises FieldErrors naming every field that cannot be read.
     """
     readings: dict[Quantity, tuple[Reading, Bare | None]] = {}
     errors: dict[Quantity, UserInputError] = {}
-    reader = reader or reader_for(locale)
+    reader = reader_for(recipient)
     # `％90` is `%90`; a zero-width space pasted along is gone, as in a command
     typed = {quantity: folded(visible(raw or "")).strip() for quantity, raw in fields.items()}
     filled = {quantity: text for quantity, text in typed.items() if text}
-    evidence = clue_marks([(None, text) for text in filled.values()], locale) + "".join(
+    evidence = clue_marks([(None, text) for text in filled.values()], recipient.words) + "".join(
         value_marks(quantity, text, reader) for quantity, text in filled.items())
     for quantity, text in filled.items():
         try:
@@ -225,4 +210,4 @@ def parse_fields(fields: dict[Quantity, str | None], locale: Locale, reader: Rea
             errors[quantity] = error
     if errors:
         raise FieldErrors(errors)
-    return _command_from(readings, locale)
+    return _command_from(readings, recipient)

@@ -3,10 +3,10 @@ plausible convention, phase two (`bot.rules`) decides from them, and from the ev
 by an ordered table of named rules. `read_number` is what every other reader of numbers calls (a command's
 values, a form's fields, a series of measurements), so that all numbers are read by one table.
 
-    >>> from bot.numbers import resolve_locale
-    >>> read_number("2,000", resolve_locale("en-US")).rule
+    >>> from bot.recipient import RecipientLike, as_recipient
+    >>> read_number("2,000", Recipient.parse("en-US")).rule
     'house_form'
-    >>> read_number("0,9", resolve_locale("en-US")).rule
+    >>> read_number("0,9", Recipient.parse("en-US")).rule
     'one_other_reading'
 """
 
@@ -15,11 +15,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from decimal import Decimal
 
-from babel import Locale
-
 from bot.candidates import SUFFIXES, AskReason, Candidates, Reader, candidates, reader_for
 from bot.errors import UserInputError
 from bot.numbers import neighbour_styles, own_styles, slack_styles
+from bot.recipient import RecipientLike, as_recipient
 from bot.rules import RULES, Case, Outcome, Reading, ReadingKind, Rule, decide
 
 _ONLY, _BREAKS = "only_reading", "own_reading_breaks_a_rule"  # the rows that decide plain digits (`RULES`)
@@ -29,7 +28,7 @@ __all__ = ["RULES", "SUFFIXES", "AskReason", "Candidates", "Outcome", "Reader", 
 
 def read_number(
     token: str,
-    locale: Locale | Reader,
+    reader: RecipientLike | Reader,
     possible: Callable[[Decimal], bool] | None = None,
     evidence: str = "",
 ) -> Reading:
@@ -45,27 +44,27 @@ def read_number(
         value = +Decimal(token)  # `+`: to the context's precision, as the arithmetic of the rules rounds
         fits = possible is None or possible(value)
         return Reading(token, value, rule=_ONLY if fits else _BREAKS)  # as `decide` would: no other reading
-    decision = decide(_case(token, locale, possible, evidence))
+    decision = decide(_case(token, reader, possible, evidence))
     if isinstance(decision, UserInputError):
         raise decision
     return decision
 
 
-def token_marks(token: str, locale: Locale | Reader, possible: Callable[[Decimal], bool] | None = None) -> str:
+def token_marks(token: str, reader: RecipientLike | Reader, possible: Callable[[Decimal], bool] | None = None) -> str:
     """What `token` says of how its writer writes numbers, as evidence for the command's other numbers: the decimal
     marks of the formats that read it where only formats other than the reader's do and agree (`0,9` from an
     English user: `,`); nothing for a token that cannot be read at all."""
     if token.isascii() and token.isdigit():  # read alike by every format: it says nothing
         return ""
     try:
-        return _case(token, locale, possible).marks
+        return _case(token, reader, possible).marks
     except UserInputError:
         return ""
 
 
-def _case(token: str, locale: Locale | Reader, possible: Callable[[Decimal], bool] | None, evidence: str = "") -> Case:
-    reader = locale if isinstance(locale, Reader) else reader_for(locale)
-    found = candidates(token, reader)
+def _case(token: str, reader: RecipientLike | Reader, possible: Callable[[Decimal], bool] | None,
+          evidence: str = "") -> Case:
+    found = candidates(token, reader if isinstance(reader, Reader) else reader_for(as_recipient(reader)))
     scale = found.scale
     fits = (lambda value: possible(value * scale)) if possible is not None else (lambda value: True)
     return Case(found, fits, evidence)

@@ -20,8 +20,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
-from babel import Locale
-
 from bot.calculator import BOUNDS, Quantity, check
 from bot.errors import ErrorCode, UserInputError
 from bot.evidence import clue_marks
@@ -31,6 +29,7 @@ from bot.keywords import forecast_words, keywords
 from bot.numbers import SPACES
 from bot.parsing import Note, visible
 from bot.reading import Reader, Reading, read_number, reader_for, token_marks
+from bot.recipient import Recipient
 from bot.series import MAX_POINTS, MIN_POINTS
 
 __all__ = [
@@ -63,7 +62,7 @@ class Measurement:
 class SeriesCommand:
     """A series as the user wrote it, read: one device's throughput, and each cluster size's measurement."""
 
-    locale: Locale
+    recipient: Recipient
     throughput: Reading
     measurements: tuple[Measurement, ...]
     notes: tuple[Note, ...] = ()
@@ -96,12 +95,10 @@ def _is_size(key: str) -> bool:
     return any(map(str.isnumeric, key))
 
 
-def parse_series(
-    words: list[str], locale: Locale, reader: Reader | None = None, user: Locale | None = None
-) -> SeriesCommand:
-    """The series the words name (`bot.parsing.split_words`' words), read by `reader` for a `user` (as in
+def parse_series(words: list[str], recipient: Recipient) -> SeriesCommand:
+    """The series the words name (`bot.parsing.split_words`' words), read for `recipient` (as in
     `bot.parsing.parse_words`); raises UserInputError naming the measurement that is wrong."""
-    reader = reader or reader_for(locale)
+    reader = reader_for(recipient)
     words = [word for word in words if word not in (LIST_CUT, BOUNDARY)]
     throughput: tuple[str, Reading] | None = None
     measurements: list[Measurement] = []
@@ -120,7 +117,8 @@ def parse_series(
             throughput = (word, read)
     keys = [(None if keyed is None or _is_size(keyed[0]) else keyed[0], keyed[1] if keyed else word)
             for word in words for keyed in [split_keyed(word)]]
-    return replace(_series_from(throughput, measurements, locale, clue_marks(keys, user or locale), reader), at=at)
+    clues = clue_marks(keys, recipient.user.words)
+    return replace(_series_from(throughput, measurements, recipient, clues, reader), at=at)
 
 
 def _read_word(word: str, reader: Reader) -> Measurement | Reading | tuple[str, Reading]:
@@ -143,11 +141,10 @@ def _read_word(word: str, reader: Reader) -> Measurement | Reading | tuple[str, 
     raise UserInputError(ErrorCode.SERIES_STRAY_WORD, token=word)
 
 
-def parse_series_fields(throughput: str | None, rows: str | None, locale: Locale,
-                        reader: Reader | None = None) -> SeriesCommand:
+def parse_series_fields(throughput: str | None, rows: str | None, recipient: Recipient) -> SeriesCommand:
     """The series form's two fields: one device's throughput, and one measurement (`8 = 15800`) per line. Raises
     SeriesFieldErrors naming the field (and in it, the row) that is wrong."""
-    reader = reader or reader_for(locale)
+    reader = reader_for(recipient)
     text = folded(visible(throughput or "")).strip()
     errors: dict[str, UserInputError] = {}
     reading: Reading | None = None
@@ -164,8 +161,9 @@ def parse_series_fields(throughput: str | None, rows: str | None, locale: Locale
     if errors:
         raise SeriesFieldErrors(errors)
     try:
-        return _series_from(None if reading is None else (text, reading), measurements, locale,
-                            clue_marks([(None, text), *((None, m.actual.token) for m in measurements)], locale),
+        return _series_from(None if reading is None else (text, reading), measurements, recipient,
+                            clue_marks([(None, text), *((None, m.actual.token) for m in measurements)],
+                                       recipient.words),
                             reader)
     except UserInputError as error:
         field = "throughput" if error.code is ErrorCode.SERIES_NO_THROUGHPUT or (
@@ -215,8 +213,8 @@ def _read(token: str, quantity: Quantity, pair: str | None, reader: Reader) -> R
     return reading
 
 
-def _series_from(throughput: tuple[str, Reading] | None, measurements: list[Measurement], locale: Locale,
-                 clues: str, reader: Reader) -> SeriesCommand:
+def _series_from(throughput: tuple[str, Reading] | None, measurements: list[Measurement],
+                 recipient: Recipient, clues: str, reader: Reader) -> SeriesCommand:
     if throughput is None:
         raise UserInputError(ErrorCode.SERIES_NO_THROUGHPUT, quantity=Quantity.THROUGHPUT.value)
     if not MIN_POINTS <= len(measurements) <= MAX_POINTS:
@@ -241,4 +239,4 @@ def _series_from(throughput: tuple[str, Reading] | None, measurements: list[Meas
                 read_number(reading.token, reader, _possible(Quantity(quantity)), evidence)
             except UserInputError as error:
                 raise replace(error, quantity=quantity, pair=pairs.get(error.token or "")) from None
-    return SeriesCommand(locale, throughput[1], tuple(measurements), notes)
+    return SeriesCommand(recipient, throughput[1], tuple(measurements), notes)

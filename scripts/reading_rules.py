@@ -18,8 +18,8 @@ sys.path.insert(0, str(ROOT))
 
 from bot.calculator import Quantity  # noqa: E402
 from bot.errors import UserInputError  # noqa: E402
-from bot.numbers import resolve_locale  # noqa: E402
 from bot.reading import RULES, Rule, read_number  # noqa: E402
+from bot.recipient import Recipient  # noqa: E402
 from bot.values import possible_for  # noqa: E402
 
 DOC = ROOT / "docs" / "reading.md"
@@ -69,7 +69,7 @@ def example_result(rule: Rule) -> str:
     example = rule.example
     possible = possible_for(Quantity(example.quantity)) if example.quantity else None
     try:
-        reading = read_number(example.token, resolve_locale(example.locale), possible, example.evidence)
+        reading = read_number(example.token, Recipient.parse(example.locale), possible, example.evidence)
     except UserInputError as error:
         readings = " or ".join(f"`{value.normalize():f}`" for value in error.readings)
         return (f"asked: {readings}" if readings else f"refused: {error.code.value}"), error.rule or ""
@@ -129,7 +129,7 @@ def grouping_table() -> str:
             "| question | when | example | asked about |", "|---|---|---|---|"]
     for name, tag, text, when in GROUPING:
         try:
-            parse_command(text, resolve_locale(tag))
+            parse_command(text, Recipient.parse(tag))
             asked = "read (!)"
         except UserInputError as error:
             asked = f"`{error.token}`" + ("" if error.rule == name else f" (by `{error.rule}`!)")
@@ -142,7 +142,7 @@ def grammar_result(tag: str, text: str, name: str) -> str:
     from bot.parsing import parse_command
 
     try:
-        command = parse_command(text, resolve_locale(tag))
+        command = parse_command(text, Recipient.parse(tag))
     except UserInputError as error:
         said = f"asked about `{error.token}`" if error.code.value in ASKING else f"refused: {error.code.value}"
         return said + ("" if error.rule == name else f" (by `{error.rule}`!)")

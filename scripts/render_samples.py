@@ -21,7 +21,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from bot.engine import answer
-from bot.numbers import resolve_locale
+from bot.recipient import Recipient
 from bot.replies import render_plain_text
 from bot.replies.wording import EXAMPLE, Wording
 
@@ -33,19 +33,19 @@ LOCALES = {"en": "en-US", "en_GB": "en-GB", "de": "de-DE", "es": "es-ES", "es_41
 
 
 def sample(tag: str) -> str:
-    words = Wording(resolve_locale(tag))
+    words = Wording(Recipient.parse(tag))
     d, v, e = EXAMPLE
     text = f"{words.number(d, 0)} {words.number(v)} {words.percent(e)}"
     header = f"$ dpscale '{text}' --locale {tag}\n\n"
-    return header + render_plain_text(answer(text, resolve_locale(tag)))
+    return header + render_plain_text(answer(text, Recipient.parse(tag)))
 
 
 def series_sample(tag: str) -> str:
     """A series written in the locale's own format: `v=2.000 8=15.800 …` for German."""
-    words = Wording(resolve_locale(tag))
+    words = Wording(Recipient.parse(tag))
     text = " ".join(f"v={words.number(Decimal(d))}" if a is None else f"{d}={words.number(Decimal(a))}"
                     for d, a in SERIES)
-    return f"$ dpscale '{text}' --locale {tag}\n\n" + render_plain_text(answer(text, resolve_locale(tag)))
+    return f"$ dpscale '{text}' --locale {tag}\n\n" + render_plain_text(answer(text, Recipient.parse(tag)))
 
 
 def charts() -> dict[str, bytes]:
@@ -56,10 +56,10 @@ def charts() -> dict[str, bytes]:
     drawn: dict[bytes, str] = {}
     for name, tag in LOCALES.items():
         text = " ".join(f"v={d}" if a is None else f"{d}={a}" for d, a in SERIES) + " at=128"
-        found = measured_series(text, resolve_locale("en-US"))
+        found = measured_series(text, Recipient.parse("en-US"))
         assert found is not None
         series, command = found
-        png = series_chart(series, replace(command, locale=resolve_locale(tag)))
+        png = series_chart(series, replace(command, recipient=Recipient.parse(tag)))
         drawn.setdefault(png, name)
     return {name: png for png, name in drawn.items()}
 

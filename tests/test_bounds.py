@@ -9,8 +9,9 @@ import pytest
 
 from bot.calculator import MAX_ACTUAL, MAX_DEVICES, MAX_THROUGHPUT, MIN_EFFICIENCY, Quantity, make_scenario
 from bot.errors import ErrorCode, UserInputError
-from bot.numbers import SLACK_LOCALES, for_channel, resolve_locale, unknown_locale
+from bot.numbers import SLACK_LOCALES
 from bot.parsing import parse_command
+from bot.recipient import Recipient
 from bot.replies.wording import Wording
 
 DEV, THR, EFF, ACT = Quantity
@@ -27,11 +28,7 @@ LIMITS = [
 
 
 def locale_of(tag: str):
-    if tag.endswith("@channel"):
-        return for_channel(resolve_locale(tag.removesuffix("@channel")))
-    if tag.endswith("@unknown"):
-        return unknown_locale(resolve_locale(tag.removesuffix("@unknown")))
-    return resolve_locale(tag)
+    return Recipient.parse(tag)
 
 
 def command_for(quantity: Quantity, value: D, words: Wording) -> str:
@@ -71,7 +68,7 @@ def test_each_bound_holds_exactly_at_its_limit_as_every_reader_writes_it(tag, qu
      ("64 2000 10", D("0.1"), True), ("64 2000 100", D(1), True)],
 )
 def test_a_bare_efficiency_reads_on_each_side_of_its_thresholds(text, efficiency, noted):
-    command = parse_command(text, resolve_locale("en-US"))
+    command = parse_command(text, Recipient.parse("en-US"))
     assert command.values[EFF] == efficiency
     assert bool(command.notes) is noted
 
@@ -79,7 +76,7 @@ def test_a_bare_efficiency_reads_on_each_side_of_its_thresholds(text, efficiency
 @pytest.mark.parametrize("bare", ["1.01", "9.99", "2", "9"])
 def test_a_bare_efficiency_just_above_1_and_just_below_the_percentages_is_refused(bare):
     with pytest.raises(UserInputError) as refused:
-        parse_command(f"64 2000 {bare}", resolve_locale("en-US"))
+        parse_command(f"64 2000 {bare}", Recipient.parse("en-US"))
     assert (refused.value.code, refused.value.token) == (ErrorCode.UNCLEAR_EFFICIENCY, bare)
 
 
@@ -98,11 +95,11 @@ def test_a_bare_efficiency_just_above_1_and_just_below_the_percentages_is_refuse
 def test_a_long_first_group_is_asked_about_exactly_where_its_readings_part(locale, token, asked, value):
     if asked:
         with pytest.raises(UserInputError) as raised:
-            parse_command(f"64 {token} 90%", resolve_locale(locale))
+            parse_command(f"64 {token} 90%", Recipient.parse(locale))
         assert raised.value.code is ErrorCode.AMBIGUOUS_NUMBER
         assert raised.value.readings[1] == raised.value.readings[0] * 1000
         return
-    assert parse_command(f"64 {token} 90%", resolve_locale(locale)).values[THR] == value
+    assert parse_command(f"64 {token} 90%", Recipient.parse(locale)).values[THR] == value
 
 
 @pytest.mark.parametrize(
@@ -117,10 +114,10 @@ def test_a_long_first_group_is_asked_about_exactly_where_its_readings_part(local
 )
 def test_space_separated_groups_join_only_at_their_sizes(text, values, token):
     if values is not None:
-        assert parse_command(text, resolve_locale("fr-FR")).values == values
+        assert parse_command(text, Recipient.parse("fr-FR")).values == values
         return
     with pytest.raises(UserInputError) as raised:
-        parse_command(text, resolve_locale("fr-FR"))
+        parse_command(text, Recipient.parse("fr-FR"))
     assert (raised.value.code, raised.value.token) == (ErrorCode.AMBIGUOUS_GROUPING, token)
 
 
@@ -130,9 +127,9 @@ def test_the_ways_of_joining_groups_are_weighed_up_to_their_limit_and_no_further
     limit = 10
     at_limit = "1 " + " ".join(["100"] * limit) + " 90%"
     with pytest.raises(UserInputError) as raised:
-        parse_command(at_limit, resolve_locale("en-US"))
+        parse_command(at_limit, Recipient.parse("en-US"))
     assert raised.value.code is ErrorCode.AMBIGUOUS_GROUPING
-    past = parse_command("1 " + " ".join(["100"] * (limit + 1)) + " 90%", resolve_locale("en-US"))
+    past = parse_command("1 " + " ".join(["100"] * (limit + 1)) + " 90%", Recipient.parse("en-US"))
     assert len(past.values) == 2
 
 

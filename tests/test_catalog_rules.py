@@ -33,6 +33,7 @@ from bot.errors import ErrorCode, UserInputError
 from bot.format_choice import build_format_blocks, build_format_saved_reply, build_unknown_format_reply
 from bot.i18n import LOCALES_DIR, shipped_languages
 from bot.numbers import resolve_locale
+from bot.recipient import Recipient
 from bot.replies import build_error_reply, build_help_reply
 from bot.replies.blocks import code
 from bot.replies.particles import MARKER, fill
@@ -158,17 +159,17 @@ def payloads(language: str) -> list[tuple[dict[str, Any], int]]:
     replies += [build_error_reply(UserInputError(error, token="2.000", quantity=Quantity.EFFICIENCY.value, low="0.0001",
                                                  high="1", suggestions=("2", "2000")), locale) for error in ErrorCode]
     other = resolve_locale("en-US" if words.language.language != "en" else "de-DE")
-    replies += [build_help_reply(locale), build_help_reply(locale, other), share_failed_reply(locale),
-                outdated_reply(locale),
+    replies += [build_help_reply(locale), build_help_reply(Recipient.of(other).answering_in(locale)),
+                share_failed_reply(locale), outdated_reply(locale),
                 build_format_saved_reply("de-DE", locale), build_format_saved_reply(None, locale),
                 build_unknown_format_reply("klingon", locale),
-                shared_reply(answer(seed(words), locale), user_id="U0123ABCD", locale=locale)]
+                shared_reply(answer(seed(words), locale), user_id="U0123ABCD", recipient=locale)]
     messages = [({"text": reply.text, "blocks": reply.blocks}, 50) for reply in replies]
     filled = {Quantity.DEVICES: words.number(EXAMPLE[0], 0), Quantity.EFFICIENCY: words.percent(EXAMPLE[2])}
     views = [form_view(locale, FormMetadata.of(locale, None)), form_view(locale, FormMetadata.of(locale, None), filled),
              home_view(locale)]
     extra = [{"blocks": build_format_blocks(None, locale)}, {"blocks": [direct_message_note(locale)]},
-             {"blocks": [result_actions(locale=locale, value="x")]}]
+             {"blocks": [result_actions(recipient=locale, value="x")]}]
     return messages + [(view, MAX_VIEW_BLOCKS) for view in views] + [(block, 50) for block in extra]
 
 

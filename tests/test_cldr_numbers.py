@@ -35,7 +35,7 @@ def test_a_locale_outside_the_table_is_read_from_babel():
 
 
 @pytest.mark.parametrize("tags", [("de-DE", "de_DE", " de-DE "), ("es-LA", "es_419", "es-419"),
-                                  ("ja-JP@unknown", "ja_JP@unknown")])
+                                  ("zh-TW", "zh_TW")])
 def test_every_tag_of_a_locale_resolves_to_the_same_object(tags):
     # the caches keyed by a locale (a reply's wording, a reader's formats) then find it by identity, without
     # Babel's `Locale.__eq__`, which is Python code: it was a tenth of a command's instructions

@@ -14,8 +14,9 @@ import pytest
 from bot.calculator import Quantity
 from bot.errors import UserInputError
 from bot.excerpts import read_message
-from bot.numbers import resolve_locale, unknown_locale
+from bot.numbers import resolve_locale
 from bot.parsing import parse_command
+from bot.recipient import Audience, Recipient
 
 CORPUS = Path(__file__).parent / "corpus" / "sentences.tsv"
 NAMES = {"d": Quantity.DEVICES, "v": Quantity.THROUGHPUT, "e": Quantity.EFFICIENCY, "a": Quantity.ACTUAL}
@@ -34,7 +35,7 @@ def rows() -> list[tuple[str, str, str, str]]:
 
 
 def reader(tag: str):
-    return unknown_locale(resolve_locale("en-US")) if tag == "unknown" else resolve_locale(tag)
+    return Recipient.of(resolve_locale("en-US"), Audience.UNKNOWN) if tag == "unknown" else Recipient.parse(tag)
 
 
 def values(written: str) -> dict[Quantity, Decimal]:

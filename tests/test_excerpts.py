@@ -9,14 +9,15 @@ import pytest
 from bot.calculator import Quantity
 from bot.errors import ErrorCode
 from bot.excerpts import read_message
-from bot.numbers import resolve_locale, unknown_locale
+from bot.numbers import resolve_locale
+from bot.recipient import Audience, Recipient
 
 D, V, E, A = Quantity.DEVICES, Quantity.THROUGHPUT, Quantity.EFFICIENCY, Quantity.ACTUAL
 UNKNOWN = "unknown"
 
 
 def author(tag: str):
-    return unknown_locale(resolve_locale("en-US")) if tag == UNKNOWN else resolve_locale(tag)
+    return Recipient.of(resolve_locale("en-US"), Audience.UNKNOWN) if tag == UNKNOWN else Recipient.parse(tag)
 
 
 @pytest.mark.parametrize(("tag", "text", "expected"), [

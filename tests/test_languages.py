@@ -17,10 +17,10 @@ from bot.calculator import Quantity
 from bot.cli import main as cli_main
 from bot.engine import answer
 from bot.errors import ErrorCode, UserInputError
-from bot.formats import parse_reader_locale, with_number_format
 from bot.i18n import catalog_name, shipped_languages
 from bot.keywords import keywords
 from bot.numbers import SLACK_LOCALES, resolve_locale
+from bot.recipient import Recipient
 from bot.replies import build_error_reply, build_help_reply, explanation_blocks
 from bot.replies.series import COLUMNS, legend
 from bot.replies.wording import Wording
@@ -61,7 +61,7 @@ def test_a_locale_slack_does_not_offer_gets_the_closest_catalog_of_its_language(
 
 
 def test_lang_with_a_language_of_another_region_answers_in_that_language():
-    reply = answer("64 2000 90% lang=pt", resolve_locale("de-DE"))
+    reply = answer("64 2000 90% lang=pt", Recipient.parse("de-DE"))
     assert reply.blocks[0]["text"]["text"].startswith("Throughput real")
     assert "does not speak" not in str(reply.blocks) and "ainda não fala" not in str(reply.blocks)
 
@@ -72,8 +72,8 @@ def test_every_shipped_catalog_serves_a_slack_locale():
 
 @pytest.mark.parametrize("tag", [t for t in SLACK_LOCALES if not t.startswith("en")])
 def test_a_result_in_every_language_uses_its_own_words(tag):
-    english = answer("64 2000 0.9", resolve_locale("en-US"))
-    reply = answer(_seed(tag), resolve_locale(tag))
+    english = answer("64 2000 0.9", Recipient.parse("en-US"))
+    reply = answer(_seed(tag), Recipient.parse(tag))
     assert reply.kind == "result"
     assert reply.blocks[0]["text"]["text"] != english.blocks[0]["text"]["text"]
     assert "What is scaling efficiency?" not in str(reply.blocks)
@@ -81,7 +81,7 @@ def test_a_result_in_every_language_uses_its_own_words(tag):
 
 @pytest.mark.parametrize("tag", SLACK_LOCALES)
 def test_views_fit_slacks_limits_in_every_language(tag):
-    locale = resolve_locale(tag)
+    locale = Recipient.parse(tag)
     words = Wording(locale)
     filled = {Quantity.DEVICES: words.number(Decimal(64), 0), Quantity.EFFICIENCY: words.percent(Decimal("0.9"))}
     for view in (form_view(locale, FormMetadata.of(locale, None)), form_view(locale, FormMetadata.of(locale, None),
@@ -91,7 +91,7 @@ def test_views_fit_slacks_limits_in_every_language(tag):
         assert_within_limits(view["blocks"], max_blocks=MAX_VIEW_BLOCKS)
     assert_within_limits(home_view(locale)["blocks"], max_blocks=MAX_VIEW_BLOCKS)
     assert_within_limits(build_help_reply(locale).blocks)
-    shared = shared_reply(answer(_seed(tag), locale), user_id="U1", locale=locale)
+    shared = shared_reply(answer(_seed(tag), locale), user_id="U1", recipient=locale)
     assert_within_limits(shared.blocks)
 
 
@@ -100,7 +100,7 @@ def test_views_fit_slacks_limits_in_every_language(tag):
 def test_every_error_in_every_language_fits_and_pings_no_one(tag, code):
     error = UserInputError(code, token="<!channel>" + "9" * 400, quantity=Quantity.EFFICIENCY.value, low="0.0001",
                            high="1", suggestions=("2", "2000"))
-    reply = build_error_reply(error, resolve_locale(tag))
+    reply = build_error_reply(error, Recipient.parse(tag))
     assert_within_limits(reply.blocks)
     assert_no_broadcast(reply.payload())
 
@@ -108,7 +108,7 @@ def test_every_error_in_every_language_fits_and_pings_no_one(tag, code):
 @settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=hostile, tag=st.sampled_from(SLACK_LOCALES))
 def test_any_text_in_any_language_gets_a_reply_inside_block_kit_limits(text, tag):
-    reply = answer(text, resolve_locale(tag))
+    reply = answer(text, Recipient.parse(tag))
     assert_within_limits(reply.blocks)
     assert_no_broadcast(reply.payload())
 
@@ -120,7 +120,7 @@ KEYWORDS = keywords()  # every language's key words: None for `lang=`
 @pytest.mark.parametrize("tag", [*SLACK_LOCALES, "de_DE@numbers=en_US", "ja_JP@numbers=de_DE", "fr_FR@numbers=en_IN"])
 def test_the_helps_examples_compute_what_they_promise_in_every_locale(tag):
     """In every Slack locale, and for users who chose another number format than their language's."""
-    locale = parse_reader_locale(tag)
+    locale = Recipient.parse(tag)
     words = Wording(locale)
     help_text = str(build_help_reply(locale).blocks)
     examples = HELP_EXAMPLE.findall(help_text.replace("\\xa0", "\xa0").replace("\\u202f", "\u202f"))
@@ -145,21 +145,21 @@ def test_the_helps_examples_compute_what_they_promise_in_every_locale(tag):
 
 
 def _seed(tag: str) -> str:
-    words = Wording(resolve_locale(tag))
+    words = Wording(Recipient.parse(tag))
     return f"{words.number(Decimal(64), 0)} {words.number(Decimal(2000))} {words.percent(Decimal('0.9'))}"
 
 
 @pytest.mark.parametrize(("tag", "name"), [("ru-RU", "Russian"), ("pl-PL", "Polish"), ("nl-NL", "Dutch")])
 def test_a_language_without_a_catalog_gets_english_and_the_reply_says_so_once(tag, name):
     """The English note names the language in English, as it names the format beside it (not `русский`)."""
-    for reply in (answer(_seed(tag), resolve_locale(tag)), build_help_reply(resolve_locale(tag))):
+    for reply in (answer(_seed(tag), Recipient.parse(tag)), build_help_reply(Recipient.parse(tag))):
         text = str(reply.blocks)
         assert text.count(f"dpscale does not speak {name} yet") == 1
 
 
 def test_the_note_names_the_format_a_lang_word_chose_not_the_users_own():
     """A German user asking for Turkish gets English words and Turkish numbers, and the note says which."""
-    reply = answer("64 2000 %90 lang=tr", resolve_locale("de-DE"))
+    reply = answer("64 2000 %90 lang=tr", Recipient.parse("de-DE"))
     assert "64 devices × 2.000 samples/s at %90 efficiency" in reply.text
     assert "numbers are still read and written in the Turkish format" in str(reply.blocks)
     assert "own format" not in str(reply.blocks)
@@ -168,26 +168,25 @@ def test_the_note_names_the_format_a_lang_word_chose_not_the_users_own():
 def test_a_copy_for_the_whole_channel_carries_no_note_about_the_sharers_format():
     """A Turkish user's result shared in a channel is written in the channel's format, so the note saying the
     numbers are in Turkish format, addressed to the sharer, is left out of it."""
-    from bot.numbers import for_channel
 
-    reply = answer("64 2.000 %90", for_channel(resolve_locale("tr-TR")))
+    reply = answer("64 2.000 %90", Recipient.parse("tr-TR").for_channel())
     assert "115\u202f200 samples/s actual" in reply.text
     assert "does not speak" not in str(reply.blocks)
-    unknown = answer("64 2000 %90", resolve_locale("tr-TR@unknown"))  # nor under one read in the unknown format
+    unknown = answer("64 2000 %90", Recipient.parse("tr-TR@unknown"))  # nor under one read in the unknown format
     assert unknown.kind == "result" and "does not speak" not in str(unknown.blocks)
 
 
 @pytest.mark.parametrize("tag", SLACK_LOCALES)
 def test_a_language_with_a_catalog_gets_no_such_note(tag):
-    assert "does not speak" not in str(answer(_seed(tag), resolve_locale(tag)).blocks)
+    assert "does not speak" not in str(answer(_seed(tag), Recipient.parse(tag)).blocks)
 
 
 def test_a_form_whose_two_formats_read_numbers_alike_names_one():
     """`lang=de` from a user who chose German numbers: one format, grouped examples; not "in the German format and
     in your own (German (Germany)) … where the two read differently"."""
-    german = resolve_locale("de")
-    own = with_number_format(resolve_locale("en-US"), resolve_locale("de-DE"))
-    rule = form_view(german, FormMetadata.of(german, None, own))["blocks"][-1]["elements"][0]["text"]
+    own = Recipient.parse("en-US").choosing(resolve_locale("de-DE"))
+    german = own.answering_in(resolve_locale("de"))
+    rule = form_view(german, FormMetadata.of(german, None))["blocks"][-1]["elements"][0]["text"]
     assert rule == "Zahlen werden in deinem Format „Deutsch“ gelesen, zum Beispiel `2.000`, `0,9`."
 
 
@@ -204,7 +203,7 @@ def test_after_lang_every_example_shown_reads_alike_in_both_formats(user, lang, 
     """After `lang=`, numbers are read in that format and in the user's own, and one the two read differently is
     asked about: so every example the help or an error shows is written so that both read it alike (`2000`, not
     `2.000`), and typed back with the same `lang=` it computes."""
-    locale = resolve_locale(user)
+    locale = Recipient.parse(user)
     reply = answer(f"{text} lang={lang}", locale)
     shown = _shown_commands(reply)
     assert shown, reply.text
@@ -215,7 +214,7 @@ def test_after_lang_every_example_shown_reads_alike_in_both_formats(user, lang, 
         assert again.kind == "result", (example, again.text)
     if text == "help":  # and the help says that both formats read the numbers
         rule = reply.blocks[-1]["elements"][-1]["text"]
-        assert Wording(resolve_locale(lang)).format_name(locale) in rule, rule
+        assert Wording(Recipient.parse(lang)).format_name(locale) in rule, rule
 
 
 @pytest.mark.parametrize("tag", SLACK_LOCALES)
@@ -224,7 +223,7 @@ def test_after_lang_every_example_shown_reads_alike_in_both_formats(user, lang, 
 def test_the_example_for_a_number_that_cannot_be_read_fits_the_value_it_stands_for(tag, text, token):
     """`1e400` as devices: the example is a number of devices (`64`), which, put in its place, computes; not the
     same `2,000` and `0.9` whatever the value (`0.9` devices are refused)."""
-    locale = resolve_locale(tag)
+    locale = Recipient.parse(tag)
     reply = answer(text, locale)
     assert reply.is_error
     examples = [span for span in re.findall(r"`([^`]*)`", reply.blocks[0]["text"]["text"]) if span != token]
@@ -240,7 +239,7 @@ SYNCHRONIZATION = ("synchron", "sincron", "同期", "同步", "동기")  # the s
 
 
 def _words(tag: str) -> Wording:
-    return Wording(resolve_locale(tag))
+    return Wording(Recipient.parse(tag))
 
 
 @pytest.mark.parametrize("tag", SLACK_LOCALES)
@@ -248,7 +247,7 @@ def test_the_help_never_offers_the_readers_own_language_as_another(tag):
     """The help's `lang=` examples (for *another* language) never name the reader's own: en-US was told to add
     `lang=en-US`, and German readers `sprache=de`."""
     words = _words(tag)
-    text = str(build_help_reply(resolve_locale(tag)).blocks)
+    text = str(build_help_reply(Recipient.parse(tag)).blocks)
     offered = re.findall(re.escape(words.key(None)) + r"([A-Za-z]{2,3}(?:-[A-Za-z]{2,4})?)", text)
     assert offered, "the help shows no lang= example"
     for other in offered:
@@ -260,7 +259,7 @@ def test_the_help_offers_the_series_form_with_a_word_the_reader_can_type(tag, ca
     """The help's series-form example is in the reader's language (`messreihe`, `シリーズ`), the command reads
     it, and the command-line tool explains it rather than answering "I don't recognize series"."""
     words = _words(tag)
-    text = str(build_help_reply(resolve_locale(tag)).blocks)
+    text = str(build_help_reply(Recipient.parse(tag)).blocks)
     lone = [w for w in re.findall(r"`/dpscale ([^`\s]+)`", text) if not any(c.isdigit() or c == "=" for c in w)]
     assert len(lone) == 1, lone
     word = lone[0]
@@ -276,7 +275,7 @@ def test_the_help_offers_the_series_form_with_a_word_the_reader_can_type(tag, ca
 def test_the_series_legend_uses_the_dot_only_for_multiplication(language):
     """`·` in the legend is the product `d · v` and nothing else ("I ideal, d · v · E efficiency" read as one
     formula); each of the table's letters opens its own item with a colon."""
-    words = Wording(resolve_locale(TAGS_BY_CATALOG[language]))
+    words = Wording(Recipient.parse(TAGS_BY_CATALOG[language]))
     text = legend(words)
     assert text.count("·") == text.count("d · v") == 1, text
     for letter in COLUMNS:
@@ -289,7 +288,7 @@ def test_the_loss_line_claims_no_cause(language):
     """The result's loss row does not call every loss synchronization: the one efficiency folds in stragglers,
     uneven work and input stalls too (the limits say so)."""
     tag = TAGS_BY_CATALOG[language]
-    reply = answer(_seed(tag), resolve_locale(tag))
+    reply = answer(_seed(tag), Recipient.parse(tag))
     fields = " ".join(field["text"] for field in reply.blocks[1]["fields"]).casefold()
     assert "12" in fields and not any(stem in fields for stem in SYNCHRONIZATION), fields
 
@@ -301,7 +300,7 @@ def test_the_loss_line_claims_no_cause(language):
 def test_the_faq_example_is_the_results_own(language, command, devices, efficiency, speedup):
     """Under a result, the FAQ's example uses its figures (`8 1000 75%`: 8 devices work like 6), never the fixed
     64 at 90 %; App Home's FAQ keeps the source document's example."""
-    locale = resolve_locale(TAGS_BY_CATALOG[language])
+    locale = Recipient.parse(TAGS_BY_CATALOG[language])
     words = Wording(locale)
     reply = answer(command, locale)
     faq = reply.blocks[-4]["text"]["text"]  # the first question of the FAQ: divider, three answers, the limits
@@ -321,9 +320,9 @@ def test_a_list_of_device_counts_carries_the_counter_on_every_count(language, si
     """Sizes above ideal are listed by the language's own list pattern, each count with its counter where the
     language puts one ("8和16 台", "8 및 16개" were joined in code)."""
     tag = TAGS_BY_CATALOG[language]
-    words = Wording(resolve_locale(tag))
+    words = Wording(Recipient.parse(tag))
     text = f"v={words.number(Decimal(1000))} 8={words.number(Decimal(8100))} 16={words.number(Decimal(16200))}"
-    reply = answer(text, resolve_locale(tag))
+    reply = answer(text, Recipient.parse(tag))
     assert sizes in str(reply.blocks), str(reply.blocks)
 
 
@@ -331,10 +330,10 @@ def test_a_list_of_device_counts_carries_the_counter_on_every_count(language, si
 def test_the_solved_devices_row_keeps_the_headlines_counter(language):
     """`デバイス数（算出）：556台`, as the headline `必要なデバイス数：556台`: a counter on every count."""
     tag = TAGS_BY_CATALOG[language]
-    words = Wording(resolve_locale(tag))
+    words = Wording(Recipient.parse(tag))
     typed = f"{words.key(Quantity.THROUGHPUT)}{words.number(Decimal(2000))} " \
             f"{words.key(Quantity.EFFICIENCY)}{words.percent(Decimal('0.9'))} {words.key(Quantity.ACTUAL)}1M"
-    reply = answer(typed, resolve_locale(tag))
+    reply = answer(typed, Recipient.parse(tag))
     headline = reply.blocks[0]["text"]["text"]
     number = words.number(Decimal(556), 0)
     counter = headline.rsplit(number, 1)[1].strip()

@@ -6,12 +6,12 @@ import pytest
 
 from blockkit import assert_no_broadcast, assert_within_limits
 from bot.engine import answer
-from bot.numbers import resolve_locale
+from bot.recipient import Recipient
 from bot.replies import render_plain_text
 
 
 def reply_text(text: str, locale: str) -> str:
-    return render_plain_text(answer(text, resolve_locale(locale)))
+    return render_plain_text(answer(text, Recipient.parse(locale)))
 
 
 @pytest.mark.parametrize(
@@ -71,7 +71,7 @@ def test_every_doubtful_reading_is_explained_in_the_reply(locale, text, note):
 def test_a_number_written_as_dpscale_writes_it_carries_no_reading_note(locale, text):
     output = reply_text(text, locale)
     assert ":mag:" not in output and "🔍" not in output
-    assert not answer(text, resolve_locale(locale)).is_error
+    assert not answer(text, Recipient.parse(locale)).is_error
 
 
 @pytest.mark.parametrize(
@@ -90,7 +90,7 @@ def test_a_number_written_as_dpscale_writes_it_carries_no_reading_note(locale, t
     ],
 )
 def test_a_number_two_formats_read_differently_is_asked_about_with_both_readings_and_why(locale, text, question):
-    reply = answer(text, resolve_locale(locale))
+    reply = answer(text, Recipient.parse(locale))
     assert reply.is_error is (question is not None)
     assert question is None or question in render_plain_text(reply)
 
@@ -136,7 +136,7 @@ def test_a_number_two_formats_read_differently_is_asked_about_with_both_readings
     ],
 )
 def test_errors_name_the_problem_in_the_users_language_with_the_usage_line(locale, text, message):
-    reply = answer(text, resolve_locale(locale))
+    reply = answer(text, Recipient.parse(locale))
     output = render_plain_text(reply)
     assert reply.is_error
     assert message in output
@@ -168,7 +168,7 @@ def test_a_locale_with_no_catalog_gets_english_words_and_its_own_numbers():
      "64 2000 <!subteam^S123>"],
 )
 def test_user_markup_is_echoed_inert(text):
-    reply = answer(text, resolve_locale("en-US"))
+    reply = answer(text, Recipient.parse("en-US"))
     assert_no_broadcast({"text": reply.text, "blocks": reply.blocks})
 
 
@@ -178,7 +178,7 @@ def test_user_markup_is_echoed_inert(text):
      ("en-US", "v=1000000000000 e=0.0001 actual=1"), ("en-US", "1000000 1000000000000 100%")],
 )
 def test_replies_stay_inside_block_kit_limits(locale, text):
-    reply = answer(text, resolve_locale(locale))
+    reply = answer(text, Recipient.parse(locale))
     assert_within_limits(reply.blocks)
     assert reply.text and len(reply.text) < 3000
     json.dumps(reply.blocks)
@@ -201,7 +201,7 @@ def test_the_german_wording_follows_slack_the_source_document_and_german_typogra
 def test_the_grouping_advice_gives_an_example_without_spaces():
     output = reply_text("1 200 300 90 %", "fr-FR")
     assert "sans espace" in output or "espaces" in output
-    assert "`2 000`" not in answer("1 200 300 90 %", resolve_locale("fr-FR")).text
+    assert "`2 000`" not in answer("1 200 300 90 %", Recipient.parse("fr-FR")).text
     assert "2000" in output
 
 
@@ -252,7 +252,7 @@ def test_in_the_form_a_solved_value_that_breaks_a_rule_is_shown_under_the_input_
     fields = {Quantity.DEVICES: "64", Quantity.THROUGHPUT: "2000", Quantity.EFFICIENCY: None,
               Quantity.ACTUAL: "12.79"}
     with pytest.raises(FieldErrors) as raised:
-        answer_form(fields, resolve_locale("en-US"))
+        answer_form(fields, Recipient.parse("en-US"))
     assert set(raised.value.errors) == {Quantity.ACTUAL}
 
 
@@ -276,10 +276,10 @@ def test_a_form_field_reads_a_spaced_suffix_and_says_a_unit_is_no_number(locale,
     fields = {Quantity.DEVICES: "64", Quantity.THROUGHPUT: throughput, Quantity.EFFICIENCY: "90 %",
               Quantity.ACTUAL: None}
     try:
-        shown = answer_form(fields, resolve_locale(locale)).text
+        shown = answer_form(fields, Recipient.parse(locale)).text
     except FieldErrors as raised:
         assert set(raised.errors) == {Quantity.THROUGHPUT}
-        shown = describe_error(raised.errors[Quantity.THROUGHPUT], resolve_locale(locale))
+        shown = describe_error(raised.errors[Quantity.THROUGHPUT], Recipient.parse(locale))
     assert expected in shown
 
 
@@ -295,7 +295,7 @@ def test_the_form_asks_under_the_field_when_the_readers_format_is_unknown():
     from bot.engine import answer_form
     from bot.parsing import FieldErrors
 
-    unknown = resolve_locale("en-US@unknown")
+    unknown = Recipient.parse("en-US@unknown")
     fields = {Quantity.DEVICES: "64", Quantity.THROUGHPUT: "2.000", Quantity.EFFICIENCY: "90 %", Quantity.ACTUAL: None}
     with pytest.raises(FieldErrors) as raised:
         answer_form(fields, unknown)
@@ -308,9 +308,7 @@ def test_the_form_asks_under_the_field_when_the_readers_format_is_unknown():
 @pytest.mark.parametrize("locale", ["en-US", "de-DE", "fr-FR", "ja-JP", "zh-TW", "en_US@unknown"])
 @pytest.mark.parametrize("text", ["64 2000 90%", "64 2.000 90 %", "help", "64 zwei 90", "v=2000 e=90% actual=1M", ""])
 def test_a_reply_written_as_json_text_is_the_same_message_as_its_payload(locale, text):
-    from bot.numbers import unknown_locale
-    reader = unknown_locale(resolve_locale("en-US")) if locale.endswith("@unknown") else resolve_locale(locale)
-    reply = answer(text, reader)
+    reply = answer(text, Recipient.parse(locale))
     written = reply.json(response_type="ephemeral")
     assert json.loads(written) == reply.payload(response_type="ephemeral")
 
@@ -348,7 +346,7 @@ def test_asked_which_number_a_percent_sign_belongs_to_the_example_is_a_percentag
 )
 def test_a_list_of_examples_is_separated_as_the_replys_language_separates_a_list(locale, text, expected):
     """CLDR's list pattern: Japanese and Chinese list with `、`, not an ASCII comma."""
-    reply = answer(text, resolve_locale(locale))
+    reply = answer(text, Recipient.parse(locale))
     assert reply.is_error
     assert expected in reply.text, reply.text
 

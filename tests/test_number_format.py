@@ -18,9 +18,10 @@ from bot.format_choice import (
     build_unknown_format_reply,
     take_format_choice,
 )
-from bot.formats import SLACK_LOCALES, example_number, offered_locales, parse_reader_locale, with_number_format
+from bot.formats import SLACK_LOCALES, example_number, offered_locales
 from bot.numbers import number_style, resolve_locale, write_number
 from bot.parsing import parse_command
+from bot.recipient import Recipient
 from fake_slack import BOT_USER_ID
 from slack_client import mention_body, post, send_command, send_event, send_interaction, send_mention, signed_headers
 
@@ -88,13 +89,13 @@ def test_a_format_word_without_a_value_or_given_twice_is_said_so_and_saves_nothi
     ],
 )
 def test_a_chosen_format_reads_and_writes_numbers_and_keeps_the_language(slack, chosen, text, expected):
-    locale = with_number_format(resolve_locale(slack), resolve_locale(chosen))
+    locale = Recipient.parse(slack).choosing(resolve_locale(chosen))
     assert answer(text, locale).text == expected
-    assert parse_reader_locale(str(locale)) == locale  # buttons and forms carry it
+    assert Recipient.parse(str(locale)) == locale  # buttons and forms carry it
 
 
 def test_the_menu_offers_every_slack_locale_with_an_example_and_same_as_slack():
-    blocks = build_format_blocks(None, resolve_locale("en-US"))
+    blocks = build_format_blocks(None, Recipient.parse("en-US"))
     select = blocks[0]["accessory"]
     assert select["action_id"] == SELECT_ACTION
     values = [o["value"] for o in select["options"]]
@@ -103,7 +104,7 @@ def test_the_menu_offers_every_slack_locale_with_an_example_and_same_as_slack():
     labels = {o["value"]: o["text"]["text"] for o in select["options"]}
     assert labels["de-DE"] == "1.234.567,89 · German (Germany)"
     assert labels["en-IN"].startswith("12,34,567.89")
-    chosen = build_format_blocks("fr-FR", resolve_locale("de-DE"))[0]["accessory"]["initial_option"]
+    chosen = build_format_blocks("fr-FR", Recipient.parse("de-DE"))[0]["accessory"]["initial_option"]
     assert chosen["value"] == "fr-FR"
     assert chosen["text"]["text"] == example_number("fr-FR") + " · Französisch (Frankreich)"
 
@@ -113,12 +114,12 @@ def test_the_menu_offers_every_slack_locale_with_an_example_and_same_as_slack():
 def test_the_menu_names_formats_in_the_script_of_the_readers_language(slack_locale, german):
     """A Taiwanese reader's menu is in Traditional characters, as every reply is, not in the bare language's."""
     labels = {o["value"]: o["text"]["text"]
-              for o in build_format_blocks(None, resolve_locale(slack_locale))[0]["accessory"]["options"]}
+              for o in build_format_blocks(None, Recipient.parse(slack_locale))[0]["accessory"]["options"]}
     assert labels["de-DE"] == "1.234.567,89 · " + german
 
 
 def test_a_stored_format_that_names_no_locale_shows_same_as_slack():
-    select = build_format_blocks("xx-YY", resolve_locale("en-US"))[0]["accessory"]
+    select = build_format_blocks("xx-YY", Recipient.parse("en-US"))[0]["accessory"]
     assert select["initial_option"]["value"] == "slack" and select["initial_option"] in select["options"]
 
 
@@ -257,14 +258,14 @@ def test_the_menu_and_its_listener_share_one_action_id():
 
 
 def test_a_chosen_regions_format_is_named_as_chosen_when_its_countries_disagree():
-    locale = with_number_format(resolve_locale("en-US"), resolve_locale("es-LA"))
+    locale = Recipient.parse("en-US").choosing(resolve_locale("es-LA"))
     assert "The Spanish (Latin America) number format you chose is used in countries that read this number " \
         "differently." in answer("64 2.000 90%", locale).text
 
 
 def test_an_english_reply_names_the_chosen_format_in_english():
     """A Turkish user (no catalog: English replies) who chose US numbers: the note names the format in English."""
-    locale = with_number_format(resolve_locale("tr-TR"), resolve_locale("en-US"))
+    locale = Recipient.parse("tr-TR").choosing(resolve_locale("en-US"))
     text = str(answer("64 2,000 90%", locale).blocks)
     assert "numbers are still read and written in the English (United States) format" in text
 
@@ -276,7 +277,7 @@ def test_every_sentence_about_the_users_format_names_the_chosen_one():
     from bot.slack.state import FormMetadata
     from bot.slack.views import form_view
 
-    locale = with_number_format(resolve_locale("en-US"), resolve_locale("de-CH"))
+    locale = Recipient.parse("en-US").choosing(resolve_locale("de-CH"))
     help_text = str(build_help_reply(locale).blocks)
     assert "Numbers are read in the German (Switzerland) format you chose: two thousand is `2'000`" in help_text
     form = json.dumps(form_view(locale, FormMetadata.of(locale, None)), ensure_ascii=False)
@@ -305,7 +306,7 @@ def test_a_home_tab_slack_will_not_publish_is_one_log_line_and_the_choice_is_sti
 
 @pytest.mark.parametrize(("tag", "between"), [("en-US", "`, `"), ("ja-JP", "`、`"), ("zh-TW", "`、`")])
 def test_an_unknown_formats_examples_are_listed_as_the_replys_language_lists(tag, between):
-    text = build_unknown_format_reply("klingon", resolve_locale(tag)).text
+    text = build_unknown_format_reply("klingon", Recipient.parse(tag)).text
     assert f"format=de-DE{between}format=en-US" in text, text
 
 
@@ -329,5 +330,5 @@ def test_four_digit_numbers_follow_cldrs_minimum_grouping_digits_and_read_back(n
 
 def test_a_spanish_user_may_still_group_four_digits():
     """`2.000` is CLDR's pattern too (only not its preference): a Spanish user who types it is read, not asked."""
-    command = parse_command("64 2.000 90 %", resolve_locale("es-ES"))
+    command = parse_command("64 2.000 90 %", Recipient.parse("es-ES"))
     assert command.values[Quantity.THROUGHPUT] == Decimal(2000)

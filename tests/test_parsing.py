@@ -7,10 +7,10 @@ from babel import localedata
 
 from bot.calculator import Quantity, make_scenario
 from bot.errors import ErrorCode, UserInputError
-from bot.formats import with_number_format
 from bot.numbers import cldr_style, resolve_locale
 from bot.parsing import MAX_INPUT_LENGTH, FieldErrors, parse_command, parse_fields
 from bot.reading import AskReason, Reading, ReadingKind, read_number
+from bot.recipient import Recipient
 from bot.replies.wording import Wording
 
 DEV, THR, EFF, ACT = Quantity.DEVICES, Quantity.THROUGHPUT, Quantity.EFFICIENCY, Quantity.ACTUAL
@@ -59,7 +59,7 @@ NBSP, NNBSP = "\u00a0", "\u202f"
     ],
 )
 def test_the_seed_example_reads_the_same_in_every_locale(locale, text):
-    assert parse_command(text, resolve_locale(locale)).values == SEED
+    assert parse_command(text, Recipient.parse(locale)).values == SEED
 
 
 @pytest.mark.parametrize(
@@ -97,7 +97,7 @@ def test_the_seed_example_reads_the_same_in_every_locale(locale, text):
     ],
 )
 def test_numbers_are_read_strictly_and_any_doubt_is_recorded(locale, token, value, kind, alternative):
-    reading = read_number(token, resolve_locale(locale))
+    reading = read_number(token, Recipient.parse(locale))
     assert (reading.value, reading.kind, reading.alternative) == (value, kind, alternative)
 
 
@@ -129,7 +129,7 @@ def test_numbers_are_read_strictly_and_any_doubt_is_recorded(locale, token, valu
 )
 def test_numbers_two_slack_locales_read_differently_are_asked_about(locale, token, readings, reason):
     with pytest.raises(UserInputError) as raised:
-        read_number(token, resolve_locale(locale))
+        read_number(token, Recipient.parse(locale))
     assert raised.value.code is ErrorCode.AMBIGUOUS_NUMBER
     assert (raised.value.readings, raised.value.reason) == (readings, reason)
 
@@ -154,7 +154,7 @@ def test_a_number_written_as_dpscale_writes_it_is_asked_about_when_the_command_s
     locale, text, token, readings
 ):
     with pytest.raises(UserInputError) as raised:
-        parse_command(text, resolve_locale(locale))
+        parse_command(text, Recipient.parse(locale))
     assert raised.value.code is ErrorCode.AMBIGUOUS_NUMBER
     assert (raised.value.token, raised.value.readings) == (token, readings)
 
@@ -169,7 +169,7 @@ def test_a_number_written_as_dpscale_writes_it_is_asked_about_when_the_command_s
     ],
 )
 def test_numbers_no_other_number_casts_doubt_on_are_read(locale, text, values):
-    assert tuple(parse_command(text, resolve_locale(locale)).values.values()) == values
+    assert tuple(parse_command(text, Recipient.parse(locale)).values.values()) == values
 
 
 @pytest.mark.parametrize(
@@ -178,13 +178,13 @@ def test_numbers_no_other_number_casts_doubt_on_are_read(locale, text, values):
      ("2,5", D("2.5")), ("115 200", D(115200)), ("2k", D(2000))],
 )
 def test_numbers_every_slack_locale_reads_alike_are_read_in_the_unknown_format(token, value):
-    assert read_number(token, resolve_locale("en-US@unknown")) == Reading(token, value)
+    assert read_number(token, Recipient.parse("en-US@unknown")) == Reading(token, value)
 
 
 @pytest.mark.parametrize("token", ["10³", "2⁶", "½", "①", "1₀", "²2"])
 def test_characters_that_only_look_like_digits_are_refused(token):
     with pytest.raises(UserInputError) as raised:
-        parse_command(f"64 {token} 90%", resolve_locale("en-US"))
+        parse_command(f"64 {token} 90%", Recipient.parse("en-US"))
     assert (raised.value.code, raised.value.token) == (ErrorCode.NOT_PLAIN_DIGITS, token)
 
 
@@ -201,10 +201,10 @@ def test_characters_that_only_look_like_digits_are_refused(token):
 def test_lang_numbers_read_differently_by_the_users_and_the_chosen_format_are_asked_about(text, user, expected):
     if expected is None:
         with pytest.raises(UserInputError) as raised:
-            parse_command(text, resolve_locale(user))
+            parse_command(text, Recipient.parse(user))
         assert (raised.value.code, raised.value.reason) == (ErrorCode.AMBIGUOUS_NUMBER, AskReason.LANG)
     else:
-        assert parse_command(text, resolve_locale(user)).values == expected
+        assert parse_command(text, Recipient.parse(user)).values == expected
 
 
 @pytest.mark.parametrize(
@@ -296,7 +296,7 @@ def test_lang_numbers_read_differently_by_the_users_and_the_chosen_format_are_as
     ],
 )
 def test_commands_name_their_quantities_and_flag_uncertain_readings(locale, text, expected, noted):
-    command = parse_command(text, resolve_locale(locale))
+    command = parse_command(text, Recipient.parse(locale))
     assert command.values == expected
     assert {note.quantity for note in command.notes} == noted
 
@@ -304,7 +304,7 @@ def test_commands_name_their_quantities_and_flag_uncertain_readings(locale, text
 @pytest.mark.parametrize("text", ["", "   ", "help", "HELP", "hilfe", "?", "lang=de", "help me",
                                   "hilfe bitte", "help, please?"])
 def test_empty_text_or_help_asks_for_help(text):
-    assert parse_command(text, resolve_locale("en-US")).wants_help
+    assert parse_command(text, Recipient.parse("en-US")).wants_help
 
 
 @pytest.mark.parametrize(
@@ -316,8 +316,8 @@ def test_empty_text_or_help_asks_for_help(text):
     ],
 )
 def test_a_language_override_chooses_the_reply_locale(text, language, territory):
-    command = parse_command(text, resolve_locale("en-US"))
-    assert (command.locale.language, command.locale.territory) == (language, territory)
+    command = parse_command(text, Recipient.parse("en-US"))
+    assert (command.recipient.words.language, command.recipient.words.territory) == (language, territory)
     assert command.values == SEED
 
 
@@ -348,10 +348,10 @@ def test_a_language_override_chooses_the_reply_locale(text, language, territory)
 def test_a_clue_to_another_format_casts_doubt_on_a_number_written_as_dpscale_writes_it(locale, text, asked, readings):
     """As a `0,9` beside it does: `1,024` is how dpscale writes 1024 for an English user, but `%90` is Turkish."""
     if asked is None:
-        assert parse_command(text, resolve_locale(locale)).values == readings
+        assert parse_command(text, Recipient.parse(locale)).values == readings
         return
     with pytest.raises(UserInputError) as raised:
-        parse_command(text, resolve_locale(locale))
+        parse_command(text, Recipient.parse(locale))
     assert (raised.value.code, raised.value.token, raised.value.readings) == (
         ErrorCode.AMBIGUOUS_NUMBER, asked, readings)
 
@@ -369,7 +369,7 @@ def test_a_clue_to_another_format_casts_doubt_on_a_number_written_as_dpscale_wri
 )
 def test_the_users_own_languages_key_words_are_no_clue_whatever_format_they_chose(slack, chosen, text):
     """A German Slack user who chose English numbers writes `durchsatz=2,000` for two thousand, as the help shows."""
-    locale = with_number_format(resolve_locale(slack), resolve_locale(chosen))
+    locale = Recipient.parse(slack).choosing(resolve_locale(chosen))
     assert parse_command(text, locale).values == SEED
 
 
@@ -379,10 +379,10 @@ def test_a_forms_fields_give_clues_too(efficiency):
     another, under its field."""
     fields = {DEV: "64", THR: "1,024", EFF: efficiency, ACT: None}
     with pytest.raises(FieldErrors) as raised:
-        parse_fields(fields, resolve_locale("en-US"))
+        parse_fields(fields, Recipient.parse("en-US"))
     assert list(raised.value.errors) == [THR]
     assert raised.value.errors[THR].readings == (D("1.024"), D(1024))
-    assert parse_fields({**fields, EFF: "90%"}, resolve_locale("en-US")).values == {DEV: 64, THR: 1024, EFF: D("0.9")}
+    assert parse_fields({**fields, EFF: "90%"}, Recipient.parse("en-US")).values == {DEV: 64, THR: 1024, EFF: D("0.9")}
 
 
 def _one_locale_per_number_format() -> list[str]:
@@ -401,9 +401,9 @@ def test_numbers_written_as_a_reply_after_lang_writes_them_read_back(tag):
     the same (before, its own error advised writing numbers like `2،000` and then refused them)."""
     if tag == "tok":  # Toki Pona groups by twos with no-break spaces: `20 00`, read as two numbers
         pytest.skip("groups of two split by no-break spaces are not joined")
-    words = Wording(resolve_locale(tag))
+    words = Wording(Recipient.parse(tag))
     text = f"64 {words.number(D('2000.5'))} {words.percent(D('0.9'))} lang={tag}"
-    assert parse_command(text, resolve_locale("en-US")).values == {**SEED, THR: D("2000.5")}, text
+    assert parse_command(text, Recipient.parse("en-US")).values == {**SEED, THR: D("2000.5")}, text
 
 
 @pytest.mark.parametrize(
@@ -467,7 +467,7 @@ def test_numbers_written_as_a_reply_after_lang_writes_them_read_back(tag):
 )
 def test_bad_input_raises_the_users_error_naming_the_token(locale, text, code, token):
     with pytest.raises(UserInputError) as caught:
-        parse_command(text, resolve_locale(locale))
+        parse_command(text, Recipient.parse(locale))
     assert caught.value.code is code
     assert caught.value.token == token
 
@@ -477,7 +477,7 @@ def test_bad_input_raises_the_users_error_naming_the_token(locale, text, code, t
     [("de-DE", "de_DE"), ("es-LA", "es_419"), ("pt_BR", "pt_BR"), ("zh-TW", "zh_Hant_TW"), ("EN-us", "en_US")],
 )
 def test_slack_locale_tags_map_to_cldr_locales(tag, expected):
-    assert str(resolve_locale(tag)) == expected
+    assert str(Recipient.parse(tag)) == expected
 
 
 @pytest.mark.parametrize("value", ["64\u200b", "\u202e64", "64\x1b", "\u200e64\u200f"])
@@ -485,8 +485,8 @@ def test_a_fields_invisible_characters_are_spaces_as_in_a_command(value):
     """A zero-width space or a direction mark pasted along with a number: invisible, so the message "`64` is not a
     number" would make no sense; the form reads the field as the command reads the same text."""
     fields = {DEV: value, THR: "2000", EFF: "90%", ACT: None}
-    assert parse_fields(fields, resolve_locale("en-US")).values == SEED
-    assert parse_command(f"{value} 2000 90%", resolve_locale("en-US")).values == SEED
+    assert parse_fields(fields, Recipient.parse("en-US")).values == SEED
+    assert parse_command(f"{value} 2000 90%", Recipient.parse("en-US")).values == SEED
 
 
 @pytest.mark.parametrize("tag", ["de-DE", "fr-FR", "pt-BR", "es-LA", "tr-TR", "en-US", "en-US@unknown"])
@@ -502,7 +502,7 @@ def test_groups_are_never_joined_across_a_lists_comma_or_beside_another_group_ma
     """`1, 250` is two numbers (the same reader is asked about `1,250`), and a space join is doubted beside an Arabic
     group mark as beside any other: never one number read in silence."""
     with pytest.raises(UserInputError):
-        command = parse_command(text, resolve_locale(tag))
+        command = parse_command(text, Recipient.parse(tag))
         make_scenario(**command.values)
 
 
@@ -512,7 +512,7 @@ def test_what_a_lists_comma_or_an_emoji_leaves_behind_never_reaches_the_user(tex
     """The words that stand where a list's comma or an emoji stood are the parser's own, never part of a token that
     an error shows."""
     with pytest.raises(UserInputError) as caught:
-        parse_command(text, resolve_locale("en-US"))
+        parse_command(text, Recipient.parse("en-US"))
     assert caught.value.token and not any("\ue000" <= c <= "\uf8ff" for c in caught.value.token), caught.value
 
 
@@ -534,7 +534,7 @@ def test_what_a_lists_comma_or_an_emoji_leaves_behind_never_reaches_the_user(tex
 )
 def test_a_number_whose_first_group_is_too_long_is_asked_about_with_both_readings(locale, text, token, readings):
     with pytest.raises(UserInputError) as raised:
-        parse_command(text, resolve_locale(locale))
+        parse_command(text, Recipient.parse(locale))
     assert (raised.value.code, raised.value.token, raised.value.readings, raised.value.reason) == (
         ErrorCode.AMBIGUOUS_NUMBER, token, readings, AskReason.LOOSE_GROUP)
 
@@ -568,9 +568,9 @@ def test_a_number_whose_first_group_is_too_long_is_asked_about_with_both_reading
 def test_the_decided_readings_and_the_east_asian_marks(locale, text, expected, noted):
     if expected is None:
         with pytest.raises(UserInputError):
-            parse_command(text, resolve_locale(locale))
+            parse_command(text, Recipient.parse(locale))
         return
-    command = parse_command(text, resolve_locale(locale))
+    command = parse_command(text, Recipient.parse(locale))
     assert command.values == expected
     assert {note.quantity for note in command.notes} == noted
 
@@ -599,7 +599,7 @@ def test_the_decided_readings_and_the_east_asian_marks(locale, text, expected, n
 )
 def test_errors_blame_the_token_that_is_wrong(locale, text, code, token):
     with pytest.raises(UserInputError) as caught:
-        parse_command(text, resolve_locale(locale))
+        parse_command(text, Recipient.parse(locale))
     assert (caught.value.code, caught.value.token) == (code, token)
 
 
@@ -638,7 +638,7 @@ def test_errors_blame_the_token_that_is_wrong(locale, text, code, token):
     ],
 )
 def test_commands_as_people_write_them_read_their_unit_and_filler_words(locale, text):
-    assert parse_command(text, resolve_locale(locale)).values == SEED, text
+    assert parse_command(text, Recipient.parse(locale)).values == SEED, text
 
 
 @pytest.mark.parametrize(
@@ -654,7 +654,7 @@ def test_commands_as_people_write_them_read_their_unit_and_filler_words(locale, 
 )
 def test_a_label_is_read_by_the_same_rules_and_an_unknown_word_is_still_named(locale, text, code, token):
     with pytest.raises(UserInputError) as caught:
-        parse_command(text, resolve_locale(locale))
+        parse_command(text, Recipient.parse(locale))
     assert (caught.value.code, caught.value.token) == (code, token)
 
 
@@ -664,7 +664,7 @@ def test_a_label_is_read_by_the_same_rules_and_an_unknown_word_is_still_named(lo
      ("ja-JP", "64台 2000 トークン/秒 90%", "トークン/秒"), ("en-US", "64 GPUs 2000 90%", None)],
 )
 def test_the_command_keeps_the_users_unit_word(locale, text, unit):
-    assert parse_command(text, resolve_locale(locale)).unit == unit
+    assert parse_command(text, Recipient.parse(locale)).unit == unit
 
 
 def slack_text(text: str) -> str:
@@ -684,12 +684,12 @@ def slack_text(text: str) -> str:
 )
 def test_slacks_markup_is_read_by_the_slack_layer_and_the_core_sees_plain_text(text, expected):
     if expected is None:
-        assert parse_command(slack_text(text), resolve_locale("en-US")).wants_help
+        assert parse_command(slack_text(text), Recipient.parse("en-US")).wants_help
     elif isinstance(expected, dict):
-        assert parse_command(slack_text(text), resolve_locale("en-US")).values == expected
+        assert parse_command(slack_text(text), Recipient.parse("en-US")).values == expected
     else:
         with pytest.raises(UserInputError) as caught:
-            parse_command(slack_text(text), resolve_locale("en-US"))
+            parse_command(slack_text(text), Recipient.parse("en-US"))
         assert (caught.value.code, caught.value.token) == expected
 
 
@@ -712,7 +712,7 @@ def test_slacks_markup_is_read_by_the_slack_layer_and_the_core_sees_plain_text(t
     ],
 )
 def test_a_unit_settles_its_own_number_and_nothing_else(locale, text, expected):
-    assert parse_command(text, resolve_locale(locale)).values == expected
+    assert parse_command(text, Recipient.parse(locale)).values == expected
 
 
 @pytest.mark.parametrize(
@@ -726,5 +726,5 @@ def test_a_unit_settles_its_own_number_and_nothing_else(locale, text, expected):
 )
 def test_a_number_the_grammar_cannot_place_is_asked_about_naming_it(locale, text, code, token):
     with pytest.raises(UserInputError) as caught:
-        parse_command(text, resolve_locale(locale))
+        parse_command(text, Recipient.parse(locale))
     assert (caught.value.code, caught.value.token) == (code, token)

@@ -18,15 +18,14 @@ from bot.numbers import (
     SLACK_LOCALES,
     SPACES,
     cldr_style,
-    for_channel,
     number_style,
     resolve_locale,
-    unknown_locale,
     write_number,
     write_percent,
 )
 from bot.parsing import parse_command
 from bot.reading import read_number, reader_for, slack_styles
+from bot.recipient import Recipient
 from bot.replies.result import Figures
 from bot.replies.wording import Wording
 from examples import examples
@@ -61,7 +60,7 @@ def test_every_figure_of_a_reply_pasted_back_reads_to_the_same_value_without_a_n
         tag=st.sampled_from(READERS),
     )
     def check(mode, devices, throughput, percent, tag):
-        locale = resolve_locale(tag)
+        locale = Recipient.parse(tag)
         result = scenario(mode, devices, throughput, percent)
         words = Wording(locale)
         figures = Figures.of(result, words)
@@ -85,7 +84,7 @@ def test_every_figure_of_a_reply_pasted_back_reads_to_the_same_value_without_a_n
         kind = "grouped or decimal" if separators else "plain digits"
         event(kind)
         seen[kind] += 1
-        if locale.modifier:
+        if locale.shared:
             seen["channel or unknown"] += 1
 
     check()
@@ -123,13 +122,13 @@ def test_a_number_two_locales_read_differently_is_never_computed_under_the_wrong
     def check(value, digits, writer, user):
         token = written_in(writer, value, digits)
         meant = Decimal(format_decimal(value, "0" + ("." + "0" * digits if digits else ""), locale="en_US"))
-        reader = reader_for(resolve_locale(user))
+        reader = reader_for(Recipient.parse(user))
         own = reader.values(token)
         others = {s.read(token) for s in slack_styles()} - {None}
         differ = bool(own) and bool(others - own)
         seen["read differently" if differ or meant not in own else "read alike"] += 1
         try:
-            reading = read_number(token, resolve_locale(user))
+            reading = read_number(token, Recipient.parse(user))
         except UserInputError as error:
             assert error.code is ErrorCode.AMBIGUOUS_NUMBER, (user, token, error)
             if cldr_style(resolve_locale(writer)).key in slack_keys or meant in (others | own):
@@ -160,7 +159,7 @@ def test_a_number_two_locales_read_differently_is_never_computed_under_the_wrong
 )
 def test_a_command_written_as_dpscale_writes_for_the_user_reads_back_exactly(devices, throughput, percent, locale):
     """Read back equal, or, only where spaces both group digits and separate numbers, asked to disambiguate."""
-    cldr = resolve_locale(locale)
+    cldr = Recipient.parse(locale)
     words = Wording(cldr)
     text = f"{words.number(Decimal(devices), 0)} {words.number(throughput)} {words.percent(Decimal(percent) / 100)}"
     try:
@@ -182,7 +181,7 @@ def test_a_command_written_as_dpscale_writes_for_the_user_reads_back_exactly(dev
 def test_the_groups_after_a_named_value_are_its_own(devices, throughput, actual, locale):
     """`64 500 a=28 800` (a French reply's figures pasted back): `800` belongs to `a=`, and only a doubt about the
     unnamed numbers (`1 200 300`: one device at 200 300, or 1 200 at 300) can make the user rewrite them."""
-    cldr = resolve_locale(locale)
+    cldr = Recipient.parse(locale)
     words = Wording(cldr)
     text = f"{words.number(Decimal(devices), 0)} {words.number(throughput)} a={words.number(actual)}"
     event("grouped" if " " in text.replace("\u202f", " ").replace("\u00a0", " ").split("a=")[1] else "plain")
@@ -198,7 +197,7 @@ def test_the_groups_after_a_named_value_are_its_own(devices, throughput, actual,
 @given(text=st.text(max_size=120), locale=st.sampled_from(READERS))
 def test_only_the_users_error_can_come_out_of_parsing(text, locale):
     try:
-        parse_command(text, resolve_locale(locale))
+        parse_command(text, Recipient.parse(locale))
     except UserInputError:
         pass
 
@@ -214,7 +213,7 @@ tokens = st.one_of(
 @settings(max_examples=examples(300), suppress_health_check=[HealthCheck.too_slow])
 @given(words=st.lists(tokens, max_size=6), locale=st.sampled_from(READERS))
 def test_every_reply_to_any_text_stays_inside_block_kit_limits_and_pings_no_one(words, locale):
-    reply = answer(" ".join(words), resolve_locale(locale))
+    reply = answer(" ".join(words), Recipient.parse(locale))
     assert_within_limits(reply.blocks)
     assert_no_broadcast({"text": reply.text, "blocks": reply.blocks})
     assert "Traceback" not in reply.text
@@ -263,21 +262,21 @@ def test_percentages_are_written_exactly_as_babel_writes_them(fraction, locale):
 
 @given(value=values, locale=st.sampled_from([*LOCALES, "en-US@unknown"]))
 def test_every_number_the_bot_writes_it_reads_back_equal_and_silently(value, locale):
-    for cldr in (resolve_locale(locale), for_channel(resolve_locale(locale))):
-        reading = read_number(write_number(value, number_style(cldr)), reader_for(cldr))
+    for reader in (Recipient.parse(locale), Recipient.parse(locale).for_channel()):
+        reading = read_number(write_number(value, reader.style), reader_for(reader))
         assert (reading.value, reading.kind) == (value, None)
 
 
 @given(value=values, locale=st.sampled_from(LOCALES), reader=st.sampled_from([*LOCALES, "en-US@unknown"]))
 def test_a_channel_message_is_misread_by_no_locale(value, locale, reader):
     """A figure in a shared result or a mention reply reads to the same value, or is asked about, for anyone."""
-    written = write_number(value, number_style(for_channel(resolve_locale(locale))))
+    written = write_number(value, number_style(resolve_locale(locale), True))
     try:
-        reading = read_number(written, resolve_locale(reader))
+        reading = read_number(written, Recipient.parse(reader))
     except UserInputError as error:
         raise AssertionError((written, reader, error.readings)) from None
     assert reading.value == value, (written, reader)
 
 
 def test_the_unknown_reader_writes_channel_safe_numbers():
-    assert write_number(Decimal("115200.5"), number_style(unknown_locale(resolve_locale("de-DE")))) == "115\u202f200,5"
+    assert write_number(Decimal("115200.5"), number_style(resolve_locale("de-DE"), True)) == "115\u202f200,5"

@@ -18,9 +18,10 @@ from hypothesis import strategies as st
 from bot.calculator import Quantity
 from bot.candidates import candidates, reader_for
 from bot.errors import UserInputError
-from bot.numbers import NEIGHBOUR_LOCALES, SLACK_LOCALES, resolve_locale
+from bot.numbers import NEIGHBOUR_LOCALES, SLACK_LOCALES
 from bot.parsing import parse_command
 from bot.reading import RULES, read_number
+from bot.recipient import Recipient
 from bot.rules import Case, Reading, Rule, decide
 from bot.values import possible_for
 
@@ -41,7 +42,7 @@ def outcome(decision: Reading | UserInputError) -> tuple[object, ...]:
 
 
 def case(locale: str, token: str, quantity: str | None, evidence: str) -> Case:
-    found = candidates(token, reader_for(resolve_locale(locale)))
+    found = candidates(token, reader_for(Recipient.parse(locale)))
     possible = possible_for(Quantity(quantity)) if quantity else None
     fits = (lambda value: possible(value * found.scale)) if possible else (lambda value: True)
     return Case(found, fits, evidence)
@@ -52,7 +53,7 @@ def test_every_rule_decides_its_own_example(rule: Rule):
     example = rule.example
     possible = possible_for(Quantity(example.quantity)) if example.quantity else None
     try:
-        decided = read_number(example.token, resolve_locale(example.locale), possible, example.evidence).rule
+        decided = read_number(example.token, Recipient.parse(example.locale), possible, example.evidence).rule
     except UserInputError as error:
         decided = error.rule
     assert decided == rule.name
@@ -121,16 +122,16 @@ def test_swapping_two_neighbouring_rows_changes_some_outcome(index: int):
 
 def test_an_outcome_carries_the_rule_that_decided_it():
     with pytest.raises(UserInputError) as raised:
-        read_number("2.000", resolve_locale("en-US"))
+        read_number("2.000", Recipient.parse("en-US"))
     assert raised.value.rule == "other_format_reads_otherwise"
-    assert read_number("0,9", resolve_locale("en-US")).rule == "one_other_reading"
-    assert read_number("2,000", resolve_locale("en-US")) == Reading("2,000", Decimal(2000))  # the rule aside
+    assert read_number("0,9", Recipient.parse("en-US")).rule == "one_other_reading"
+    assert read_number("2,000", Recipient.parse("en-US")) == Reading("2,000", Decimal(2000))  # the rule aside
 
 
 @pytest.mark.parametrize(("rule", "locale", "text", "when"), GROUPING, ids=[row[0] for row in GROUPING])
 def test_every_grouping_question_names_itself(rule, locale, text, when):
     with pytest.raises(UserInputError) as raised:
-        parse_command(text, resolve_locale(locale))
+        parse_command(text, Recipient.parse(locale))
     assert raised.value.rule == rule
 
 

@@ -9,7 +9,8 @@ import pytest
 
 from blockkit import MAX_VIEW_BLOCKS, assert_no_broadcast, assert_within_limits
 from bot.engine import answer
-from bot.numbers import SLACK_LOCALES, for_channel, resolve_locale
+from bot.numbers import SLACK_LOCALES, resolve_locale
+from bot.recipient import Recipient
 from bot.replies import ReplyKind, render_plain_text
 from bot.replies.wording import Wording
 from bot.slack.series_form import explanations_reply, series_form_view
@@ -69,7 +70,7 @@ def test_a_series_is_answered_in_the_readers_language_and_format():
 
 
 def test_a_channel_copy_writes_figures_every_locale_reads_alike():
-    reply = answer("v=2.000 8=15.800 16=31.000 64=115.200", for_channel(resolve_locale("de-DE")))
+    reply = answer("v=2.000 8=15.800 16=31.000 64=115.200", Recipient.of(resolve_locale("de-DE")).for_channel())
     assert "115\u202f200" in table(reply) and "115.200" not in table(reply)
 
 
@@ -94,7 +95,7 @@ def test_the_help_shows_a_series_that_computes():
 @pytest.mark.parametrize("tag", SLACK_LOCALES)
 def test_twelve_sizes_fit_block_kit_in_every_language(tag):
     locale = resolve_locale(tag)
-    for reader in (locale, for_channel(locale)):
+    for reader in (locale, Recipient.of(locale).for_channel()):
         reply = answer(TWELVE, reader)
         assert reply.kind is ReplyKind.RESULT, reply.text
         assert len(table(reply).splitlines()) == 13
@@ -102,7 +103,7 @@ def test_twelve_sizes_fit_block_kit_in_every_language(tag):
         assert_within_limits(private.blocks)
         assert [e["action_id"] for e in private.blocks[-1]["elements"]] == ["dpscale_share", "dpscale_edit",
                                                                               "dpscale_explain"]
-        assert_within_limits(shared_reply(private, user_id="U1", locale=locale).blocks)
+        assert_within_limits(shared_reply(private, user_id="U1", recipient=locale).blocks)
         assert_no_broadcast(reply.payload())
     rows = "\n".join(f"{2 ** k} = {1000 * 2 ** k}" for k in range(1, 13))
     view = series_form_view(locale, FormMetadata.of(locale, None), (Wording(locale).number(D(2000)), rows))

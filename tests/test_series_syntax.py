@@ -11,9 +11,10 @@ from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 
 from bot.errors import ErrorCode, UserInputError
-from bot.numbers import SLACK_LOCALES, resolve_locale, unknown_locale
-from bot.parsing import reader_of, split_words
+from bot.numbers import SLACK_LOCALES
+from bot.parsing import split_words
 from bot.reading import AskReason, ReadingKind
+from bot.recipient import Recipient
 from bot.replies import describe_error
 from bot.replies.wording import Wording
 from bot.series_syntax import is_series, parse_series, parse_series_fields, wants_series_form
@@ -24,10 +25,9 @@ NBSP, NNBSP = "\u00a0", "\u202f"
 
 
 def read(text: str, tag: str):
-    locale = resolve_locale(tag) if "@" not in tag else unknown_locale(resolve_locale(tag.split("@")[0]))
-    words, chosen = split_words(text, locale)
+    words, chosen = split_words(text, Recipient.parse(tag))
     assert is_series(words)
-    return parse_series(words, chosen, reader_of(chosen, locale), locale)
+    return parse_series(words, chosen)
 
 
 def values(command) -> dict:
@@ -36,7 +36,7 @@ def values(command) -> dict:
 
 @pytest.mark.parametrize("tag", SLACK_LOCALES)
 def test_a_series_written_as_dpscale_writes_numbers_for_each_locale_is_read_silently(tag):
-    words = Wording(resolve_locale(tag))
+    words = Wording(Recipient.parse(tag))
     n = words.number
     text = f"v={n(D(2000))} {n(D(8), 0)}={n(D(15800))} {n(D(16), 0)}={n(D(31000))} {n(D(64), 0)}={n(D(115200))}"
     command = read(text, tag)
@@ -138,13 +138,13 @@ def test_a_series_that_cannot_be_read_names_what_is_wrong_and_where(text, code, 
 def test_an_error_in_a_measurement_names_it_in_every_language(tag):
     with pytest.raises(UserInputError) as caught:
         read("v=2000 8=15.8.00 16=31000", tag)
-    message = describe_error(caught.value, resolve_locale(tag))
+    message = describe_error(caught.value, Recipient.parse(tag))
     assert "`8=15.8.00`" in message and "`15.8.00`" in message
 
 
 def test_a_single_command_is_not_a_series():
     for text in ("64 2000 90%", "d=64 v=2000 e=90%", "64 2000 a=115200", "help"):
-        assert not is_series(split_words(text, resolve_locale("en-US"))[0])
+        assert not is_series(split_words(text, Recipient.parse("en-US"))[0])
 
 
 @pytest.mark.parametrize(("text", "wanted"), [("series", True), ("Messreihe", True), ("ＳＥＲＩＥＳ", True),
@@ -154,7 +154,7 @@ def test_the_series_word_alone_asks_for_the_form(text, wanted):
 
 
 def test_the_form_reads_one_measurement_per_line_in_the_users_format():
-    command = parse_series_fields("2.000", "8 = 15.800\n\n16=31.000\r\n64 ＝ 115 200", resolve_locale("de-DE"))
+    command = parse_series_fields("2.000", "8 = 15.800\n\n16=31.000\r\n64 ＝ 115 200", Recipient.parse("de-DE"))
     assert values(command) == SEED
 
 
@@ -174,7 +174,7 @@ def test_the_forms_errors_go_under_their_field(throughput, rows, field, code):
     from bot.series_syntax import SeriesFieldErrors
 
     with pytest.raises(SeriesFieldErrors) as caught:
-        parse_series_fields(throughput, rows, resolve_locale("en-US"))
+        parse_series_fields(throughput, rows, Recipient.parse("en-US"))
     assert list(caught.value.errors) == [field]
     assert caught.value.errors[field].code is code
 
@@ -192,7 +192,7 @@ def test_a_series_written_in_the_readers_own_format_reads_back_to_its_values():
         share=st.decimals(min_value=D("0.05"), max_value=D("1"), places=4),
     )
     def check(tag, throughput, sizes, share):
-        words = Wording(resolve_locale(tag))
+        words = Wording(Recipient.parse(tag))
         pairs = [(D(d), (D(d) * throughput * share).quantize(D("0.01"))) for d in sizes]
         assume(all(a > 0 for _, a in pairs))
         text = " ".join([f"v={words.number(throughput)}"]
@@ -210,7 +210,7 @@ def test_a_series_written_in_the_readers_own_format_reads_back_to_its_values():
 @pytest.mark.parametrize("tag", SLACK_LOCALES)
 def test_three_decimals_after_the_readers_own_decimal_mark_are_asked_about_in_every_locale(tag):
     """`8=15,800` from a German user, `8=15.800` from a Japanese one: another Slack locale reads 15 800."""
-    decimal = Wording(resolve_locale(tag)).number(D("1.5"))[1]
+    decimal = Wording(Recipient.parse(tag)).number(D("1.5"))[1]
     with pytest.raises(UserInputError) as caught:
         read(f"v=2000 8=15{decimal}800 16=31000", tag)
     assert caught.value.code is ErrorCode.AMBIGUOUS_NUMBER and caught.value.pair == f"8=15{decimal}800"

@@ -7,17 +7,17 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from bot.calculator import Quantity
-from bot.numbers import resolve_locale
+from bot.recipient import Recipient
 from bot.slack.state import BUTTON_VALUE_LIMIT, BadState, FormMetadata, ResultState
 from examples import examples
 
-GERMAN = resolve_locale("de-DE")
+GERMAN = Recipient.parse("de-DE")
 
 
 def test_a_result_state_reads_back_as_written():
     state = ResultState.of_text(GERMAN, "64 2.000 90 %")
     again = ResultState.decode(state.encode())
-    assert (again.locale, again.text, again.form_fields()) == (GERMAN, "64 2.000 90 %", None)
+    assert (again.recipient, again.text, again.form_fields()) == (GERMAN, "64 2.000 90 %", None)
     fields = ResultState.of_fields(GERMAN, {Quantity.DEVICES: "64", Quantity.ACTUAL: None})
     assert ResultState.decode(fields.encode()).form_fields() == {
         Quantity.DEVICES: "64", Quantity.THROUGHPUT: None, Quantity.EFFICIENCY: None, Quantity.ACTUAL: None}
@@ -51,13 +51,13 @@ def test_a_result_read_for_an_unknown_reader_is_edited_in_the_locale_slack_has_t
     """Edit opens the form in the reader's language, not the default's, once Slack has told it."""
     from bot.slack.actions import known_now
 
-    unknown = resolve_locale("en_US@unknown")
+    unknown = Recipient.parse("en_US@unknown")
     state = ResultState.of_text(unknown, "64 2000 90%")
-    assert known_now(state, resolve_locale("de-DE")).locale == resolve_locale("de-DE")
+    assert known_now(state, Recipient.parse("de-DE")).recipient == Recipient.parse("de-DE")
     assert known_now(state, unknown) == state  # still not told: as it was read
-    chosen = ResultState.of_text(resolve_locale("de_DE@unknown"), "64 2000 90%").model_copy(
+    chosen = ResultState.of_text(Recipient.parse("de_DE@unknown"), "64 2000 90%").model_copy(
         update={"own_tag": str(unknown)})  # `lang=de` from an unknown reader: both kept
-    assert known_now(chosen, resolve_locale("fr-FR")) == chosen
+    assert known_now(chosen, Recipient.parse("fr-FR")) == chosen
 
 
 @settings(max_examples=examples(300))
@@ -65,9 +65,8 @@ def test_a_result_read_for_an_unknown_reader_is_edited_in_the_locale_slack_has_t
 def test_a_commands_button_value_is_written_exactly_as_the_model_writes_it(text, tag):
     """The value a command's buttons carry is written directly, for speed: the same text as the model's, and
     refused where the model refuses it."""
-    from bot.formats import parse_reader_locale
 
-    locale = parse_reader_locale(tag)
+    locale = Recipient.parse(tag)
     try:
         expected: str | type[Exception] = ResultState.of_text(locale, text).encode()
     except ValueError:

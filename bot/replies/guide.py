@@ -9,10 +9,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 
-from babel import Locale
-
 from bot.calculator import Quantity
-from bot.numbers import is_unknown
+from bot.recipient import Recipient, RecipientLike, as_recipient
 from bot.replies.blocks import DIVIDER, Block, Reply, ReplyKind, code, context, escape, header, section
 from bot.replies.wording import EXAMPLE, Wording, wording_for
 
@@ -22,10 +20,10 @@ SERIES_WORDS_SHOWN = {"en": "series", "de": "messreihe", "fr": "série", "es": "
 
 
 @lru_cache(maxsize=64)
-def usage_line(locale: Locale, ungrouped: bool = False) -> str:
+def usage_line(recipient: Recipient, ungrouped: bool = False) -> str:
     """How to write the command, with an example; `ungrouped` where it is read in two formats (after `lang=`), so
     that the example reads alike in both (`2000`: `2.000` would be asked about)."""
-    words = wording_for(locale)
+    words = wording_for(recipient)
     d, v, e = EXAMPLE
     throughput = words.plain(v) if ungrouped else words.number(v)
     return words.gettext("Usage: {usage}, for example {example}").format(
@@ -34,17 +32,18 @@ def usage_line(locale: Locale, ungrouped: bool = False) -> str:
     )
 
 
-def build_help_reply(locale: Locale, own: Locale | None = None) -> Reply:
+def build_help_reply(recipient: RecipientLike) -> Reply:
     """How to use the command, with every example written in the reader's own number format; or, where a `lang=`
-    word chose a format that reads numbers otherwise than the user's `own`, written so that both read it alike."""
-    text, blocks = help_blocks(locale, own)
-    return Reply(text=text, blocks=list(blocks), kind=ReplyKind.HELP, locale=str(locale))
+    word chose a format that reads numbers otherwise than the user's own, written so that both read it alike."""
+    recipient = as_recipient(recipient)
+    text, blocks = help_blocks(recipient, recipient.second_format)
+    return Reply(text=text, blocks=list(blocks), kind=ReplyKind.HELP, locale=str(recipient))
 
 
 @lru_cache(maxsize=64)
-def help_blocks(locale: Locale, own: Locale | None = None) -> tuple[str, tuple[Block, ...]]:
+def help_blocks(recipient: Recipient, own: Recipient | None = None) -> tuple[str, tuple[Block, ...]]:
     """The help's notification text and blocks (App Home shows the same blocks); `own` as for `build_help_reply`."""
-    words = wording_for(locale)
+    words = wording_for(recipient)
     _ = words.gettext
     blocks = [
         header(_("How to use dpscale")),
@@ -53,7 +52,7 @@ def help_blocks(locale: Locale, own: Locale | None = None) -> tuple[str, tuple[B
             "throughput A = I · E and speedup S = d · E, from the number of devices d, the throughput v of one "
             "device in samples/s, and the scaling efficiency E."
         )),
-        section(usage_line(locale, own is not None) + "\n" + _(
+        section(usage_line(recipient, own is not None) + "\n" + _(
             "Give any three of devices, throughput, efficiency and actual (cluster throughput), named with "
             "{keys}; dpscale works out the fourth."
         ).format(keys=code(words.key_list()))),
@@ -83,15 +82,15 @@ def _examples(words: Wording, ungrouped: bool) -> str:
     return "\n".join(f"• {code(example)} {meaning}" for example, meaning in lines)
 
 
-def build_series_form_note(locale: Locale, word: str) -> Reply:
+def build_series_form_note(recipient: Recipient, word: str) -> Reply:
     """What `/dpscale series` (`word`, in any language) does where no form can open (the command-line tool): in
     Slack it opens a form; here the series is written in the command."""
-    words = wording_for(locale)
+    words = wording_for(recipient)
     text = words.gettext(
         "In Slack, {command} opens a form for a measurement series. Here, write the series in the command "
         "itself, such as {example}."
     ).format(command=code("/dpscale " + word), example=code("/dpscale " + series_example(words)))
-    return Reply(text=text, blocks=[section(text)], kind=ReplyKind.HELP, locale=str(locale))
+    return Reply(text=text, blocks=[section(text)], kind=ReplyKind.HELP, locale=str(recipient))
 
 
 def series_word(words: Wording) -> str:
@@ -115,7 +114,7 @@ def series_example(words: Wording, ungrouped: bool = False) -> str:
 
 
 def _reading_rules(words: Wording) -> str:
-    if is_unknown(words.locale):
+    if words.recipient.is_unknown:
         return unknown_format_rule(words)
     rules = words.gettext(
         "Numbers are read in the {name} format you chose: two thousand is {thousands}, nine tenths {fraction}. "
@@ -135,7 +134,7 @@ def _reading_rules(words: Wording) -> str:
     )
 
 
-def two_formats_rule(words: Wording, own: Locale) -> str:
+def two_formats_rule(words: Wording, own: Recipient) -> str:
     """How numbers are read after a `lang=` word whose format reads them otherwise than the user's `own`."""
     example = words.comma.join(code(words.plain(value)) for value in (Decimal(2000), Decimal("0.9")))
     return words.gettext(
@@ -168,13 +167,13 @@ class FaqExample:
     count: int  # the number of devices, for the plural form
 
 
-def explanation_blocks(locale: Locale, example: FaqExample | None = None) -> list[Block]:
+def explanation_blocks(recipient: Recipient, example: FaqExample | None = None) -> list[Block]:
     """The FAQ and the model's limits. Under a result the FAQ's example is that result's own figures; elsewhere
     (App Home, the Explanations button) it is the source document's, said to be an example."""
-    words = wording_for(locale)
+    words = wording_for(recipient)
     what = words.gettext("*What is scaling efficiency?*") + "\n" + words.sentences(
         _what_is_efficiency(words), *faq_example(words, example))
-    return [DIVIDER, section(what), *_explanations(locale)]
+    return [DIVIDER, section(what), *_explanations(recipient)]
 
 
 def faq_example(words: Wording, example: FaqExample | None) -> list[str]:
@@ -193,9 +192,9 @@ def faq_example(words: Wording, example: FaqExample | None) -> list[str]:
     ).format(efficiency=example.efficiency, devices=example.devices, speedup=example.speedup)]
 
 
-def limits_block(locale: Locale) -> Block:
+def limits_block(recipient: Recipient) -> Block:
     """The model's limits alone (a series shows them without the FAQ above them)."""
-    return _explanations(locale)[-1]
+    return _explanations(recipient)[-1]
 
 
 def _what_is_efficiency(words: Wording) -> str:
@@ -207,9 +206,9 @@ def _what_is_efficiency(words: Wording) -> str:
 
 
 @lru_cache(maxsize=64)
-def _explanations(locale: Locale) -> tuple[Block, ...]:
-    """The FAQ's other answers and the limits: the same for every reply in a locale, so built once per locale."""
-    words = wording_for(locale)
+def _explanations(recipient: Recipient) -> tuple[Block, ...]:
+    """The FAQ's other answers and the limits: the same for every reply to a recipient, so built once for each."""
+    words = wording_for(recipient)
     _ = words.gettext
     return (
         section(_("*Why is scaling not linear?*") + "\n" + _(

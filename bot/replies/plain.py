@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bot.formats import parse_reader_locale
+from bot.recipient import Recipient
 from bot.replies.blocks import Reply
 from bot.replies.wording import wording_for
 
@@ -24,7 +24,7 @@ _SHORTCODE = re.compile(r"(?<![\w:]):[a-z][a-z0-9_+'-]*:(?![\w:])")  # `:party-p
 def render_plain_text(reply: Reply) -> str:
     """The reply's blocks as readable text; a field's label and value on one line, joined as the reply's language
     joins them (`Débit réel : …` with a narrow no-break space, `デバイス数：…`)."""
-    words = wording_for(parse_reader_locale(reply.locale or "en_US"))
+    words = wording_for(Recipient.parse(reply.locale or "en_US"))
     out: list[str] = []
     for block in reply.blocks:
         kind = block["type"]

@@ -6,12 +6,11 @@ from collections.abc import Callable
 from decimal import Decimal
 from functools import lru_cache
 
-from babel import Locale
-
 from bot.calculator import Quantity
 from bot.errors import LANGUAGE, MENTION, NUMBER_FORMAT, ErrorCode, UserInputError
 from bot.grouping import KEYED
 from bot.reading import AskReason
+from bot.recipient import Recipient, RecipientLike, as_recipient
 from bot.replies.blocks import Reply, ReplyKind, code, context, escape, section, warning
 from bot.replies.guide import usage_line
 from bot.replies.series_problems import SERIES_CODES, describe_series_error, in_measurement
@@ -23,30 +22,34 @@ QUANTITY_NAMES = frozenset(Quantity)  # an error's `quantity` that names one of 
 _QUANTITY_VALUES = frozenset(quantity.value for quantity in Quantity)
 
 
-def build_error_reply(error: UserInputError, locale: Locale, own: Locale | None = None) -> Reply:
-    """A localized message that names what was wrong and how to write it, with the usage line (`own` as for
-    `describe_error`)."""
-    message = describe_error(error, locale, own)
-    blocks = [section(":warning: " + message), context([usage_line(locale, own is not None)])]
-    return Reply(text=message, blocks=blocks, kind=ReplyKind.ERROR, locale=str(locale))
+def build_error_reply(error: UserInputError, recipient: RecipientLike) -> Reply:
+    """A localized message that names what was wrong and how to write it, with the usage line (written for
+    both formats after a `lang=` word, as `describe_error` is)."""
+    recipient = as_recipient(recipient)
+    message = describe_error(error, recipient)
+    usage = usage_line(recipient, recipient.second_format is not None)
+    blocks = [section(":warning: " + message), context([usage])]
+    return Reply(text=message, blocks=blocks, kind=ReplyKind.ERROR, locale=str(recipient))
 
 
-def build_failure_reply(locale: Locale) -> Reply:
+def build_failure_reply(recipient: Recipient) -> Reply:
     """The short apology for an unexpected failure: it never says what the exception was."""
-    return warning(wording_for(locale).gettext("Sorry, something went wrong on our side. Please try again in a moment."))
+    return warning(wording_for(recipient).gettext("Sorry, something went wrong on our side. Please try again in a moment."))
 
 
-def describe_error(error: UserInputError, locale: Locale, own: Locale | None = None) -> str:
+def describe_error(error: UserInputError, recipient: RecipientLike) -> str:
     """One sentence (or two) saying what is wrong and how to write it, in the reader's language; where a `lang=`
-    word chose a format that reads numbers otherwise than the user's `own`, its examples read alike in both."""
+    word chose a format that reads numbers otherwise than the user's own, its examples read alike in both."""
+    recipient = as_recipient(recipient)
     # a measurement series (`bot.replies.series_problems`): its own errors, and the measurement a number is in
     if error.code in SERIES_CODES:
-        return describe_series_error(error, wording_for(locale))
-    return in_measurement(error, _describe_number_error(error, locale, own), wording_for(locale))
+        return describe_series_error(error, wording_for(recipient))
+    own = recipient.second_format
+    return in_measurement(error, _describe_number_error(error, recipient, own), wording_for(recipient))
 
 
-def _describe_number_error(error: UserInputError, locale: Locale, own: Locale | None = None) -> str:
-    words = wording_for(locale)
+def _describe_number_error(error: UserInputError, recipient: Recipient, own: Recipient | None = None) -> str:
+    words = wording_for(recipient)
     token = code(error.token) if error.token is not None else ""
     message = _template(error, words).format(
         token=token,
@@ -96,7 +99,7 @@ def _ask_reason(reason: str, words: Wording) -> str:
     return _ask_reasons(words)[AskReason(reason)]
 
 
-@lru_cache(maxsize=64)  # per language and format (`wording_for` makes one Wording per locale)
+@lru_cache(maxsize=64)  # per language and format (`wording_for` makes one Wording per recipient)
 def _ask_reasons(words: Wording) -> dict[AskReason, str]:
     _ = words.gettext
     sentences = {

@@ -6,11 +6,10 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 
-from babel import Locale
-
 from bot.calculator import Quantity, Result
 from bot.parsing import Note
 from bot.reading import ReadingKind
+from bot.recipient import Recipient
 from bot.replies.blocks import Reply, code, context, fields, header, section
 from bot.replies.guide import FaqExample, explanation_blocks
 from bot.replies.wording import EXAMPLE, Wording, wording_for
@@ -70,10 +69,10 @@ class Figures:
         )
 
 
-def build_result_reply(result: Result, notes: tuple[Note, ...], locale: Locale, unit: str | None = None) -> Reply:
+def build_result_reply(result: Result, notes: tuple[Note, ...], recipient: Recipient, unit: str | None = None) -> Reply:
     """The full answer: headline, the numbers, a bar, the worked formula, notes, FAQ and limits; rates in the
     user's `unit` word where the command named one."""
-    words = wording_for(locale).with_unit(unit)
+    words = wording_for(recipient).with_unit(unit)
     figures = Figures.of(result, words)
     blocks = [
         header(headline(result, figures, words)),
@@ -84,9 +83,9 @@ def build_result_reply(result: Result, notes: tuple[Note, ...], locale: Locale, 
     remarks = words.language_note() + [reading_note(note, words) for note in notes] + model_notes(result, figures, words)
     if remarks:
         blocks.append(context(remarks))
-    blocks.extend(explanation_blocks(locale, FaqExample(figures.efficiency, figures.devices, figures.speedup_number,
+    blocks.extend(explanation_blocks(recipient, FaqExample(figures.efficiency, figures.devices, figures.speedup_number,
                                                        figures.count)))
-    return Reply(text=summary(figures, words), blocks=blocks, locale=str(locale))
+    return Reply(text=summary(figures, words), blocks=blocks, locale=str(recipient))
 
 
 def headline(result: Result, figures: Figures, words: Wording) -> str:
@@ -115,7 +114,7 @@ def summary(figures: Figures, words: Wording) -> str:
     )
 
 
-@lru_cache(maxsize=64)  # per locale (`wording_for` makes one Wording per locale)
+@lru_cache(maxsize=64)  # per locale (`wording_for` makes one Wording per recipient)
 def _labels(words: Wording, solved: Quantity) -> dict[Quantity, str]:
     _ = words.gettext
     labels = {

@@ -12,9 +12,8 @@ from __future__ import annotations
 import unicodedata
 from decimal import Decimal
 
-from babel import Locale
-
 from bot.errors import UserInputError
+from bot.recipient import Recipient
 from bot.replies.blocks import Block, Reply, ReplyKind, code, context, header, section
 from bot.replies.guide import limits_block, series_example
 from bot.replies.problems import describe_error
@@ -32,9 +31,9 @@ COLUMNS = ("d", "A", "I", "E", "", "S", "e")  # the model's own letters: every l
 BAR_COLUMN = 4
 
 
-def build_series_reply(series: Series, command: SeriesCommand, locale: Locale) -> Reply:
+def build_series_reply(series: Series, command: SeriesCommand, recipient: Recipient) -> Reply:
     """The table, its legend, the trend, what contradicts the model, how numbers were read, and the limits."""
-    words = wording_for(locale)
+    words = wording_for(recipient)
     _ = words.gettext
     count = len(series.points)
     blocks: list[Block] = [
@@ -67,17 +66,17 @@ def build_series_reply(series: Series, command: SeriesCommand, locale: Locale) -
         "*Explanations* under a private result, or open dpscale's Home tab. The table's figures hold at the sizes "
         "measured; only the forecast is extrapolated."
     )]))
-    blocks.append(limits_block(locale))
-    return Reply(text=summary(series, words), blocks=blocks, locale=str(locale))
+    blocks.append(limits_block(recipient))
+    return Reply(text=summary(series, words), blocks=blocks, locale=str(recipient))
 
 
-def build_series_error_reply(error: UserInputError, locale: Locale, own: Locale | None = None) -> Reply:
-    """What is wrong with a series, with how to write one (`own` as for `describe_error`)."""
-    message = describe_error(error, locale, own)
-    usage = wording_for(locale).gettext("A series: {example}").format(
-        example=code("/dpscale " + series_example(wording_for(locale), own is not None)))
+def build_series_error_reply(error: UserInputError, recipient: Recipient) -> Reply:
+    """What is wrong with a series, with how to write one (for both formats after a `lang=` word)."""
+    message = describe_error(error, recipient)
+    usage = wording_for(recipient).gettext("A series: {example}").format(
+        example=code("/dpscale " + series_example(wording_for(recipient), recipient.second_format is not None)))
     return Reply(text=message, blocks=[section(":warning: " + message), context([usage])], kind=ReplyKind.ERROR,
-                 locale=str(locale))
+                 locale=str(recipient))
 
 
 def series_table(series: Series, words: Wording) -> str:

@@ -1,4 +1,4 @@
-"""Numbers and sentences bound to one reader's locale: the number style and the catalog, looked up once."""
+"""Numbers and sentences bound to one recipient: the number style and the catalog, looked up once."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from bot.calculator import Quantity
 from bot.i18n import catalog_name, translations_for
 from bot.keywords import shown_keys
 from bot.names import display_name, join_list
-from bot.numbers import base_locale, number_style, numbers_of, reader_modifier, write_number, write_percent
+from bot.numbers import write_number, write_percent
+from bot.recipient import RecipientLike, as_recipient
 from bot.replies.particles import template
 
 MAX_PLAIN_DIGITS = 20
@@ -22,18 +23,19 @@ EXAMPLE = (Decimal(64), Decimal(2000), Decimal("0.9"))  # the source document's 
 
 
 @lru_cache(maxsize=256)
-def wording_for(locale: Locale) -> Wording:
-    """The locale's `Wording`, made once: every reply, button and error asks for one."""
-    return Wording(locale)
+def wording_for(recipient: RecipientLike) -> Wording:
+    """The recipient's `Wording`, made once: every reply, button and error asks for one."""
+    return Wording(recipient)
 
 
 class Wording:
-    """Writes numbers in `locale`'s format and translates sentences into its language (immutable: shared by
-    every reply in the locale, through `wording_for`)."""
+    """Writes numbers in `recipient`'s format and translates sentences into its words' language (immutable:
+    shared by every reply to the recipient, through `wording_for`)."""
 
-    def __init__(self, locale: Locale) -> None:
-        self.locale = locale
-        self.style = number_style(locale)
+    def __init__(self, recipient: RecipientLike) -> None:
+        self.recipient = recipient = as_recipient(recipient)
+        self.style = recipient.style
+        locale = recipient.words
         catalog = translations_for(locale)
         self.gettext: Callable[[str], str] = catalog.gettext
         self.ngettext: Callable[[str, str, int], str] = catalog.ngettext
@@ -61,10 +63,10 @@ class Wording:
         return tuple(self._written_language_note())
 
     def _written_language_note(self) -> list[str]:
-        language = base_locale(self.locale).language
-        if catalog_name(self.locale).split("_")[0] == language or reader_modifier(self.locale):
+        words = self.recipient.words
+        if catalog_name(words).split("_")[0] == words.language or self.recipient.shared:
             return []
-        name = base_locale(self.locale).get_language_name(self.language) or language  # in the reply's language
+        name = words.get_language_name(self.language) or words.language  # in the reply's language
         return [self.gettext(
             ":information_source: dpscale does not speak {language} yet, so it answers in English; numbers are "
             "still read and written in the {format} format."
@@ -153,16 +155,16 @@ class Wording:
         """The name of the format numbers are read and written in, in the reply's language (its catalog's: English
         for a language without one): a chosen format's
         (`Deutsch (Schweiz)` for German numbers chosen beside Slack's German), else the language locale's."""
-        return self.format_name(self.locale)
+        return self.format_name(self.recipient)
 
-    def format_name(self, other: Locale) -> str:
+    def format_name(self, other: RecipientLike) -> str:
         """The name of the format `other` reads and writes numbers in, in the reply's language."""
-        return display_name(base_locale(numbers_of(other)), self.language)
+        return display_name(as_recipient(other).numbers, self.language)
 
     @cached_property
     def language(self) -> Locale:
         """The language the reply's sentences are in: its catalog's (English for a language without one)."""
-        return Locale.parse(catalog_name(self.locale))
+        return Locale.parse(catalog_name(self.recipient.words))
 
     @cached_property
     def comma(self) -> str:
@@ -207,4 +209,4 @@ class Wording:
     @property
     def chosen_format(self) -> bool:
         """Whether the numbers are in a format the user chose, not their Slack language's own."""
-        return numbers_of(self.locale) is not self.locale
+        return self.recipient.chosen_format

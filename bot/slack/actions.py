@@ -10,7 +10,6 @@ import hashlib
 import logging
 from typing import Any
 
-from babel import Locale
 from slack_bolt import Ack, App, BoltContext
 from slack_sdk import WebClient
 from sqlalchemy.exc import SQLAlchemyError
@@ -18,8 +17,8 @@ from sqlalchemy.exc import SQLAlchemyError
 from bot.calculator import Quantity
 from bot.engine import answer, answer_form
 from bot.errors import UserInputError
-from bot.numbers import for_channel, is_unknown
 from bot.parsing import FieldErrors, parse_command, parse_fields
+from bot.recipient import Recipient
 from bot.replies import Reply, ReplyKind, build_failure_reply, build_unavailable_reply
 from bot.slack.charts import with_shared_chart
 from bot.slack.delivery import Delivery, deliver, post_to_response_url
@@ -29,9 +28,9 @@ from bot.slack.plumbing import (
     HANDED_ON,
     acknowledge,
     deadline_of,
-    locale_of,
     logged,
     read_user_locale,
+    recipient_of,
     services_of,
 )
 from bot.slack.series import edit_series, is_series_state, rebuild_series
@@ -46,15 +45,15 @@ logger = logging.getLogger(__name__)
 SHARE_WORK = "share"
 
 
-def rebuild(state: ResultState, locale: Locale | None = None) -> Reply:
-    """Recompute the reply a button stands for (written for `locale`'s readers, by default the state's)."""
-    locale = locale or state.locale
+def rebuild(state: ResultState, recipient: Recipient | None = None) -> Reply:
+    """Recompute the reply a button stands for (written for `recipient`'s readers, by default the state's)."""
+    recipient = recipient or state.recipient
     if state.series is not None:  # a series form's result (`bot.slack.series`)
-        return rebuild_series(state, locale)
+        return rebuild_series(state, recipient)
     fields = state.form_fields()
     if fields is not None:
-        return answer_form(fields, locale, state.reader)
-    return answer(state.text or "", locale)
+        return answer_form(fields, recipient)
+    return answer(state.text or "", recipient)
 
 
 @logged("share")
@@ -72,7 +71,7 @@ def accept_share(ack: Ack, body: dict[str, Any], action: dict[str, Any], client:
     except SQLAlchemyError as error:  # nothing can be promised: said beside the result, to click again later
         ack()
         logger.warning("a Share click could not be recorded (%s)", type(error).__name__)
-        note = build_unavailable_reply(locale_of(context))
+        note = build_unavailable_reply(recipient_of(context))
         services.background.submit(post_to_response_url, body.get("response_url"),
                                    **note.payload(response_type="ephemeral", replace_original=False))
         return "unavailable"
@@ -88,29 +87,29 @@ def share(job: Job, client: WebClient, context: BoltContext) -> str:
     the button was (or, failing that, by direct message). A post whose answer never came is not said to have
     failed: it may well have landed."""
     user_id, response_url = job.payload["user_id"], job.payload.get("response_url")
-    locale: Locale = locale_of(context)  # the clicking user's, until the button says which it was shown in
+    recipient: Recipient = recipient_of(context)  # the clicking user's, until the button says which it was shown in
     reply: Reply | None = None
     state: ResultState | None = None
     try:
         state = ResultState.decode(job.payload.get("value"))
-        locale = state.locale
-        reply = rebuild(state, for_channel(state.locale))  # the whole channel will read it
+        recipient = state.recipient
+        reply = rebuild(state, state.recipient.for_channel())  # the whole channel will read it
     except (BadState, UserInputError, FieldErrors):
         pass
-    context["locale"] = str(locale)
+    context["locale"] = str(recipient)
     if reply is not None:  # what goes with the result speaks its language, which a `lang=` word may have chosen
-        locale = written_in(reply, locale)
+        recipient = written_in(reply, recipient)
     if reply is not None and reply.kind is ReplyKind.RESULT:
-        copy = shared_reply(reply, user_id=user_id, locale=locale)
+        copy = shared_reply(reply, user_id=user_id, recipient=recipient)
         if state is not None and is_series_reply(reply):  # the chart goes with it, once (`bot.slack.charts`)
-            copy = with_shared_chart(copy, job, client, context, state, for_channel(state.locale))
+            copy = with_shared_chart(copy, job, client, context, state, state.recipient.for_channel())
         shared = deliver(response_url, **copy.payload(response_type="in_channel", replace_original=False))
         if shared is Delivery.DONE:
             deliver(response_url, delete_original=True)
             return "ok"
         if shared is Delivery.UNKNOWN:
             return "unknown"
-    failed = share_failed_reply(locale)
+    failed = share_failed_reply(recipient)
     if deliver(response_url, **failed.payload(replace_original=True)) is Delivery.REFUSED:
         client.chat_postMessage(channel=user_id, **failed.payload())
     return "share_failed"
@@ -118,51 +117,51 @@ def share(job: Job, client: WebClient, context: BoltContext) -> str:
 
 def apologize_for_share(job: Job, client: WebClient, context: BoltContext) -> None:
     """The Share could not be done however often it was tried: the apology beside the result."""
-    reply = build_failure_reply(locale_of(context))
+    reply = build_failure_reply(recipient_of(context))
     post_to_response_url(job.payload.get("response_url"), **reply.payload(replace_original=False))
 
 
 @logged("edit")
 def edit(ack: Ack, body: dict[str, Any], action: dict[str, Any], client: WebClient, context: BoltContext) -> str:
     try:
-        state = known_now(ResultState.decode(action.get("value")), locale_of(context))
+        state = known_now(ResultState.decode(action.get("value")), recipient_of(context))
         if is_series_state(state):  # a series: its own form, filled (`bot.slack.series`)
             return edit_series(ack, body, state, client, context)
         fields = state.form_fields()
         if fields is not None:
-            command, own = parse_fields(fields, state.locale, state.reader), state.own
+            command = parse_fields(fields, state.recipient)
         else:
-            command, own = parse_command(state.text or "", state.locale), state.locale
+            command = parse_command(state.text or "", state.recipient)
         # the form speaks the language the result was written in (`lang=`), and reads as its command did
-        locale = command.locale
-        initial: dict[Quantity, str] | None = form_initial_values(command.tokens, command.values, locale)
+        recipient = command.recipient
+        initial: dict[Quantity, str] | None = form_initial_values(command.tokens, command.values, recipient)
         outcome = "ok"
     except (BadState, UserInputError, FieldErrors):
-        locale, own, initial, outcome = locale_of(context), None, None, "empty_form"
-    context["locale"] = str(locale)
+        recipient, initial, outcome = recipient_of(context), None, "empty_form"
+    context["locale"] = str(recipient)
     # a private result is ephemeral; one with buttons that is not came by direct message (`forms`)
     direct = (body.get("container") or {}).get("is_ephemeral") is False
-    metadata = FormMetadata.of(locale, body.get("response_url"), own, direct)
+    metadata = FormMetadata.of(recipient, body.get("response_url"), direct)
     services_of(context).background.submit(
-        open_form_or_help, client, body.get("trigger_id") or "", locale, metadata, initial,
+        open_form_or_help, client, body.get("trigger_id") or "", recipient, metadata, initial,
         deadline=deadline_of(context),
     )
     ack()
     return outcome
 
 
-def known_now(state: ResultState, current: Locale) -> ResultState:
+def known_now(state: ResultState, current: Recipient) -> ResultState:
     """A result read for an unknown reader, to edit now that Slack has told the reader's locale: in that locale.
     Its values were read alike by every Slack locale, or asked about, so the user's own reads them so too."""
-    if is_unknown(state.locale) and state.own_tag is None and not is_unknown(current):
-        return state.model_copy(update={"locale_tag": str(current)})
+    if state.recipient.is_unknown and state.own_tag is None and not current.is_unknown:
+        return state.model_copy(update={"locale_tag": current.tag})
     return state
 
 
 @logged("outdated")
 def answer_outdated_button(body: dict[str, Any], context: BoltContext) -> str:
     """A button this version does not know (a message from an older version): say so where it was clicked."""
-    reply = outdated_reply(locale_of(context))
+    reply = outdated_reply(recipient_of(context))
     if not post_to_response_url(body.get("response_url"), **reply.payload(response_type="ephemeral",
                                                                            replace_original=False)):
         return "unreachable"

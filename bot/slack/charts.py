@@ -18,13 +18,13 @@ import os
 import threading
 from typing import TYPE_CHECKING, Any
 
-from babel import Locale
 from slack_bolt import App, BoltContext
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackClientError
 from sqlalchemy.exc import SQLAlchemyError
 
 from bot.engine import measured_series, measured_series_form
+from bot.recipient import Recipient
 from bot.replies import Reply
 from bot.replies.blocks import Block
 from bot.replies.blocks import context as context_block
@@ -33,7 +33,7 @@ from bot.replies.wording import wording_for
 from bot.series import Series
 from bot.series_syntax import SeriesCommand, SeriesFieldErrors
 from bot.slack.delivery import Delivery, deliver, post_to_response_url
-from bot.slack.plumbing import locale_of, services_of
+from bot.slack.plumbing import recipient_of, services_of
 from bot.slack.state import BadState, ResultState
 from bot.slack.workspaces import workspace_of
 from bot.store import Job
@@ -66,34 +66,34 @@ def scope_missing(context: BoltContext) -> bool:
     return scopes is not None and FILES_SCOPE not in scopes
 
 
-def no_chart_note(locale: Locale) -> str:
-    return wording_for(locale).gettext(
+def no_chart_note(recipient: Recipient) -> str:
+    return wording_for(recipient).gettext(
         "No chart: dpscale may not upload files in this workspace. Someone who manages its apps can reinstall "
         "dpscale to allow it (the `files:write` permission).")
 
 
-def with_no_chart_note(reply: Reply, locale: Locale) -> Reply:
-    return reply.with_blocks([*reply.blocks, context_block([":bar_chart: " + no_chart_note(locale)])])
+def with_no_chart_note(reply: Reply, recipient: Recipient) -> Reply:
+    return reply.with_blocks([*reply.blocks, context_block([":bar_chart: " + no_chart_note(recipient)])])
 
 
-def chart_job(reply: Reply, locale: Locale, text: str, command: dict[str, Any],
+def chart_job(reply: Reply, recipient: Recipient, text: str, command: dict[str, Any],
               context: BoltContext) -> tuple[Reply, Job | None]:
     """A series' table as it is to be acknowledged, with the work its chart will be (to start once the table is
     sent, `start_chart`), or with the line saying why there is none."""
     try:
-        value = ResultState.text_value(locale, text)  # what its buttons carry
+        value = ResultState.text_value(recipient, text)  # what its buttons carry
     except ValueError:  # too long to carry: no buttons, and no chart
         return reply, None
     parts = [command.get("trigger_id"), command.get("response_url"), command.get("user_id"), value]
-    return chart_for(reply, locale, value, parts, command.get("response_url"), context)
+    return chart_for(reply, recipient, value, parts, command.get("response_url"), context)
 
 
-def chart_for(reply: Reply, locale: Locale, value: str, parts: list[Any], response_url: str | None,
+def chart_for(reply: Reply, recipient: Recipient, value: str, parts: list[Any], response_url: str | None,
               context: BoltContext) -> tuple[Reply, Job | None]:
     """`reply` with the chart of the series its buttons' `value` stands for, to be posted to `response_url`, as
     work keyed by `parts` (what makes two requests the same); or with the line saying why there is none."""
     if scope_missing(context):
-        return with_no_chart_note(reply, locale), None
+        return with_no_chart_note(reply, recipient), None
     key = hashlib.sha256("\x1f".join(str(p or "") for p in parts).encode()).hexdigest()
     return reply, Job(CHART_WORK, key, workspace_of(context), {"value": value, "response_url": response_url})
 
@@ -113,14 +113,14 @@ def start_chart(job: Job, client: WebClient, context: BoltContext) -> None:
         services.followups.run_now(job, client, context)
 
 
-def series_of(state: ResultState, locale: Locale) -> tuple[Series, SeriesCommand] | None:
-    """The series a result's state stands for, read for `locale`'s readers; None if it is none."""
+def series_of(state: ResultState, recipient: Recipient) -> tuple[Series, SeriesCommand] | None:
+    """The series a result's state stands for, read for `recipient`'s readers; None if it is none."""
     if state.series is not None:
         try:
-            return measured_series_form(state.series.throughput, state.series.rows, locale, state.reader)
+            return measured_series_form(state.series.throughput, state.series.rows, recipient)
         except SeriesFieldErrors:
             return None
-    return measured_series(state.text or "", locale)
+    return measured_series(state.text or "", recipient)
 
 
 def upload(job: Job, client: WebClient, context: BoltContext, found: tuple[Series, SeriesCommand]) -> str:
@@ -168,7 +168,7 @@ def _draw(series: Series, command: SeriesCommand) -> bytes:
 
 def _alt_text(found: tuple[Series, SeriesCommand]) -> str:
     """What the chart shows, for a screen reader: the reply's own summary (E at the smallest and largest size)."""
-    return summary(found[0], wording_for(found[1].locale))[:1000]
+    return summary(found[0], wording_for(found[1].recipient))[:1000]
 
 
 def image_block(file_id: str, alt_text: str) -> Block:
@@ -181,8 +181,8 @@ def post_chart(job: Job, client: WebClient, context: BoltContext) -> str:
         state = ResultState.decode(job.payload.get("value"))
     except BadState:
         return "outdated"
-    context["locale"] = str(state.locale)
-    found = series_of(state, state.locale)
+    context["locale"] = str(state.recipient)
+    found = series_of(state, state.recipient)
     if found is None:
         return "no_series"
     response_url = job.payload.get("response_url")
@@ -191,7 +191,7 @@ def post_chart(job: Job, client: WebClient, context: BoltContext) -> str:
     except SlackApiError as error:
         if error.response.get("error") != "missing_scope":
             raise
-        note = Reply(text=no_chart_note(state.locale), blocks=[context_note(state.locale)])
+        note = Reply(text=no_chart_note(state.recipient), blocks=[context_note(state.recipient)])
         post_to_response_url(response_url, **note.payload(response_type="ephemeral", replace_original=False))
         return "no_scope"
     alt = _alt_text(found)
@@ -202,32 +202,32 @@ def post_chart(job: Job, client: WebClient, context: BoltContext) -> str:
     return "ok" if shown is Delivery.DONE else "unknown"
 
 
-def context_note(locale: Locale) -> Block:
-    return context_block([":bar_chart: " + no_chart_note(locale)])
+def context_note(recipient: Recipient) -> Block:
+    return context_block([":bar_chart: " + no_chart_note(recipient)])
 
 
 def with_shared_chart(copy: Reply, job: Job, client: WebClient, context: BoltContext, state: ResultState,
-                      locale: Locale) -> Reply:
+                      recipient: Recipient) -> Reply:
     """A Share's copy of a series with its chart in the channel's number format, uploaded once for this Share (a
     retry posts the same file), or the line saying why there is none."""
-    found = series_of(state, locale)
+    found = series_of(state, recipient)
     if found is None:
         return copy
     if scope_missing(context):
-        return copy.with_blocks([*copy.blocks, context_note(locale)])
+        return copy.with_blocks([*copy.blocks, context_note(recipient)])
     try:
         file_id = upload(job, client, context, found)
     except SlackApiError as error:
         if error.response.get("error") != "missing_scope":
             raise
-        return copy.with_blocks([*copy.blocks, context_note(locale)])
+        return copy.with_blocks([*copy.blocks, context_note(recipient)])
     return copy.with_blocks([*copy.blocks, image_block(file_id, _alt_text(found))])
 
 
 def apologize_for_chart(job: Job, client: WebClient, context: BoltContext) -> None:
     """The chart could not be shown however often it was tried: said under the table, which holds every figure."""
-    locale = locale_of(context)
-    text = wording_for(locale).gettext("The chart could not be shown this time; the table above holds every figure.")
+    recipient = recipient_of(context)
+    text = wording_for(recipient).gettext("The chart could not be shown this time; the table above holds every figure.")
     post_to_response_url(job.payload.get("response_url"), text=text, response_type="ephemeral",
                          replace_original=False, blocks=[context_block([":bar_chart: " + text])])
 

@@ -25,7 +25,7 @@ from bot.slack.charts import chart_job, start_chart
 from bot.slack.forms import open_form_or_help
 from bot.slack.ids import COMMAND
 from bot.slack.mentions import readable_mentions, strip_own_mention
-from bot.slack.plumbing import deadline_of, locale_of, logged, read_user_locale, services_of
+from bot.slack.plumbing import deadline_of, logged, read_user_locale, recipient_of, services_of
 from bot.slack.preferences import choose_format_by_command, confirmed_above
 from bot.slack.series import open_series_form_or_help
 from bot.slack.series_form import is_series_reply
@@ -37,34 +37,34 @@ from bot.slack.views import with_text_buttons, with_unknown_reader_note
 def handle_command(ack: Ack, command: dict[str, Any], client: WebClient, context: BoltContext) -> str:
     text = command_text(command.get("text") or "", context.bot_user_id)
     text, chosen, saved = choose_format_by_command(context, command.get("user_id"), text)
-    locale = locale_of(context)
+    recipient = recipient_of(context)
     if chosen is not None and (chosen.is_error or not text.strip()):
         ack(**chosen.payload(response_type="ephemeral"))
         return "format_error" if chosen.is_error else "format"
     if not text.strip():
-        metadata = FormMetadata.of(locale, command.get("response_url"))
+        metadata = FormMetadata.of(recipient, command.get("response_url"))
         services_of(context).background.submit(
-            open_form_or_help, client, command.get("trigger_id") or "", locale, metadata,
+            open_form_or_help, client, command.get("trigger_id") or "", recipient, metadata,
             deadline=deadline_of(context),
         )
         ack()
         return "form"
     if wants_series_form(text):  # `/dpscale series`: the form for a measurement series (`bot.slack.series`)
-        metadata = FormMetadata.of(locale, command.get("response_url"))
+        metadata = FormMetadata.of(recipient, command.get("response_url"))
         services_of(context).background.submit(open_series_form_or_help, client, command.get("trigger_id") or "",
-                                               locale, metadata, deadline=deadline_of(context))
+                                               recipient, metadata, deadline=deadline_of(context))
         ack()
         return "series_form"
-    reply = answer(text, locale)
-    reply = confirmed_above(with_unknown_reader_note(reply, locale), saved, locale)
+    reply = answer(text, recipient)
+    reply = confirmed_above(with_unknown_reader_note(reply, recipient), saved, recipient)
     if context.get("preference_unread"):
-        reply = with_preference_unread(reply, locale)
+        reply = with_preference_unread(reply, recipient)
     chart = None
     if reply.kind is ReplyKind.RESULT:  # only a result carries state; a text too long to carry is an error reply
         carried = text if text.isprintable() else normalized_command(text)  # control characters would not fit
-        reply = with_text_buttons(reply, locale, carried)
+        reply = with_text_buttons(reply, recipient, carried)
         if is_series_reply(reply):  # its chart follows the table (`bot.slack.charts`)
-            reply, chart = chart_job(reply, locale, carried, command, context)
+            reply, chart = chart_job(reply, recipient, carried, command, context)
     # the reply as JSON text (`Reply.json`: orjson, not Bolt's json.dumps): Bolt sends a text-only acknowledgement
     # as it is, and as JSON since it is an object (the end-to-end tests read it back through the server)
     ack(reply.json(response_type="ephemeral"))

@@ -30,14 +30,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from babel import Locale
 from slack_bolt import Ack, App, BoltContext, BoltRequest
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 from sqlalchemy.exc import SQLAlchemyError
 
 from bot.engine import answer
-from bot.numbers import for_channel
+from bot.recipient import Recipient
 from bot.replies import Reply, build_failure_reply
 from bot.slack.ids import MENTION_EVENT
 from bot.slack.mentions import readable_mentions, strip_own_mention
@@ -45,9 +44,9 @@ from bot.slack.plumbing import (
     EVENT_MEMORY_TTL,
     HANDED_ON,
     Services,
-    locale_of,
     logged,
     read_user_locale,
+    recipient_of,
     services_of,
 )
 from bot.slack.preferences import choose_format_by_command, confirmed_above
@@ -89,7 +88,7 @@ def accept_mention(ack: Ack, body: dict[str, Any], event: dict[str, Any], contex
                        "posted instead of its answer", type(error).__name__)
         ack()
         # in memory: the database, where it would be kept, is what failed
-        services.background.submit(_apologize_now, client, event, locale_of(context))
+        services.background.submit(_apologize_now, client, event, recipient_of(context))
         return "failed"
     if not accepted:
         ack()
@@ -136,11 +135,11 @@ def apologize_in_thread(job: Job, client: WebClient, context: BoltContext) -> No
     thread_ts = event.get("thread_ts") or event.get("ts")
     if job.stage == POSTING and find_posted(client, str(event.get("channel")), thread_ts, job.key) is not None:
         return
-    _apologize_now(client, event, locale_of(context))
+    _apologize_now(client, event, recipient_of(context))
 
 
-def _apologize_now(client: WebClient, event: dict[str, Any], locale: Locale) -> None:
-    reply = build_failure_reply(locale)
+def _apologize_now(client: WebClient, event: dict[str, Any], recipient: Recipient) -> None:
+    reply = build_failure_reply(recipient)
     client.chat_postMessage(channel=str(event.get("channel")), thread_ts=event.get("thread_ts") or event.get("ts"),
                             **reply.payload())
 
@@ -157,8 +156,8 @@ def mention_reply(event: dict[str, Any], context: BoltContext, *, edited: bool =
     text, chosen, saved = choose_format_by_command(context, event.get("user"), text, save=not edited)
     if chosen is not None and (chosen.is_error or not text.strip()):
         return chosen
-    locale = locale_of(context)  # brought up to date by a choice
-    return confirmed_above(answer(text, for_channel(locale)), saved, locale)
+    recipient = recipient_of(context)  # brought up to date by a choice
+    return confirmed_above(answer(text, recipient.for_channel()), saved, recipient)
 
 
 @dataclass(frozen=True)

@@ -12,29 +12,30 @@ import json
 import logging
 from typing import Any
 
-from babel import Locale
 from slack_bolt import App, BoltContext, BoltResponse
 from sqlalchemy.exc import SQLAlchemyError
 
+from bot.recipient import Recipient
 from bot.replies import build_failure_reply, build_unavailable_reply, unavailable_text
 from bot.slack.delivery import post_to_response_url
-from bot.slack.plumbing import locale_of, services_of
+from bot.slack.plumbing import recipient_of, services_of
 
 logger = logging.getLogger(__name__)
 
 
 def handle_error(error: Exception, body: dict[str, Any], context: BoltContext) -> BoltResponse:
     """Bolt's error handler, for failures before or during an acknowledgement."""
-    locale = locale_of(context) if context.get("locale") else services_of(context).locales.default
+    recipient = recipient_of(context) if context.get("locale") else Recipient.of(services_of(context).locales.default)
     if isinstance(error, SQLAlchemyError):
-        return store_unavailable(error, body, context, locale)
+        return store_unavailable(error, body, context, recipient)
     logger.exception("listener failed", exc_info=error)
     if body.get("command"):
-        return _json(build_failure_reply(locale).payload(response_type="ephemeral"))
+        return _json(build_failure_reply(recipient).payload(response_type="ephemeral"))
     return BoltResponse(status=200, body="")
 
 
-def store_unavailable(error: Exception, body: dict[str, Any], context: BoltContext, locale: Locale) -> BoltResponse:
+def store_unavailable(error: Exception, body: dict[str, Any], context: BoltContext,
+                      recipient: Recipient) -> BoltResponse:
     """The database did not answer before the acknowledgement (a workspace's installation, work to record): an
     event is answered 503, for Slack to send it again; a command gets a note to try again in a moment; a form stays
     open with that note under its first field; a click gets the note beside the message it was in."""
@@ -43,14 +44,14 @@ def store_unavailable(error: Exception, body: dict[str, Any], context: BoltConte
                    "an event, answered 503 for Slack to send it again" if kind == "event_callback" else "a request")
     if kind == "event_callback":
         return BoltResponse(status=503, body="")
-    note = build_unavailable_reply(locale)
+    note = build_unavailable_reply(recipient)
     if body.get("command"):
         return _json(note.payload(response_type="ephemeral"))
     if kind == "view_submission":
         first = next((b.get("block_id") for b in (body.get("view") or {}).get("blocks") or []
                       if b.get("type") == "input"), None)
         if first:
-            return _json({"response_action": "errors", "errors": {first: unavailable_text(locale)}})
+            return _json({"response_action": "errors", "errors": {first: unavailable_text(recipient)}})
     urls: list[dict[str, Any]] = body.get("response_urls") or []
     url = body.get("response_url") or (urls[0].get("response_url") if urls else None)
     if url:

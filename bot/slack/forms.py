@@ -8,7 +8,6 @@ import json
 import logging
 from typing import Any
 
-from babel import Locale
 from slack_bolt import Ack, App, BoltContext
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackClientError
@@ -17,11 +16,11 @@ from sqlalchemy.exc import SQLAlchemyError
 from bot.calculator import Quantity
 from bot.engine import answer_form
 from bot.parsing import FieldErrors
+from bot.recipient import Recipient
 from bot.replies import Reply, build_failure_reply, build_help_reply, unavailable_text
 from bot.slack.delivery import Delivery, deliver, post_to_response_url
 from bot.slack.ids import ANY_ID, FORM_BLOCK_IDS, FORM_CALLBACK
-from bot.slack.modals import second_format_of
-from bot.slack.plumbing import locale_of, logged, read_user_locale, services_of, time_left
+from bot.slack.plumbing import logged, read_user_locale, recipient_of, services_of, time_left
 from bot.slack.state import BadState, FormMetadata, ResultState
 from bot.slack.views import (
     direct_message_copy,
@@ -45,7 +44,7 @@ MIN_CALL_SECONDS = 0.05  # less than this left, and a call could not even connec
 def open_form(
     client: WebClient,
     trigger_id: str,
-    locale: Locale,
+    recipient: Recipient,
     metadata: FormMetadata,
     initial: dict[Quantity, str] | None = None,
     *,
@@ -65,7 +64,7 @@ def open_form(
         retry_handlers=[],
     )
     try:
-        quick.views_open(trigger_id=trigger_id, view=form_view(locale, metadata, initial, notes))
+        quick.views_open(trigger_id=trigger_id, view=form_view(recipient, metadata, initial, notes))
     except (SlackApiError, SlackClientError, OSError, ValueError) as error:
         logger.warning("views.open failed: %s", type(error).__name__)
         return False
@@ -75,7 +74,7 @@ def open_form(
 def open_form_or_help(
     client: WebClient,
     trigger_id: str,
-    locale: Locale,
+    recipient: Recipient,
     metadata: FormMetadata,
     initial: dict[Quantity, str] | None = None,
     *,
@@ -85,9 +84,9 @@ def open_form_or_help(
     """Run after the acknowledgement (`Services.background`): open the form, or, when Slack will not open it in
     time, post the help where the user asked, as the README promises."""
     try:
-        if open_form(client, trigger_id, locale, metadata, initial, deadline=deadline, notes=notes):
+        if open_form(client, trigger_id, recipient, metadata, initial, deadline=deadline, notes=notes):
             return
-        help_reply = build_help_reply(locale, second_format_of(metadata))
+        help_reply = build_help_reply(metadata.recipient)
         post_to_response_url(metadata.response_url, **help_reply.payload(response_type="ephemeral",
                                                                           replace_original=False))
     except Exception:
@@ -99,7 +98,7 @@ def submitted_metadata(view: dict[str, Any], context: BoltContext) -> FormMetada
     try:
         return FormMetadata.decode(view.get("private_metadata"))
     except BadState:
-        return FormMetadata.of(locale_of(context), None)
+        return FormMetadata.of(recipient_of(context), None)
 
 
 @logged("form")
@@ -109,15 +108,15 @@ def validate_form(ack: Ack, body: dict[str, Any], view: dict[str, Any], client: 
     result is recorded as work to do (so that it comes whatever happens next), and the result follows at once.
     Should the database not record it, the form stays open with a note to try again: its values are kept."""
     metadata = submitted_metadata(view, context)
-    locale = metadata.locale
-    context["locale"] = str(locale)
+    recipient = metadata.recipient
+    context["locale"] = str(recipient)
     try:
-        answer_form(submitted_fields(view), locale, metadata.reader)
+        answer_form(submitted_fields(view), recipient)
     except FieldErrors as errors:
-        ack(response_action="errors", errors=form_errors(errors.errors, locale, second_format_of(metadata)))
+        ack(response_action="errors", errors=form_errors(errors.errors, recipient))
         return "invalid"
     except BadState:  # not a state this form's inputs send: as a form this version does not know
-        ack(response_action="update", view=outdated_view(locale))
+        ack(response_action="update", view=outdated_view(recipient))
         return "outdated"
     return accept_submission(ack, body, view, client, context, FORM_WORK, FORM_BLOCK_IDS[next(iter(Quantity))])
 
@@ -135,7 +134,7 @@ def accept_submission(ack: Ack, body: dict[str, Any], view: dict[str, Any], clie
         accepted = followups.accept(job)
     except SQLAlchemyError as error:
         logger.warning("a form's result could not be recorded (%s): the form stays open", type(error).__name__)
-        ack(response_action="errors", errors={first_block_id: unavailable_text(locale_of(context))})
+        ack(response_action="errors", errors={first_block_id: unavailable_text(recipient_of(context))})
         return "unavailable"
     ack()
     if accepted:
@@ -153,12 +152,12 @@ def submission_key(view: dict[str, Any]) -> str:
 def deliver_form_result(job: Job, client: WebClient, context: BoltContext) -> str:
     view = job.payload["view"]
     metadata = submitted_metadata(view, context)
-    locale = metadata.locale
-    context["locale"] = str(locale)
+    recipient = metadata.recipient
+    context["locale"] = str(recipient)
     try:
         fields = submitted_fields(view)
-        reply = with_unknown_reader_note(answer_form(fields, locale, metadata.reader), locale)
-        reply = with_buttons(reply, ResultState.of_fields(locale, fields, metadata.own))
+        reply = with_unknown_reader_note(answer_form(fields, recipient), recipient)
+        reply = with_buttons(reply, ResultState.of_fields(recipient, fields))
     except FieldErrors:  # the acknowledgement already showed these under their fields; the form is still open
         return "invalid"
     except BadState:  # the acknowledgement replaced the form with a note
@@ -169,7 +168,7 @@ def deliver_form_result(job: Job, client: WebClient, context: BoltContext) -> st
 def deliver_result(job: Job, client: WebClient, reply: Reply, metadata: FormMetadata) -> str:
     """A form's result where its command was run, or by direct message if Slack refuses it there (never both: a post
     whose answer did not come may have landed)."""
-    copy = direct_message_copy(reply, metadata.locale)
+    copy = direct_message_copy(reply, metadata.recipient)
     if metadata.direct:  # edited from a result that came by direct message: it stays such a copy, in place
         reply = copy
     delivered = deliver(metadata.response_url, **reply.payload(response_type="ephemeral", replace_original=True))
@@ -183,13 +182,13 @@ def deliver_result(job: Job, client: WebClient, reply: Reply, metadata: FormMeta
 
 def apologize_for_form(job: Job, client: WebClient, context: BoltContext) -> None:
     """The form's result could not be delivered however often it was tried: the apology by direct message."""
-    client.chat_postMessage(channel=job.payload["user_id"], **build_failure_reply(locale_of(context)).payload())
+    client.chat_postMessage(channel=job.payload["user_id"], **build_failure_reply(recipient_of(context)).payload())
 
 
 @logged("outdated_form")
 def answer_outdated_form(ack: Ack, context: BoltContext) -> str:
     """A form this version does not know (opened by an older version): replaced by a note saying so."""
-    ack(response_action="update", view=outdated_view(locale_of(context)))
+    ack(response_action="update", view=outdated_view(recipient_of(context)))
     return "ok"
 
 

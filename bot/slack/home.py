@@ -12,7 +12,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from bot.format_choice import build_format_blocks
 from bot.slack.ids import HOME_EVENT
-from bot.slack.plumbing import acknowledge, locale_of, logged, read_user_locale, services_of
+from bot.slack.plumbing import acknowledge, logged, read_user_locale, recipient_of, services_of
 from bot.slack.views import home_view
 from bot.slack.workspaces import workspace_of
 
@@ -42,14 +42,14 @@ def publish(client: WebClient, user_id: str, view: dict[str, Any]) -> str:
 
 def home_with_format_menu(context: BoltContext, user_id: str) -> dict[str, Any]:
     """The Home tab, with the viewer's own number format menu first."""
-    locale = locale_of(context)
-    view = home_view(locale)
+    recipient = recipient_of(context)
+    view = home_view(recipient)
     try:
         chosen = services_of(context).store.preferences.number_format(workspace_of(context), user_id)
     except SQLAlchemyError as error:  # the tab still opens, its menu showing no choice
         log.warning("a saved number format could not be read for the Home tab (%s)", type(error).__name__)
         chosen = None
-    return {**view, "blocks": [*build_format_blocks(chosen, locale), *view["blocks"]]}
+    return {**view, "blocks": [*build_format_blocks(chosen, recipient), *view["blocks"]]}
 
 
 def register(app: App) -> None:

@@ -37,8 +37,8 @@ from slack_sdk.errors import SlackApiError, SlackClientError
 from sqlalchemy.exc import SQLAlchemyError
 
 from bot.errors import UserInputError
-from bot.formats import with_number_format
-from bot.numbers import resolve_locale, unknown_locale
+from bot.numbers import resolve_locale
+from bot.recipient import Audience, Recipient
 from bot.slack.cache import ExpiringCache
 from bot.slack.workspaces import workspace_of
 from bot.store import Preferences, UserLocales, Workspace
@@ -64,11 +64,11 @@ class _Lookup:
     """One `users.info` call in flight, shared by every request of that user that arrives meanwhile."""
 
     done: threading.Event = field(default_factory=threading.Event)
-    locale: Locale | None = None
+    locale: Recipient | None = None
 
 
 _Store = Callable[[], None] | None  # what a lookup leaves to store, once its requests have been let go
-_Found = tuple[Locale | None, _Store]  # a lookup's locale, and what to store of it
+_Found = tuple[Recipient | None, _Store]  # a lookup's locale, and what to store of it
 
 
 class LocaleDirectory:
@@ -85,10 +85,10 @@ class LocaleDirectory:
         self._preferences = preferences
         self._stored = stored
         self.default = default
-        self.unknown = unknown_locale(default)
+        self.unknown = Recipient.of(default, Audience.UNKNOWN)
         self._clock = clock
         self._deadline = deadline
-        self._cache: ExpiringCache[Locale] = ExpiringCache(CACHE_ENTRIES, CACHE_TTL, clock)
+        self._cache: ExpiringCache[Recipient] = ExpiringCache(CACHE_ENTRIES, CACHE_TTL, clock)
         self._pauses: ExpiringCache[bool] = ExpiringCache(CACHE_ENTRIES, MAX_PAUSE, clock)  # per workspace
         # (team, enterprise, user) → the number formats' version and when the Slack locale expires, and the tag
         self._tags: dict[tuple[str | None, str | None, str | None], tuple[int, float, str]] = {}
@@ -115,7 +115,7 @@ class LocaleDirectory:
             self._tags[key] = (version, expires, tag)
         return tag
 
-    def locale_for(self, context: BoltContext, user_id: str | None, wait: float | None = None) -> Locale:
+    def locale_for(self, context: BoltContext, user_id: str | None, wait: float | None = None) -> Recipient:
         """The locale a user's request is read and answered in: the Slack language's words, and the number format
         the user chose, if any. The choice comes first and from dpscale's own database, so a user who made one
         has their numbers read right even when Slack cannot tell their language in time. `wait`: the seconds the
@@ -134,17 +134,17 @@ class LocaleDirectory:
         if tag is None:
             return locale
         try:
-            return with_number_format(locale, resolve_locale(tag))
+            return locale.choosing(resolve_locale(tag))
         except UserInputError:
             return locale
 
     def locale_of(
         self, team_id: str | None, user_id: str | None, token: str | None = None, wait: float | None = None,
         workspace: Workspace | None = None,
-    ) -> Locale:
-        """The user's Slack locale, or the unknown reader (`en_US@unknown`) when Slack does not tell us in time
-        (`token`: the workspace's own bot token in multi-workspace mode; `wait`: at most this many seconds, if
-        fewer than the deadline; `workspace`: whose stored lookups to read, by default the team's)."""
+    ) -> Recipient:
+        """The reader of the user's Slack locale, or the unknown reader (`en_US@unknown`) when Slack does not tell
+        us in time (`token`: the workspace's own bot token in multi-workspace mode; `wait`: at most this many
+        seconds, if fewer than the deadline; `workspace`: whose stored lookups to read, by default the team's)."""
         if not user_id:
             return self.unknown
         key = (team_id, user_id)
@@ -216,9 +216,9 @@ class LocaleDirectory:
             self._preferences.offer(workspace, user_id, stored.number_format, snapshot)
         return stored
 
-    def _resolve(self, tag: str | None) -> Locale:
+    def _resolve(self, tag: str | None) -> Recipient:
         try:
-            return resolve_locale(tag) if tag else self.unknown
+            return Recipient.of(resolve_locale(tag)) if tag else self.unknown
         except UserInputError:
             return self.unknown
 
@@ -236,7 +236,7 @@ class LocaleDirectory:
             logger.warning("users.info gave no locale for this user; reading their numbers in the unknown format")
         else:
             try:
-                locale = resolve_locale(tag)
+                locale = Recipient.of(resolve_locale(tag))
             except UserInputError:
                 logger.warning("users.info gave a locale Babel does not know; reading this user's numbers in the "
                                "unknown format")

@@ -6,10 +6,6 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from babel import Locale
-
-from bot.numbers import is_unknown
-from bot.parsing import second_format
 from bot.replies.blocks import Block, code, escape
 from bot.replies.guide import two_formats_rule, unknown_format_rule
 from bot.replies.wording import Wording
@@ -45,10 +41,11 @@ def form_rule(words: Wording, metadata: FormMetadata) -> str:
     """How the form reads numbers: in the unknown format, in two (after `lang=`: its format and the user's own), or
     in the user's."""
     _ = words.gettext
-    if is_unknown(words.locale) or is_unknown(metadata.own):
+    own = metadata.recipient.user
+    if words.recipient.is_unknown or own.is_unknown:
         return unknown_format_rule(words)
     if two_formats(metadata):
-        return two_formats_rule(words, metadata.own)
+        return two_formats_rule(words, own)
     example = words.comma.join(code(words.number(value, 2)) for value in (Decimal(2000), Decimal("0.9")))
     return _("Numbers are read in your {name} format, for example {example}.").format(
         name=escape(words.locale_name), example=example)
@@ -56,10 +53,4 @@ def form_rule(words: Wording, metadata: FormMetadata) -> str:
 
 def two_formats(metadata: FormMetadata) -> bool:
     """Whether the form reads numbers in two formats that read them differently (after `lang=`)."""
-    return second_format_of(metadata) is not None
-
-
-def second_format_of(metadata: FormMetadata) -> Locale | None:
-    """The user's own locale where the form reads numbers in it beside another format that reads them otherwise
-    (after `lang=`): what its error messages and help then write their examples for (`bot.parsing.second_format`)."""
-    return second_format(metadata.locale, metadata.own) if metadata.own_tag is not None else None
+    return metadata.recipient.second_format is not None

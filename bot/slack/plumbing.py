@@ -17,12 +17,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from babel import Locale
 from slack_bolt import Ack, BoltContext, BoltRequest, BoltResponse
 from slack_bolt.middleware import Middleware
 
-from bot.formats import parse_reader_locale
 from bot.http import ARRIVAL_HEADER
+from bot.recipient import Recipient
 from bot.settings import FollowUpPolicy
 from bot.shutdown import WorkPool
 from bot.slack.followups import FollowUps
@@ -171,9 +170,9 @@ class ReadUserLocale(Middleware):
 read_user_locale = ReadUserLocale()
 
 
-def locale_of(context: BoltContext) -> Locale:
-    """The locale a listener answers in (set by `read_user_locale` or by the listener itself)."""
-    return parse_reader_locale(context["locale"])
+def recipient_of(context: BoltContext) -> Recipient:
+    """The reader a listener answers (its tag set on the context by `read_user_locale` or by the listener itself)."""
+    return Recipient.parse(context["locale"])
 
 
 def acknowledge(ack: Ack) -> None:

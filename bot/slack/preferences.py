@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from babel import Locale
 from slack_bolt import App, BoltContext
 from slack_sdk import WebClient
 
@@ -22,6 +21,7 @@ from bot.format_choice import (
     normalise_tag,
     take_format_choice,
 )
+from bot.recipient import Recipient
 from bot.replies import Reply, build_error_reply
 from bot.slack.home import home_with_format_menu, publish
 from bot.slack.ids import NUMBER_FORMAT_ACTION
@@ -48,12 +48,12 @@ def choose_format_by_command(
     if not save:
         return rest, None, None
     services.store.preferences.set_number_format(workspace_of(context), user_id, choice.tag)
-    locale = services.locales.locale_for(context, user_id)
-    context["locale"] = str(locale)
-    return rest, build_format_saved_reply(choice.tag, locale), choice
+    recipient = services.locales.locale_for(context, user_id)
+    context["locale"] = str(recipient)
+    return rest, build_format_saved_reply(choice.tag, recipient), choice
 
 
-def confirmed_above(reply: Reply, saved: FormatChoice | None, default: Locale) -> Reply:
+def confirmed_above(reply: Reply, saved: FormatChoice | None, default: Recipient) -> Reply:
     """`reply` with the format choice its command saved (if any) confirmed above it, in the reply's language (a
     `lang=` word's, else `default`'s): the answer itself already reads in the new format."""
     if saved is None:

@@ -10,23 +10,21 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from babel import Locale
 from slack_bolt import Ack, App, BoltContext
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackClientError
 
 from bot.engine import answer_series_form
 from bot.errors import UserInputError
-from bot.formats import parse_reader_locale
 from bot.parsing import split_words
+from bot.recipient import Recipient
 from bot.replies import Reply, build_help_reply
 from bot.series_syntax import SeriesFieldErrors, is_series, parse_series
 from bot.slack.charts import chart_for, start_chart
 from bot.slack.delivery import post_to_response_url
 from bot.slack.forms import accept_submission, apologize_for_form, deliver_result, submitted_metadata
 from bot.slack.ids import EXPLAIN_ACTION, SERIES_BLOCK_IDS, SERIES_FORM_CALLBACK
-from bot.slack.modals import second_format_of
-from bot.slack.plumbing import acknowledge, deadline_of, locale_of, logged, read_user_locale, services_of, time_left
+from bot.slack.plumbing import acknowledge, deadline_of, logged, read_user_locale, recipient_of, services_of, time_left
 from bot.slack.series_form import (
     SeriesValues,
     explanations_reply,
@@ -51,53 +49,54 @@ def is_series_state(state: ResultState) -> bool:
     if state.series is not None:
         return True
     try:
-        return state.text is not None and is_series(split_words(state.text, state.locale)[0])
+        return state.text is not None and is_series(split_words(state.text, state.recipient)[0])
     except UserInputError:
         return False
 
 
-def rebuild_series(state: ResultState, locale: Locale) -> Reply:
-    """The reply a series form's result stands for, written for `locale`'s readers (Share: the channel's)."""
+def rebuild_series(state: ResultState, recipient: Recipient) -> Reply:
+    """The reply a series form's result stands for, written for `recipient`'s readers (Share: the channel's)."""
     series = state.series
     if series is None:
         raise BadState("no series")
     try:
-        return answer_series_form(series.throughput, series.rows, locale, state.reader)
+        return answer_series_form(series.throughput, series.rows, recipient)
     except SeriesFieldErrors as errors:
         raise next(iter(errors.errors.values())) from None
 
 
-def series_initial(state: ResultState) -> tuple[Locale, Locale, SeriesValues | None]:
-    """The locale a series result was written in (a `lang=` word's), the user's own, and its fields as written."""
+def series_initial(state: ResultState) -> tuple[Recipient, SeriesValues | None]:
+    """The recipient a series result was written for (a `lang=` word's, the user's own beside it), and its fields
+    as written."""
     if state.series is not None:
-        return state.locale, state.own, (state.series.throughput, state.series.rows)
+        return state.recipient, (state.series.throughput, state.series.rows)
     try:
-        words, locale = split_words(state.text or "", state.locale)
-        return locale, state.locale, series_initial_values(parse_series(words, locale, None, state.locale))
+        words, recipient = split_words(state.text or "", state.recipient)
+        return recipient, series_initial_values(parse_series(words, recipient))
     except UserInputError:
-        return state.locale, state.locale, None
+        return state.recipient, None
 
 
 def edit_series(ack: Ack, body: dict[str, Any], state: ResultState, client: WebClient, context: BoltContext) -> str:
     """Edit on a series result: its form, filled with the result's numbers as they were written."""
-    locale, own, initial = series_initial(state)
-    context["locale"] = str(locale)
+    recipient, initial = series_initial(state)
+    context["locale"] = str(recipient)
     direct = (body.get("container") or {}).get("is_ephemeral") is False
-    metadata = FormMetadata.of(locale, body.get("response_url"), own, direct)
-    services_of(context).background.submit(open_series_form_or_help, client, body.get("trigger_id") or "", locale,
+    metadata = FormMetadata.of(recipient, body.get("response_url"), direct)
+    services_of(context).background.submit(open_series_form_or_help, client, body.get("trigger_id") or "", recipient,
                                            metadata, initial, deadline=deadline_of(context))
     ack()
     return "series" if initial is not None else "empty_series_form"
 
 
-def open_series_form_or_help(client: WebClient, trigger_id: str, locale: Locale, metadata: FormMetadata,
+def open_series_form_or_help(client: WebClient, trigger_id: str, recipient: Recipient, metadata: FormMetadata,
                              initial: SeriesValues | None = None, *, deadline: float) -> None:
     """Run after the acknowledgement: open the series form, or, when Slack will not open it in time, post the
     help where the user asked."""
     try:
-        if _open(client, trigger_id, series_form_view(locale, metadata, initial), deadline):
+        if _open(client, trigger_id, series_form_view(recipient, metadata, initial), deadline):
             return
-        help_reply = build_help_reply(locale, second_format_of(metadata))
+        help_reply = build_help_reply(metadata.recipient)
         post_to_response_url(metadata.response_url, **help_reply.payload(response_type="ephemeral",
                                                                           replace_original=False))
     except Exception:
@@ -125,15 +124,15 @@ def validate_series_form(ack: Ack, body: dict[str, Any], view: dict[str, Any], c
     """As `bot.slack.forms.validate_form`: each wrong field gets its message and the form stays open; a valid one
     closes once its result is recorded as follow-up work, and the result follows at once."""
     metadata = submitted_metadata(view, context)
-    locale = metadata.locale
-    context["locale"] = str(locale)
+    recipient = metadata.recipient
+    context["locale"] = str(recipient)
     try:
-        answer_series_form(*submitted_series(view), locale, metadata.reader)
+        answer_series_form(*submitted_series(view), recipient)
     except SeriesFieldErrors as errors:
-        ack(response_action="errors", errors=series_form_errors(errors.errors, locale, second_format_of(metadata)))
+        ack(response_action="errors", errors=series_form_errors(errors.errors, recipient))
         return "invalid"
     except BadState:
-        ack(response_action="update", view=outdated_view(locale))
+        ack(response_action="update", view=outdated_view(recipient))
         return "outdated"
     return accept_submission(ack, body, view, client, context, SERIES_FORM_WORK, SERIES_BLOCK_IDS["throughput"])
 
@@ -142,19 +141,19 @@ def deliver_series_result(job: Job, client: WebClient, context: BoltContext) -> 
     """The series form's result where the command was run, or by direct message if it cannot go there."""
     view = job.payload["view"]
     metadata = submitted_metadata(view, context)
-    locale = metadata.locale
-    context["locale"] = str(locale)
+    recipient = metadata.recipient
+    context["locale"] = str(recipient)
     try:
         throughput, rows = submitted_series(view)
-        reply = with_unknown_reader_note(answer_series_form(throughput, rows, locale, metadata.reader), locale)
-        state = ResultState.of_series(locale, throughput, rows, metadata.own)
+        reply = with_unknown_reader_note(answer_series_form(throughput, rows, recipient), recipient)
+        state = ResultState.of_series(recipient, throughput, rows)
         reply = with_buttons(reply, state)
     except SeriesFieldErrors:  # shown under their fields by the acknowledgement; the form is still open
         return "invalid"
     except BadState:
         return "outdated"
     try:  # its chart follows it where it was delivered (`bot.slack.charts`)
-        reply, chart = chart_for(reply, locale, state.encode(), ["form", job.key], metadata.response_url, context)
+        reply, chart = chart_for(reply, recipient, state.encode(), ["form", job.key], metadata.response_url, context)
     except ValueError:  # too long to carry: no buttons, and no chart
         chart = None
     outcome = deliver_result(job, client, reply, metadata)
@@ -167,11 +166,11 @@ def deliver_series_result(job: Job, client: WebClient, context: BoltContext) -> 
 def explain(body: dict[str, Any], action: dict[str, Any], context: BoltContext) -> str:
     """Explanations under a series result: the FAQ and the limits, privately, in the result's language."""
     try:
-        locale = parse_reader_locale(str(action.get("value") or ""))
+        recipient = Recipient.parse(str(action.get("value") or ""))
     except UserInputError:
-        locale = locale_of(context)
-    context["locale"] = str(locale)
-    reply = explanations_reply(locale)
+        recipient = recipient_of(context)
+    context["locale"] = str(recipient)
+    reply = explanations_reply(recipient)
     if not post_to_response_url(body.get("response_url"), **reply.payload(response_type="ephemeral",
                                                                            replace_original=False)):
         return "unreachable"

@@ -10,9 +10,8 @@ from decimal import Decimal
 from operator import methodcaller
 from typing import Any
 
-from babel import Locale
-
 from bot.errors import UserInputError
+from bot.recipient import Recipient
 from bot.replies import Reply, ReplyKind, describe_error, explanation_blocks
 from bot.replies.blocks import Block, context, section
 from bot.replies.series import SERIES_TABLE_BLOCK
@@ -45,23 +44,24 @@ def is_series_reply(reply: Reply) -> bool:
 _BLOCK_ID = methodcaller("get", "block_id")
 
 
-def with_explain_button(actions: Block, locale: Locale) -> Block:
+def with_explain_button(actions: Block, recipient: Recipient) -> Block:
     """A result's buttons with Explanations beside them: the FAQ, one click away instead of under the table."""
-    button = {"type": "button", "action_id": EXPLAIN_ACTION, "value": str(locale),
-              "text": {"type": "plain_text", "text": wording_for(locale).gettext("Explanations")}}
+    button = {"type": "button", "action_id": EXPLAIN_ACTION, "value": str(recipient),
+              "text": {"type": "plain_text", "text": wording_for(recipient).gettext("Explanations")}}
     return {**actions, "elements": [*actions["elements"], button]}
 
 
-def explanations_reply(locale: Locale) -> Reply:
+def explanations_reply(recipient: Recipient) -> Reply:
     """What Explanations shows: what scaling efficiency is, why it is not linear, how to improve it, the limits."""
-    blocks = explanation_blocks(locale)[1:]  # no divider above: nothing is above it
-    return Reply(text=wording_for(locale).gettext("Explanations"), blocks=blocks, kind=ReplyKind.HELP,
-                 locale=str(locale))
+    blocks = explanation_blocks(recipient)[1:]  # no divider above: nothing is above it
+    return Reply(text=wording_for(recipient).gettext("Explanations"), blocks=blocks, kind=ReplyKind.HELP,
+                 locale=str(recipient))
 
 
-def series_form_view(locale: Locale, metadata: FormMetadata, initial: SeriesValues | None = None) -> dict[str, Any]:
+def series_form_view(recipient: Recipient, metadata: FormMetadata,
+                     initial: SeriesValues | None = None) -> dict[str, Any]:
     """A modal with one device's throughput and the measurements, one per line (`8 = 15 800`)."""
-    words = wording_for(locale)
+    words = wording_for(recipient)
     _ = words.gettext
     number = words.plain if two_formats(metadata) else words.number
     throughput, rows = initial or (None, None)
@@ -101,9 +101,9 @@ def submitted_series(view: dict[str, Any]) -> SeriesValues:
             values.get(SERIES_BLOCK_IDS["rows"], {}).get(FORM_ACTION_ID))
 
 
-def series_form_errors(errors: dict[str, UserInputError], locale: Locale, own: Locale | None = None) -> dict[str, str]:
+def series_form_errors(errors: dict[str, UserInputError], recipient: Recipient) -> dict[str, str]:
     """`response_action: errors`: a localized message under each field that is wrong (the row named in it)."""
-    return {SERIES_BLOCK_IDS[field]: describe_error(error, locale, own)[:FORM_ERROR_LIMIT]
+    return {SERIES_BLOCK_IDS[field]: describe_error(error, recipient)[:FORM_ERROR_LIMIT]
             for field, error in errors.items()}
 
 

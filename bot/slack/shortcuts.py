@@ -12,19 +12,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from babel import Locale
 from slack_bolt import Ack, App, BoltContext
 from slack_sdk import WebClient
 
 from bot.excerpts import Excerpt, read_message
 from bot.formats import written_example
-from bot.numbers import is_unknown
+from bot.recipient import Recipient
 from bot.replies import describe_error
 from bot.replies.blocks import code, escape
 from bot.replies.wording import wording_for
 from bot.slack.forms import open_form_or_help
 from bot.slack.ids import MESSAGE_SHORTCUT
-from bot.slack.plumbing import deadline_of, locale_of, logged, read_user_locale, services_of, time_left
+from bot.slack.plumbing import deadline_of, logged, read_user_locale, recipient_of, services_of, time_left
 from bot.slack.state import FormMetadata
 from bot.slack.views import form_initial_values
 
@@ -46,7 +45,7 @@ def calculate_from_message(ack: Ack, body: dict[str, Any], client: WebClient, co
 
 def open_filled_form(client: WebClient, context: BoltContext, message: dict[str, Any], response_url: str | None,
                      trigger_id: str, *, deadline: float) -> None:
-    clicker = locale_of(context)
+    clicker = recipient_of(context)
     author_id = message.get("user") if not message.get("bot_id") else None
     locales = services_of(context).locales
     if author_id:
@@ -61,7 +60,7 @@ def open_filled_form(client: WebClient, context: BoltContext, message: dict[str,
                       deadline=deadline, notes=notes)
 
 
-def excerpt_notes(excerpt: Excerpt, author_id: str | None, author: Locale, reader: Locale,
+def excerpt_notes(excerpt: Excerpt, author_id: str | None, author: Recipient, reader: Recipient,
                   app_name: str | None = None) -> tuple[str, ...]:
     """What the form says, in the reader's language, about the values it was filled with: whose message they come
     from (a person, or an app by its name) and how they were read, and the question about a number left out."""
@@ -73,7 +72,7 @@ def excerpt_notes(excerpt: Excerpt, author_id: str | None, author: Locale, reade
                   "so I filled in nothing.").format(author=who, numbers=seen),)
     if excerpt.found_nothing:
         return (_("I found no numbers to fill in in the message by {author}.").format(author=who),)
-    if is_unknown(author) or not author_id:
+    if author.is_unknown or not author_id:
         said = _("Filled in from {author}'s message. Slack didn't tell me their number format, so only numbers "
                  "that read the same in every format were filled in.").format(author=who)
     else:

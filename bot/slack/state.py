@@ -7,17 +7,16 @@ place it travels in and raises before Slack would reject the payload.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, ClassVar, Self
 
 import orjson
-from babel import Locale
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from bot.calculator import Quantity
 from bot.errors import UserInputError
-from bot.formats import parse_reader_locale
-from bot.parsing import MAX_INPUT_LENGTH, reader_of
-from bot.reading import Reader
+from bot.parsing import MAX_INPUT_LENGTH
+from bot.recipient import Recipient, RecipientLike, as_recipient
 
 BUTTON_VALUE_LIMIT = 2000  # Slack: a button's value
 METADATA_LIMIT = 3000  # Slack: a view's private_metadata
@@ -42,24 +41,17 @@ class _Carried(BaseModel):
     @classmethod
     def _known(cls, tag: str | None) -> str | None:
         try:
-            tag is None or parse_reader_locale(tag)
+            tag is None or Recipient.parse(tag)
         except UserInputError:
             raise ValueError("unknown locale") from None
         return tag
 
     @property
-    def locale(self) -> Locale:
-        return parse_reader_locale(self.locale_tag)
-
-    @property
-    def own(self) -> Locale:
-        """The user's own locale: `locale`, unless a `lang=` word chose that one."""
-        return parse_reader_locale(self.own_tag) if self.own_tag else self.locale
-
-    @property
-    def reader(self) -> Reader:
-        """Whose numbers the fields hold: `locale`'s format, and the user's own beside it."""
-        return reader_of(self.locale, self.own)
+    def recipient(self) -> Recipient:
+        """Who the state was written for, with the user's own recipient beside it where a `lang=` word chose
+        another (the fields' numbers are read in both formats)."""
+        recipient = Recipient.parse(self.locale_tag)
+        return replace(recipient, own=Recipient.parse(self.own_tag)) if self.own_tag else recipient
 
     def encode(self) -> str:
         """As JSON for the place it travels in; ValueError if Slack would not take that much there."""
@@ -112,33 +104,35 @@ class ResultState(_Carried):
         return self
 
     @classmethod
-    def of_text(cls, locale: Locale, text: str) -> ResultState:
-        return cls(locale_tag=str(locale), text=text)
+    def of_text(cls, recipient: RecipientLike, text: str) -> ResultState:
+        return cls(locale_tag=as_recipient(recipient).tag, text=text)
 
     @classmethod
-    def text_value(cls, locale: Locale, text: str) -> str:
-        """`of_text(locale, text).encode()`, the value every command's result buttons carry, written directly:
+    def text_value(cls, recipient: RecipientLike, text: str) -> str:
+        """`of_text(recipient, text).encode()`, the value every command's result buttons carry, written directly:
         the same JSON, without building and validating a model for what this app has just read itself (a tag
         from a locale, a text the engine took). ValueError as `encode` raises it."""
-        tag = str(locale)
+        tag = as_recipient(recipient).tag
         if len(text) > MAX_INPUT_LENGTH or len(tag) > LOCALE_TAG_LIMIT:
-            return cls.of_text(locale, text).encode()  # refused as the model refuses it
+            return cls.of_text(recipient, text).encode()  # refused as the model refuses it
         try:
             value = orjson.dumps({"l": tag, "t": text}).decode()
         except orjson.JSONEncodeError:  # a lone surrogate: written as the model writes it
-            return cls.of_text(locale, text).encode()
+            return cls.of_text(recipient, text).encode()
         if len(value) > cls.limit:
             raise ValueError(f"{cls.__name__} is {len(value)} characters; Slack takes {cls.limit}")
         return value
 
     @classmethod
-    def of_fields(cls, locale: Locale, fields: dict[Quantity, str | None], own: Locale | None = None) -> ResultState:
-        return cls(locale_tag=str(locale), own_tag=_other(own, locale), fields={q: v for q, v in fields.items() if v})
+    def of_fields(cls, recipient: RecipientLike, fields: dict[Quantity, str | None]) -> ResultState:
+        recipient = as_recipient(recipient)
+        return cls(locale_tag=recipient.tag, own_tag=_own_tag(recipient),
+                   fields={q: v for q, v in fields.items() if v})
 
     @classmethod
-    def of_series(cls, locale: Locale, throughput: str | None, rows: str | None,
-                  own: Locale | None = None) -> ResultState:
-        return cls(locale_tag=str(locale), own_tag=_other(own, locale),
+    def of_series(cls, recipient: RecipientLike, throughput: str | None, rows: str | None) -> ResultState:
+        recipient = as_recipient(recipient)
+        return cls(locale_tag=recipient.tag, own_tag=_own_tag(recipient),
                    series=SeriesFields(throughput=throughput or "", rows=rows or ""))
 
     def form_fields(self) -> dict[Quantity, str | None] | None:
@@ -158,15 +152,16 @@ class FormMetadata(_Carried):
     direct: bool | None = Field(default=None, alias="d")
 
     @classmethod
-    def of(cls, locale: Locale, response_url: str | None, own: Locale | None = None,
-           direct: bool = False) -> FormMetadata:
-        return cls(locale_tag=str(locale), own_tag=_other(own, locale), response_url=response_url or None,
+    def of(cls, recipient: RecipientLike, response_url: str | None, direct: bool = False) -> FormMetadata:
+        recipient = as_recipient(recipient)
+        return cls(locale_tag=recipient.tag, own_tag=_own_tag(recipient), response_url=response_url or None,
                    direct=direct or None)
 
 
-def _other(own: Locale | None, locale: Locale) -> str | None:
-    """`own`'s tag where it is not `locale`: what a state carries beside its locale."""
-    return str(own) if own is not None and str(own) != str(locale) else None
+def _own_tag(recipient: Recipient) -> str | None:
+    """The tag of the user's own recipient where a `lang=` word chose another: what a state carries beside it."""
+    own = recipient.own
+    return own.tag if own is not None and own.tag != recipient.tag else None
 
 
 class _Input(BaseModel):

@@ -19,7 +19,6 @@ import time
 from decimal import Decimal
 from typing import Any
 
-from babel import Locale
 from slack_bolt import Ack, App, BoltContext, BoltResponse
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackClientError
@@ -27,8 +26,8 @@ from slack_sdk.errors import SlackApiError, SlackClientError
 from bot.calculator import Quantity, Result
 from bot.engine import solve_form
 from bot.errors import ErrorCode
-from bot.formats import parse_reader_locale
 from bot.parsing import FieldErrors
+from bot.recipient import Recipient
 from bot.replies import Reply, build_failure_reply, describe_error
 from bot.replies.plain import plain
 from bot.replies.wording import wording_for
@@ -71,23 +70,23 @@ def _number(value: Decimal) -> int | float:
     return int(value) if value == value.to_integral_value() else float(value)
 
 
-def step_problem(errors: FieldErrors, locale: Locale) -> str:
-    """One message for a failed step, in `locale`'s language: each wrong input named by the form's label for it."""
-    words = wording_for(locale)
+def step_problem(errors: FieldErrors, recipient: Recipient) -> str:
+    """One message for a failed step, in `recipient`'s language: each wrong input named by the form's label for it."""
+    words = wording_for(recipient)
     labels = form_labels(words)
     parts = []
     for quantity, error in errors.errors.items():
-        problem = plain(describe_error(error, locale))
+        problem = plain(describe_error(error, recipient))
         parts.append(problem if error.code in COUNT_CODES else words.field_line(labels[quantity], problem))
     return words.sentences(*parts)[:ERROR_LIMIT]
 
 
-def outcome_of(inputs: dict[str, Any], locale: Locale) -> tuple[str, dict[str, Any] | str]:
+def outcome_of(inputs: dict[str, Any], recipient: Recipient) -> tuple[str, dict[str, Any] | str]:
     """("ok", outputs), ("invalid", the message naming what is wrong), or ("failed", the apology): pure."""
     try:
-        result, reply = solve_form(step_fields(inputs), locale)
+        result, reply = solve_form(step_fields(inputs), recipient)
     except FieldErrors as errors:
-        return "invalid", step_problem(errors, locale)
+        return "invalid", step_problem(errors, recipient)
     return "ok", step_outputs(result, reply)
 
 
@@ -98,15 +97,15 @@ def run_step(ack: Ack, context: BoltContext, client: WebClient) -> BoltResponse 
     started = time.perf_counter()
     deadline = deadline_of(context)
     inputs = dict(context.get("inputs") or {})
-    locale = parse_reader_locale(_reader_tag(inputs, context, deadline))
-    context["locale"] = str(locale)
+    recipient = Recipient.parse(_reader_tag(inputs, context, deadline))
+    context["locale"] = str(recipient)
     try:
-        outcome, detail = outcome_of(inputs, locale)
+        outcome, detail = outcome_of(inputs, recipient)
     except Exception:  # a bug: logged in full, and the workflow told in a sentence, never the exception
         logger.exception("the workflow step failed")
-        outcome, detail = "failed", plain(build_failure_reply(locale).text)
+        outcome, detail = "failed", plain(build_failure_reply(recipient).text)
     told = tell_slack(client, context.function_execution_id, detail, deadline)
-    request_log.info("kind=workflow_step locale=%s outcome=%s duration_ms=%.1f", locale,
+    request_log.info("kind=workflow_step locale=%s outcome=%s duration_ms=%.1f", recipient,
                      outcome if told else "not_told", (time.perf_counter() - started) * 1000)
     if not told:
         return BoltResponse(status=503, body="")

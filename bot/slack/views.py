@@ -9,12 +9,9 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from babel import Locale
-
 from bot.calculator import Quantity
 from bot.errors import UserInputError
-from bot.formats import parse_reader_locale
-from bot.numbers import is_unknown
+from bot.recipient import Recipient
 from bot.replies import Reply, ReplyKind, describe_error, explanation_blocks
 from bot.replies.blocks import Block, context, section, warning
 from bot.replies.guide import help_blocks
@@ -35,47 +32,47 @@ def with_buttons(reply: Reply, state: ResultState) -> Reply:
         value = state.encode()
     except ValueError:
         return reply
-    return with_state_value(reply, state.locale, value)
+    return with_state_value(reply, state.recipient, value)
 
 
-def with_text_buttons(reply: Reply, locale: Locale, text: str) -> Reply:
+def with_text_buttons(reply: Reply, recipient: Recipient, text: str) -> Reply:
     """`with_buttons(reply, ResultState.of_text(locale, text))`, the same buttons and value written directly."""
     if reply.kind is not ReplyKind.RESULT:
         return reply
     try:
-        value = ResultState.text_value(locale, text)
+        value = ResultState.text_value(recipient, text)
     except ValueError:
         return reply
-    return with_state_value(reply, locale, value)
+    return with_state_value(reply, recipient, value)
 
 
-def with_state_value(reply: Reply, locale: Locale, value: str) -> Reply:
-    """`reply` with the buttons carrying `value`, in the body's language (a `lang=` word's), else `locale`'s."""
-    locale = written_in(reply, locale)
-    actions = result_actions(locale=locale, value=value)
+def with_state_value(reply: Reply, recipient: Recipient, value: str) -> Reply:
+    """`reply` with the buttons carrying `value`, in the body's language (a `lang=` word's), else `recipient`'s."""
+    recipient = written_in(reply, recipient)
+    actions = result_actions(recipient=recipient, value=value)
     if is_series_reply(reply):  # a series' FAQ is a click away, not under its table (`bot.slack.series_form`)
-        actions = with_explain_button(actions, locale)
+        actions = with_explain_button(actions, recipient)
     return reply.with_blocks([*reply.blocks, actions])
 
 
-def with_unknown_reader_note(reply: Reply, locale: Locale) -> Reply:
-    """A private result for `locale`, a reader whose locale Slack did not tell in time, with a line under its
+def with_unknown_reader_note(reply: Reply, recipient: Recipient) -> Reply:
+    """A private result for `recipient`, a reader whose locale Slack did not tell in time, with a line under its
     headline saying why it is in this language; unchanged for any other reader, any other reply, or one whose
     language a `lang=` word chose. (Not in a copy for the channel: the note speaks to one reader.)"""
-    if reply.kind is not ReplyKind.RESULT or not is_unknown(locale) or reply.locale not in (None, str(locale)):
+    if reply.kind is not ReplyKind.RESULT or not recipient.is_unknown or reply.locale not in (None, str(recipient)):
         return reply
-    note = context([wording_for(locale).unknown_reader_note()])
+    note = context([wording_for(recipient).unknown_reader_note()])
     return reply.with_blocks([reply.blocks[0], note, *reply.blocks[1:]])
 
 
-def written_in(reply: Reply, default: Locale) -> Locale:
+def written_in(reply: Reply, default: Recipient) -> Recipient:
     """The locale `reply`'s body is written in (a `lang=` word's), for what goes with it; else `default`."""
-    return parse_reader_locale(reply.locale) if reply.locale else default
+    return Recipient.parse(reply.locale) if reply.locale else default
 
 
-def result_actions(*, locale: Locale, value: str) -> Block:
+def result_actions(*, recipient: Recipient, value: str) -> Block:
     """The buttons under a private result: share it in the channel, or edit its numbers in a form."""
-    _ = wording_for(locale).gettext
+    _ = wording_for(recipient).gettext
     return {
         "type": "actions",
         "elements": [
@@ -87,17 +84,17 @@ def result_actions(*, locale: Locale, value: str) -> Block:
     }
 
 
-def shared_reply(reply: Reply, *, user_id: str, locale: Locale) -> Reply:
+def shared_reply(reply: Reply, *, user_id: str, recipient: Recipient) -> Reply:
     """The result as shown to the whole channel: no buttons, and who shared it."""
-    note = wording_for(locale).gettext("Shared by {user}").format(user=f"<@{user_id}>")
+    note = wording_for(recipient).gettext("Shared by {user}").format(user=f"<@{user_id}>")
     blocks = [block for block in reply.blocks if block["type"] != "actions"] + [context([note])]
     return reply.with_blocks(blocks)
 
 
-def direct_message_copy(reply: Reply, locale: Locale) -> Reply:
+def direct_message_copy(reply: Reply, recipient: Recipient) -> Reply:
     """A result delivered by direct message: a note saying why it is there, and no Share, which would only share
     it into the DM itself; Edit works anywhere."""
-    blocks = [direct_message_note(locale)]
+    blocks = [direct_message_note(recipient)]
     for block in reply.blocks:
         if block["type"] == "actions":
             elements = [e for e in block["elements"] if e.get("action_id") != SHARE_ACTION]
@@ -108,15 +105,15 @@ def direct_message_copy(reply: Reply, locale: Locale) -> Reply:
     return reply.with_blocks(blocks)
 
 
-def share_failed_reply(locale: Locale) -> Reply:
-    return warning(wording_for(locale).gettext(
+def share_failed_reply(recipient: Recipient) -> Reply:
+    return warning(wording_for(recipient).gettext(
         "This result could not be shared in the channel (the button may have expired). Run the command again to "
         "share a new copy."
     ))
 
 
-def direct_message_note(locale: Locale) -> Block:
-    return context([wording_for(locale).gettext(
+def direct_message_note(recipient: Recipient) -> Block:
+    return context([wording_for(recipient).gettext(
         ":information_source: I could not post in the conversation where you ran the command, so your result is "
         "here."
     )])
@@ -134,11 +131,11 @@ def form_labels(words: Wording) -> dict[Quantity, str]:
 
 
 def form_view(
-    locale: Locale, metadata: FormMetadata, initial: dict[Quantity, str] | None = None, notes: tuple[str, ...] = ()
+    recipient: Recipient, metadata: FormMetadata, initial: dict[Quantity, str] | None = None, notes: tuple[str, ...] = ()
 ) -> dict[str, Any]:
     """A modal with one field per quantity: fill in any three and dpscale works out the fourth; `notes` (mrkdwn) under its
     first line say where the values filled in came from."""
-    words = wording_for(locale)
+    words = wording_for(recipient)
     _ = words.gettext
     d, v, e = EXAMPLE
     # read in two formats (after `lang=`), the examples are ungrouped: `2.000` would be asked about
@@ -184,18 +181,18 @@ def submitted_fields(view: dict[str, Any]) -> dict[Quantity, str | None]:
     return {q: values.get(FORM_BLOCK_IDS[q], {}).get(FORM_ACTION_ID) for q in Quantity}
 
 
-def form_errors(errors: dict[Quantity, UserInputError], locale: Locale, own: Locale | None = None) -> dict[str, str]:
-    """`response_action: errors` for a form: a localized message under each field that is wrong (`own` as for
-    `describe_error`)."""
-    return {FORM_BLOCK_IDS[q]: describe_error(e, locale, own)[:FORM_ERROR_LIMIT] for q, e in errors.items()}
+def form_errors(errors: dict[Quantity, UserInputError], recipient: Recipient) -> dict[str, str]:
+    """`response_action: errors` for a form: a localized message under each field that is wrong (written for both
+    formats after a `lang=` word, as `describe_error` is)."""
+    return {FORM_BLOCK_IDS[q]: describe_error(e, recipient)[:FORM_ERROR_LIMIT] for q, e in errors.items()}
 
 
 def form_initial_values(
-    tokens: dict[Quantity, str], values: dict[Quantity, Decimal], locale: Locale
+    tokens: dict[Quantity, str], values: dict[Quantity, Decimal], recipient: Recipient
 ) -> dict[Quantity, str]:
     """A result's given values to pre-fill the form: as the user wrote them (never rounded), or, where that would
     not fit in a field, written in the user's format; a value that fits neither way is left for the user."""
-    words = wording_for(locale)
+    words = wording_for(recipient)
     initial = {}
     for quantity, value in values.items():
         written = words.percent(value, 8) if quantity is Quantity.EFFICIENCY else words.plain(value, 12)
@@ -206,28 +203,28 @@ def form_initial_values(
     return initial
 
 
-def outdated_reply(locale: Locale) -> Reply:
+def outdated_reply(recipient: Recipient) -> Reply:
     """The answer to a button or form this version no longer knows."""
-    return warning(wording_for(locale).gettext(
+    return warning(wording_for(recipient).gettext(
         "This button or form is from an older version of dpscale and no longer works. Run `/dpscale` again."
     ))
 
 
-def outdated_view(locale: Locale) -> dict[str, Any]:
+def outdated_view(recipient: Recipient) -> dict[str, Any]:
     """The view a submitted form from an older version is replaced with."""
-    _ = wording_for(locale).gettext
+    _ = wording_for(recipient).gettext
     return {
         "type": "modal",
         "title": plain_title(_("Data-parallel scaling")),
         "close": plain_title(_("Cancel")),
-        "blocks": outdated_reply(locale).blocks,
+        "blocks": outdated_reply(recipient).blocks,
     }
 
 
-def home_view(locale: Locale) -> dict[str, Any]:
+def home_view(recipient: Recipient) -> dict[str, Any]:
     """The App Home tab: what dpscale computes, how to ask, and the explanations, in the viewer's locale."""
-    _, blocks = help_blocks(locale)
-    intro = section(wording_for(locale).gettext(
+    _, blocks = help_blocks(recipient)
+    intro = section(wording_for(recipient).gettext(
         "Type `/dpscale` with no numbers to open a form, or mention @dpscale in a channel and it answers in a thread."
     ))
-    return {"type": "home", "blocks": [*blocks, intro, *explanation_blocks(locale)]}
+    return {"type": "home", "blocks": [*blocks, intro, *explanation_blocks(recipient)]}
