@@ -76,6 +76,13 @@ class Recipient:
         chosen = str(words_locale) != str(numbers_locale)
         return cls(words_locale, numbers_locale, Audience(modifier or Audience.USER), format_chosen=chosen)
 
+    def __hash__(self) -> int:  # the caches keyed by a recipient ask often; Babel's `Locale` hashes in Python
+        return self._hash
+
+    @cached_property
+    def _hash(self) -> int:
+        return hash((self.words, self.numbers, self.audience, self.own, self.format_chosen))
+
     @cached_property
     def tag(self) -> str:
         """What `parse` reads back: `de_DE`, `en_US@numbers=de_DE`, `en_US@unknown`, `de_DE@channel`

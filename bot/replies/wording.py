@@ -13,7 +13,7 @@ from bot.calculator import Quantity
 from bot.i18n import catalog_name, translations_for
 from bot.keywords import shown_keys
 from bot.names import display_name, join_list
-from bot.numbers import write_number, write_percent
+from bot.numbers import APOSTROPHES, SPACES, write_number, write_percent
 from bot.recipient import RecipientLike, as_recipient
 from bot.replies.particles import template
 
@@ -117,12 +117,28 @@ class Wording:
     def _plural_count(self, written: str) -> int:
         """A count that picks, in the catalog's plural forms, the form CLDR gives `written` (a number as this
         wording wrote it, its decimals part of its plural: English `1 sample/s`, `1.5 samples/s`)."""
-        digits = "".join(c if c.isdecimal() else "." if c == self.style.decimal else "" for c in written)
+        digits = written.translate(self._plain_digits)
+        if digits.isdigit() and self._one_below_two and int(digits) >= 2:  # most rates: no rule to run
+            return 2
+        digits = "".join(c for c in digits if c.isdecimal() or c == ".")
         try:
             category = self.language.plural_form(Decimal(digits.strip(".") or "0"))
         except ArithmeticError:  # not a number after all: the plural form
             return 2
         return 1 if category == "one" else 2
+
+    @cached_property
+    def _plain_digits(self) -> dict[int, str | None]:
+        """From a number as this wording writes it to its digits alone, the decimal mark made `.`."""
+        return {**dict.fromkeys(map(ord, SPACES + APOSTROPHES + self.style.group)), ord(self.style.decimal): "."}
+
+    @cached_property
+    def _one_below_two(self) -> bool:
+        """Whether the language's plural rule gives `one` to no whole number from 2 on. CLDR's `one` rules either
+        stop below 2 (English, French, Portuguese) or repeat with the last digits (Russian 21, 101): the latter
+        show within the first thousand."""
+        rule = self.language.plural_form
+        return all(rule(n) != "one" for n in range(2, 1001))
 
     def times(self, value: str) -> str:
         """An already written number as a multiple: `57.6×`."""
