@@ -97,11 +97,25 @@ def test_the_forecast_states_ranges_of_both_models_never_one_measured_number():
     assert "*Forecast for 128 devices* (not measured: extrapolated from the sizes above)" in text
     assert ("• Constant serial fraction (Amdahl, e = 0.00191): speedup 102× to 104×, 204,000 to 209,000 "
             "samples/s") in text
-    assert "• Serial fraction growing with the cluster (e = 0.00202 − 0.00000365 · d): speedup 68× to 110×" in text
+    assert ("• Serial fraction changing linearly with the cluster (e = 0.00202 − 0.00000365 · d): speedup 68× to "
+            "110×") in text
     assert "the trend supports the constant serial fraction" in text
     limits = [e["text"] for b in reply.blocks if b["type"] == "context" for e in b["elements"]]
     assert any("not an interconnect that saturates" in line and "batch size" in line and "topology" in line
                for line in limits)
+
+
+RISING = {"en-US": "grow", "en-GB": "grow", "de-DE": "wachs", "es-ES": "crece", "es-419": "crece", "fr-FR": "croît",
+          "it-IT": "cresce", "ja-JP": "増加", "ko-KR": "커지", "pt-BR": "cresce", "zh-CN": "增长", "zh-TW": "增加"}
+
+
+@pytest.mark.parametrize("tag", sorted(RISING))
+def test_the_second_model_is_not_named_as_growing_when_its_fitted_slope_falls(tag):
+    reply = answer("v=2000 8=15800 16=31000 64=115200 at=128", resolve_locale(tag))
+    text = "\n".join(b["text"]["text"] for b in reply.blocks if b["type"] == "section")
+    line = next(line for line in text.splitlines() if "· d" in line)
+    assert "−" in line
+    assert RISING[tag] not in line.split("e =")[0].lower()
 
 
 @pytest.mark.parametrize("text, word", [("v=2000 8=15800 16=31000 64=115200 bei=128", "de-DE"),

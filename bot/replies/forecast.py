@@ -38,7 +38,7 @@ def _model_line(fit: Fit, single: Fraction, devices: int, words: Wording) -> str
     _ = words.gettext
     e0 = words.number(_rounded(fit.parameters[0]), 6)
     name = (_("Constant serial fraction (Amdahl, e = {e})").format(e=e0) if fit.model is Model.CONSTANT else
-            _("Serial fraction growing with the cluster (e = {a} {sign} {b} · d)").format(
+            _("Serial fraction changing linearly with the cluster (e = {a} {sign} {b} · d)").format(
                 a=e0, sign="−" if fit.parameters[1] < 0 else "+", b=words.number(_rounded(abs(fit.parameters[1])), 8)))
     residual = words.percent(_rounded(fit.residual), 2)
     throughputs = fit.throughputs(single)
