@@ -28,6 +28,7 @@ from bot.evidence import clue_marks
 from bot.folding import folded
 from bot.grouping import BOUNDARY, LIST_CUT, join_space_groups, split_keyed
 from bot.keywords import forecast_words, keywords
+from bot.languages import LANGUAGES
 from bot.numbers import SPACES
 from bot.parsing import Note, visible
 from bot.reading import Reader, Reading, read_number, reader_for, token_marks
@@ -45,7 +46,7 @@ __all__ = [
 ]
 
 # `/dpscale series` (or the word in the user's language) opens the form for a series
-SERIES_WORDS = frozenset({"series", "messreihe", "reihe", "série", "serie", "シリーズ", "系列", "시리즈", "系列測定"})
+SERIES_WORDS = frozenset(word.casefold() for words in LANGUAGES.values() for word in words.series)
 _KEYWORDS = keywords()
 _LINE = re.compile(r"\s*([^=:]*?)\s*[=:]\s*(.*?)\s*")  # a form's row: `8 = 15 800`
 

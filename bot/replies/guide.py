@@ -12,13 +12,11 @@ from functools import lru_cache
 from babel import Locale
 
 from bot.calculator import Quantity
+from bot.keywords import word_list
+from bot.languages import LANGUAGES
 from bot.numbers import is_unknown
 from bot.replies.blocks import DIVIDER, Block, Reply, ReplyKind, code, context, escape, header, section
 from bot.replies.wording import EXAMPLE, Wording, wording_for
-
-# the word each language's help shows for the series form (the first its speakers would type)
-SERIES_WORDS_SHOWN = {"en": "series", "de": "messreihe", "fr": "série", "es": "serie", "it": "serie", "pt": "série",
-                      "ja": "シリーズ", "ko": "시리즈", "zh": "系列"}
 
 
 @lru_cache(maxsize=64)
@@ -96,8 +94,8 @@ def build_series_form_note(locale: Locale, word: str) -> Reply:
 
 def series_word(words: Wording) -> str:
     """The word that opens the series form, in the reader's language (`bot.series_syntax.SERIES_WORDS` reads
-    every language's)."""
-    return SERIES_WORDS_SHOWN.get(words.language.language, SERIES_WORDS_SHOWN["en"])
+    every language's): the first its speakers would type."""
+    return LANGUAGES[word_list(str(words.language))].series[0]
 
 
 def other_language(words: Wording) -> str:
