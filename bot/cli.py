@@ -25,15 +25,16 @@ from babel import Locale
 
 from bot.engine import answer, measured_series
 from bot.errors import UserInputError
-from bot.format_choice import UnknownFormat, build_unknown_format_reply, take_format_choice
+from bot.format_choice import UnknownFormatError, build_unknown_format_reply, take_format_choice
 from bot.formats import with_number_format
 from bot.numbers import UNKNOWN, resolve_locale, unknown_locale
 from bot.replies import Reply, build_error_reply, render_plain_text
 from bot.replies.guide import build_series_form_note
 from bot.replies.wording import wording_for
 from bot.series_syntax import wants_series_form
+from bot.settings import Settings
 
-DEFAULT_LOCALE = "en-US"
+DEFAULT_LOCALE: str = Settings.model_fields["dpscale_default_locale"].default  # the app's own default
 SLASH_COMMAND = re.compile(r"(?<!\S)/dpscale\b")  # Slack's way to type it; a terminal's is `dpscale`
 
 
@@ -101,7 +102,7 @@ def answer_with_format(text: str, locale: Locale) -> Reply:
     the locale's own); an unknown format, or the word without a value, is answered as in Slack."""
     try:
         choice, rest = take_format_choice(text)
-    except UnknownFormat as unknown:
+    except UnknownFormatError as unknown:
         return build_unknown_format_reply(unknown.token, locale)
     except UserInputError as error:
         return build_error_reply(error, locale)

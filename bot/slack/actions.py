@@ -36,7 +36,7 @@ from bot.slack.plumbing import (
 )
 from bot.slack.series import edit_series, is_series_state, rebuild_series
 from bot.slack.series_form import is_series_reply
-from bot.slack.state import BadState, FormMetadata, ResultState
+from bot.slack.state import BadStateError, FormMetadata, ResultState
 from bot.slack.views import form_initial_values, outdated_reply, share_failed_reply, shared_reply, written_in
 from bot.slack.workspaces import workspace_of
 from bot.store import Job
@@ -95,7 +95,7 @@ def share(job: Job, client: WebClient, context: BoltContext) -> str:
         state = ResultState.decode(job.payload.get("value"))
         locale = state.locale
         reply = rebuild(state, for_channel(state.locale))  # the whole channel will read it
-    except (BadState, UserInputError, FieldErrors):
+    except (BadStateError, UserInputError, FieldErrors):
         pass
     context["locale"] = str(locale)
     if reply is not None:  # what goes with the result speaks its language, which a `lang=` word may have chosen
@@ -137,7 +137,7 @@ def edit(ack: Ack, body: dict[str, Any], action: dict[str, Any], client: WebClie
         locale = command.locale
         initial: dict[Quantity, str] | None = form_initial_values(command.tokens, command.values, locale)
         outcome = "ok"
-    except (BadState, UserInputError, FieldErrors):
+    except (BadStateError, UserInputError, FieldErrors):
         locale, own, initial, outcome = locale_of(context), None, None, "empty_form"
     context["locale"] = str(locale)
     # a private result is ephemeral; one with buttons that is not came by direct message (`forms`)
