@@ -57,8 +57,10 @@ def create_asgi_app() -> Any:
     """The in-line floor behind dpscale's own ASGI front, for gunicorn with dpscale's worker class: the same server
     as `python -m bot.server`, without dpscale's app (for the cold start beside it)."""
     from bot.asgi import Front
+    from bot.settings import Settings
 
-    return Front(create_wsgi_app(inline=True), threads=16)
+    drain = Settings.model_fields["web_drain_timeout"].default
+    return Front(create_wsgi_app(inline=True), threads=16, lifespan=None, drain=drain)
 
 
 def main() -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 
 from bot.settings import Settings
-from bot.startup import StartupFailed, load_settings_or_report, log_start, open_store
+from bot.startup import StartupError, load_settings_or_report, log_start, open_store
 
 log = logging.getLogger("bot.server")
 
@@ -29,14 +29,14 @@ def run_socket_mode(settings: Settings) -> int:
     from bot.logs import configure_logging
     from bot.processes import freeze_startup_heap
     from bot.shutdown import serve_until_stopped
-    from bot.slack.app import TokenCheckFailed, create_app, create_services
+    from bot.slack.app import TokenCheckError, create_app, create_services
 
     assert settings.slack_app_token is not None
     configure_logging(settings)
     try:
         services = create_services(settings, open_store(settings))  # the schema brought up to date first
         app = create_app(settings, services=services)
-    except (StartupFailed, TokenCheckFailed) as failure:  # one line, as the web process says it (bot/server.py)
+    except (StartupError, TokenCheckError) as failure:  # one line, as the web process says it (bot/server.py)
         log.error("not serving: %s", failure)
         return 1
     handler = SocketModeHandler(app, settings.slack_app_token.get_secret_value())

@@ -1,7 +1,7 @@
 """The ASGI front the production server runs (bot/server.py, bot/workers.py): each request read in full on the
 event loop, then handed to the WSGI app of bot/http.py in a worker thread; and each worker process's start and stop.
 
-    front = Front(wsgi_app, threads=16, lifespan=services_lifespan)
+    front = Front(wsgi_app, settings.web_threads, services_lifespan, settings.web_drain_timeout)
 
 A thread is given to a request only once all of it has arrived: a client that sends its headers and never its
 body, or trickles it, waits on the event loop and is closed at its deadline (bot/workers.py), never holding one of
@@ -63,7 +63,7 @@ class Lifespan(Protocol):
 class Front:
     """dpscale's WSGI app (bot/http.py) as an ASGI app whose requests reach a thread only once complete."""
 
-    def __init__(self, app: WSGIApp, threads: int, lifespan: Lifespan | None = None, drain: float = 20.0,
+    def __init__(self, app: WSGIApp, threads: int, lifespan: Lifespan | None, drain: float,
                  idle: Sequence[Callable[[], None]] = ()) -> None:
         self._app = app
         self._threads = ThreadPoolExecutor(threads, thread_name_prefix="dpscale-http")

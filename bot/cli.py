@@ -23,15 +23,16 @@ from importlib.metadata import PackageNotFoundError, version
 
 from bot.engine import answer, measured_series
 from bot.errors import UserInputError
-from bot.format_choice import UnknownFormat, build_unknown_format_reply, take_format_choice
+from bot.format_choice import UnknownFormatError, build_unknown_format_reply, take_format_choice
 from bot.numbers import resolve_locale
 from bot.recipient import Audience, Recipient
 from bot.replies import Reply, build_error_reply, render_plain_text
 from bot.replies.guide import build_series_form_note
 from bot.replies.wording import wording_for
 from bot.series_syntax import wants_series_form
+from bot.settings import Settings
 
-DEFAULT_LOCALE = "en-US"
+DEFAULT_LOCALE: str = Settings.model_fields["dpscale_default_locale"].default  # the app's own default
 # Slack's way to type it; a terminal's is `dpscale`. After a space, a quote or any punctuation (`用法：/dpscale`,
 # `「/dpscale シリーズ」`), never inside a word or a path (`docs/dpscale`)
 SLASH_COMMAND = re.compile(r"(?<![\w/.])/dpscale\b")
@@ -102,7 +103,7 @@ def answer_with_format(text: str, recipient: Recipient) -> Reply:
     the locale's own); an unknown format, or the word without a value, is answered as in Slack."""
     try:
         choice, rest = take_format_choice(text)
-    except UnknownFormat as unknown:
+    except UnknownFormatError as unknown:
         return build_unknown_format_reply(unknown.token, recipient)
     except UserInputError as error:
         return build_error_reply(error, recipient)

@@ -34,6 +34,7 @@ from bot.errors import LANGUAGE, MENTION, NUMBER_FORMAT, ErrorCode, UserInputErr
 from bot.folding import folded
 from bot.grammar import is_number, label_word, read_label
 from bot.grouping import BOUNDARY, LABEL, LIST_CUT
+from bot.grouping_rules import Grouping
 from bot.numbers import SPACES
 from bot.parsing import FieldErrors, parse_command, parse_fields
 from bot.recipient import Recipient
@@ -207,7 +208,7 @@ def _joined(words: list[str], author: Recipient) -> tuple[list[str], UserInputEr
         if _GROUP.fullmatch(word) and re.fullmatch(r"\d{1,3}(?:\u202f\d{3})*", previous):
             if not spaced:
                 question = question or UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=f"{previous} {word}",
-                                                       rule="grouped_otherwise")
+                                                       rule=Grouping.GROUPED_OTHERWISE)
                 joined[-1] = BOUNDARY
                 continue
             joined[-1] = f"{previous}\u202f{word}"

@@ -20,7 +20,7 @@ from bot.recipient import Recipient, RecipientLike, as_recipient
 from bot.replies.blocks import Reply, ReplyKind, code, context, escape, section
 from bot.replies.wording import wording_for
 
-__all__ = ["FOLLOW_SLACK", "FormatChoice", "SELECT_ACTION", "UnknownFormat", "build_format_blocks",
+__all__ = ["FOLLOW_SLACK", "FormatChoice", "SELECT_ACTION", "UnknownFormatError", "build_format_blocks",
            "build_format_saved_reply", "build_unknown_format_reply", "normalise_tag", "take_format_choice"]
 
 FORMAT_KEYS = ("format", "numbers", "zahlenformat")
@@ -40,7 +40,7 @@ class FormatChoice:
 
 def take_format_choice(text: str) -> tuple[FormatChoice | None, str]:
     """The `format=…` word in a command, if any, and the rest of the text as it was typed (a no-break space that
-    groups digits still groups them). UnknownFormat names an unknown format; UserInputError says that the word has
+    groups digits still groups them). UnknownFormatError names an unknown format; UserInputError says that the word has
     no value, or is given twice (as for `lang=`)."""
     found = list(_FORMAT_WORD.finditer(text)) if "=" in text else []  # most commands name nothing
     if not found:
@@ -65,14 +65,14 @@ def normalise_tag(value: str) -> str | None:
     try:
         locale = resolve_locale(value)
     except UserInputError:
-        raise UnknownFormat(value) from None
+        raise UnknownFormatError(value) from None
     if "@" in value or locale.language == "root":  # no one's format, nor the unknown reader's or a channel's
-        raise UnknownFormat(value)  # (`en@unknown`), which are dpscale's own
+        raise UnknownFormatError(value)  # (`en@unknown`), which are dpscale's own
     # another name of an offered format (`es-419` for es-LA, `zh-Hant-TW` for zh-TW) is stored as the menu names it
     return next((tag for tag in NUMBER_FORMATS if resolve_locale(tag) == locale), str(locale).replace("_", "-"))
 
 
-class UnknownFormat(ValueError):
+class UnknownFormatError(ValueError):
     def __init__(self, token: str) -> None:
         super().__init__(token)
         self.token = token

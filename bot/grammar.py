@@ -24,6 +24,7 @@ from bot.labels import (
     RATE_NOUNS,
     SCALE_WORDS,
 )
+from bot.languages import LANGUAGES
 
 __all__ = ["ATTACHMENTS", "CJK", "NUM", "PER", "PER_MARK", "PHRASES", "QUESTIONS", "Phrase", "Row", "is_number",
            "label_word", "read_label", "rewrite"]
@@ -51,19 +52,24 @@ class Phrase(Row):
     replace: str
 
 
-_DEV = (r"(?:gpus?|tpus?|devices?|cards?|chips?|accelerators?|nodes?|geräte?n?|gerät|karten?|cartes?|"
-        r"dispositivos?|schede|scheda|placas?|tarjetas?|appareils?)")
+
+
+def _any(table: str) -> str:
+    """Every language's words of one table of `bot.languages`, as one alternation, the longest first."""
+    words = {word for language in LANGUAGES.values() for word in getattr(language, table)}
+    return "(?:" + "|".join(sorted(map(re.escape, words), key=lambda word: (-len(word), word))) + ")"
+
+
+_DEV = _any("device_nouns")
 _NOUN = "(?:" + "|".join(sorted(map(re.escape, RATE_NOUNS), key=len, reverse=True)) + ")"
 NUM = r"\d[\d.,'’\u202f]*[kKMG千천万萬만亿億억]?"
 _SCALES = "|".join(sorted(map(re.escape, SCALE_WORDS), key=len, reverse=True))
 CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
-_PER_WORDS = r"(?:per|pro|par|por|je|à|a)"
+_PER_WORDS = _any("per")
 PHRASES: tuple[Phrase, ...] = (
     Phrase("single_device", "`on 1 GPU`, `single card`, `on one`: a rate that is one device's, not a count.",
            ("en-US", "64 GPUs, 2000 img/s on 1 GPU, 90%"),
-           re.compile(rf"(?i)\b(?:(?:on|auf|sur|en|su|em|with|using|mit|avec|con|com)\s+(?:1|one|a single|a|"
-                      rf"einer|einem|une seule|une|un seul|un|una sola|una|uno|uma só|uma|um)\s+{_DEV}|(?:single|"
-                      rf"one|einzelnen?|une seule|un seul|una sola|un solo|uma única)\s+{_DEV}|on one)\b|"
+           re.compile(rf"(?i)\b(?:{_any('on')}\s+(?:1|{_any('one')[3:]}\s+{_DEV}|{_any('single')}\s+{_DEV}|on one)\b|"
                       r"(?<![\d.,])1\s*(?:台|枚|基)\s*(?:あたり|当たり)"),
            f" {PER_MARK}single{_SPACE}device "),
     Phrase("per_device", "`per GPU`, `/GPU`, `pro Gerät`, `GPU당`, `GPU当たり`: the rate beside it is one device's.",

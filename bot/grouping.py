@@ -11,6 +11,7 @@ from decimal import Decimal
 
 from bot.calculator import Quantity
 from bot.errors import ErrorCode, UserInputError
+from bot.grouping_rules import Grouping, Veto
 from bot.keywords import keywords
 from bot.reading import SUFFIXES, Reader, read_number
 
@@ -89,11 +90,11 @@ def _listed(words: list[str], starts: set[int]) -> list[str]:
         if index == len(words) or index == 0 or index in starts:  # the item so far ends here
             if joins.intersection(item) and len([i for i in item if i not in joins]) > 1:
                 raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=" ".join(words[i] for i in item),
-                                     rule="listed_item_is_two_numbers")
+                                     rule=Grouping.LISTED_ITEM_IS_TWO_NUMBERS)
             item = []
         item.append(index)
     if (apart := _grouped_otherwise(words, joins)) is not None:
-        raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=apart, rule="grouped_otherwise")
+        raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=apart, rule=Grouping.GROUPED_OTHERWISE)
     return _segment(words, joins)
 
 
@@ -120,7 +121,7 @@ def _joined(words: list[str], positional: int, after_cut: set[int], spaced: Call
     if len(fitting) > 1:
         differing = sorted(set().union(*fitting) - fitting[0].intersection(*fitting[1:]))
         raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=" ".join(words[differing[0] - 1 : differing[-1] + 1]),
-                             rule="several_ways_fit")
+                             rule=Grouping.SEVERAL_WAYS_FIT)
     _ask_where_doubtful(words, joinable, fitting[0])
     if fitting[0] and not spaced():
         _ask_where_a_group_stands_alone(words, fitting[0])
@@ -134,7 +135,7 @@ def _ask_where_a_zero_starts(words: list[str], joinable: list[int], needed: int)
     zeros = [index for index in joinable if words[index].startswith("0")]
     if zeros and sum(1 for word in words if not KEYED.match(word)) == needed:
         raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=f"{words[zeros[0] - 1]} {words[zeros[0]]}",
-                             rule="group_with_a_leading_zero")
+                             rule=Grouping.GROUP_WITH_A_LEADING_ZERO)
 
 
 def _ask_where_a_group_stands_alone(words: list[str], joins: set[int]) -> None:
@@ -149,21 +150,21 @@ def _ask_where_a_group_stands_alone(words: list[str], joins: set[int]) -> None:
             while end + 1 in joins:
                 end += 1
             raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=" ".join(words[start : end + 1]),
-                                 rule="group_that_stands_alone")
+                                 rule=Grouping.GROUP_THAT_STANDS_ALONE)
 
 
 def _ask_where_doubtful(words: list[str], joinable: list[int], joins: set[int]) -> None:
     """Ask about the one way of joining that fits, where the rest of the command doubts it: another number grouped
     otherwise (`_grouped_otherwise`), or a group of three cut from a named value's digits."""
     if (apart := _grouped_otherwise(words, joins)) is not None:
-        raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=apart, rule="grouped_otherwise")
+        raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=apart, rule=Grouping.GROUPED_OTHERWISE)
     cut = [i for i in _cut_from_names(words, joinable, joins) if not _OWN_GROUP_MARK.search(words[i])]
     if cut:
         start = cut[0] - 1
         while start in joins:  # back to the named value's own word
             start -= 1
         raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=" ".join(words[start : cut[0] + 1]),
-                             rule="group_cut_from_a_named_value")
+                             rule=Grouping.GROUP_CUT_FROM_A_NAMED_VALUE)
 
 
 def _grouped_otherwise(words: list[str], joins: set[int]) -> str | None:
@@ -221,13 +222,12 @@ def _fits(segmented: list[str], needed: int) -> bool:
     return not any(veto(segmented, needed) for _, veto in VETOES)
 
 
-# What rules out a way of joining a command's space-separated groups, by name: of the ways that survive, the one
-# is read and several are asked about (`several_ways_fit`)
-VETOES: tuple[tuple[str, Callable[[list[str], int], bool]], ...] = (
-    ("wrong_count", lambda segmented, needed: sum(1 for w in segmented if not KEYED.match(w)) != needed),
-    ("leading_zero", lambda segmented, _: any(_LEADING_ZERO.match(KEYED.sub(r"\2", w)) for w in segmented)),
-    # `64 1 500 100 %` is 1 500 samples/s at 100 %, never 500 100 %
-    ("spaced_percentage", lambda segmented, _: any(" " in w and "%" in w for w in segmented)),
+# What rules out a way of joining a command's space-separated groups, by name (`bot.grouping_rules.Veto`): of the
+# ways that survive, the one is read and several are asked about (`several_ways_fit`)
+VETOES: tuple[tuple[Veto, Callable[[list[str], int], bool]], ...] = (
+    (Veto.WRONG_COUNT, lambda segmented, needed: sum(1 for w in segmented if not KEYED.match(w)) != needed),
+    (Veto.LEADING_ZERO, lambda segmented, _: any(_LEADING_ZERO.match(KEYED.sub(r"\2", w)) for w in segmented)),
+    (Veto.SPACED_PERCENTAGE, lambda segmented, _: any(" " in w and "%" in w for w in segmented)),
 )
 
 
@@ -272,7 +272,7 @@ def _percent_goes_after(
     before_could, after_could = could_be(*before), could_be(*after)
     if before_could and after_could:
         raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=f"{before[0]} % {after[0]}",
-                             quantity=Quantity.EFFICIENCY.value, rule="percent_sign_between_two")
+                             quantity=Quantity.EFFICIENCY.value, rule=Grouping.PERCENT_SIGN_BETWEEN_TWO)
     return not (after_could is False and before_could)
 
 

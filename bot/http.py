@@ -46,7 +46,7 @@ log = logging.getLogger("bot.http")
 _HTML = (("Content-Type", "text/html; charset=utf-8"),)
 
 
-class Rejected(Exception):
+class RejectedRequestError(Exception):
     def __init__(self, status: str, reason: str) -> None:
         super().__init__(reason)
         self.status = status
@@ -79,12 +79,12 @@ def guarded(slack: WSGIApp, browser_paths: frozenset[str] = frozenset(), browser
             return _plain(start_response, "405 Method Not Allowed", b"method not allowed", head, allow)
         try:
             environ["wsgi.input"] = BytesIO(checked_body(environ))
-        except Rejected as rejected:
+        except RejectedRequestError as rejected:
             log.info("rejected status=%s reason=%s", rejected.status[:3], rejected.reason)
             return _plain(start_response, rejected.status, rejected.reason.encode())
         try:
             return slack(environ, start_response)
-        except Rejected as rejected:  # by `SlackRequest`, as Bolt read the body
+        except RejectedRequestError as rejected:  # by `SlackRequest`, as Bolt read the body
             log.info("rejected status=%s reason=%s", rejected.status[:3], rejected.reason)
             return _plain(start_response, rejected.status, rejected.reason.encode())
         except Exception:
@@ -104,29 +104,29 @@ def _pass_arrival(environ: Environ) -> None:
 
 
 def checked_body(environ: Environ) -> bytes:
-    """The request's body, once it is known to be something Bolt can read; `Rejected` otherwise."""
+    """The request's body, once it is known to be something Bolt can read; `RejectedRequestError` otherwise."""
     timestamp = environ.get("HTTP_X_SLACK_REQUEST_TIMESTAMP", "")
     signature = environ.get("HTTP_X_SLACK_SIGNATURE", "")
     if not (timestamp.isascii() and timestamp.isdigit()):
-        raise Rejected("401 Unauthorized", "missing or malformed X-Slack-Request-Timestamp")
+        raise RejectedRequestError("401 Unauthorized", "missing or malformed X-Slack-Request-Timestamp")
     if not (signature.isascii() and signature.startswith("v0=")):
-        raise Rejected("401 Unauthorized", "missing or malformed X-Slack-Signature")
+        raise RejectedRequestError("401 Unauthorized", "missing or malformed X-Slack-Signature")
     length = environ.get("CONTENT_LENGTH")
     body: bytes = environ["wsgi.input"].read(int(length)) if length else environ["wsgi.input"].read()
     try:
         text = body.decode()
     except UnicodeDecodeError:
-        raise Rejected("400 Bad Request", "body is not UTF-8") from None
+        raise RejectedRequestError("400 Bad Request", "body is not UTF-8") from None
     content_type = extract_content_type({"content-type": [environ.get("CONTENT_TYPE") or ""]})  # as Bolt reads it
     if content_type == "application/json" or text.startswith("{") or "payload" in text:
         try:  # the reading that can fail or give something other than an object
             parsed = slack_body(text, content_type)
         except (ValueError, RecursionError):  # not JSON, or nested deeper than the interpreter's stack
-            raise Rejected("400 Bad Request", "body or payload is not JSON") from None
+            raise RejectedRequestError("400 Bad Request", "body or payload is not JSON") from None
         if not isinstance(parsed, dict):
-            raise Rejected("400 Bad Request", "body or payload is not a JSON object")
+            raise RejectedRequestError("400 Bad Request", "body or payload is not a JSON object")
         if not _bolt_can_match(parsed):
-            raise Rejected("400 Bad Request", "payload lacks what its type must carry")
+            raise RejectedRequestError("400 Bad Request", "payload lacks what its type must carry")
     return body
 
 
@@ -188,7 +188,7 @@ class SlackRequest(BoltRequest):
         try:
             super().__init__(**kwargs)
         except RecursionError:  # nested past what is left of this thread's stack, deeper than the front's check
-            raise Rejected("400 Bad Request", "body or payload is not JSON") from None
+            raise RejectedRequestError("400 Bad Request", "body or payload is not JSON") from None
         if not self.body and self.mode == "http" and "payload" in self.raw_body:
             self.body = slack_body(self.raw_body, self.content_type)
             self.context = build_context(self.context, self.body)

@@ -49,7 +49,6 @@ class Note:
 
     quantity: Quantity
     reading: Reading
-    bare_percent: bool = False  # an efficiency above 1 typed without % and read as a percentage
     bare_one: bool = False  # an efficiency of exactly 1 typed without %: the whole, 100 %
 
 
@@ -170,7 +169,7 @@ def _command_from(
     grammar: tuple[str, ...] = (),
 ) -> Command:
     notes = tuple(
-        Note(quantity, reading, bare is Bare.PERCENT, bare is Bare.ONE)
+        Note(quantity, reading, bare_one=bare is Bare.ONE)
         for quantity, (reading, bare) in readings.items()
         if reading.kind is not None or bare is not None
     )

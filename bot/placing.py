@@ -12,6 +12,7 @@ from typing import NamedTuple
 
 from bot.calculator import Quantity
 from bot.errors import ErrorCode, UserInputError
+from bot.grouping_rules import Grouping
 from bot.numbers import SPACES
 
 __all__ = ["POSITIONAL_ORDER", "Word", "placed_values"]
@@ -93,15 +94,16 @@ def _too_many(keyed: list[Word], extra: int) -> UserInputError:
     for before, after in itertools.pairwise(bare):
         if after == before + 1 and not _STANDS_ALONE.match(keyed[after].value):
             return UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=f"{keyed[before].word} {keyed[after].word}",
-                                  rule="part_that_cannot_stand_alone")
+                                  rule=Grouping.PART_THAT_CANNOT_STAND_ALONE)
     run = list(itertools.takewhile(lambda index: keyed[index].quantity is None, range(extra - 1, -1, -1)))[::-1]
     joinable = any(len(keyed[a].value) <= 3 and len(keyed[b].value) <= 3 for a, b in itertools.pairwise(run))
     if keyed[extra].value.endswith("%") and len(run) > 1:  # `90%`; a Turkish `%5` may be the one too many
         if not joinable:  # `64 2000 90 80%`: no two of them are one number; the last before the sign is extra
-            return UserInputError(ErrorCode.TOO_MANY_NUMBERS, token=keyed[run[-1]].word, rule="one_number_too_many")
+            return UserInputError(ErrorCode.TOO_MANY_NUMBERS, token=keyed[run[-1]].word,
+                                  rule=Grouping.ONE_NUMBER_TOO_MANY)
         return UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=" ".join(keyed[index].word for index in run),
-                              rule="numbers_before_the_percentage")
-    return UserInputError(ErrorCode.TOO_MANY_NUMBERS, token=keyed[extra].word, rule="one_number_too_many")
+                              rule=Grouping.NUMBERS_BEFORE_THE_PERCENTAGE)
+    return UserInputError(ErrorCode.TOO_MANY_NUMBERS, token=keyed[extra].word, rule=Grouping.ONE_NUMBER_TOO_MANY)
 
 
 def _unnamed_order(keyed: list[Word]) -> tuple[Quantity, ...]:

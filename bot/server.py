@@ -39,7 +39,7 @@ from bot.asgi import Front, Lifespan
 from bot.http import EVENTS_PATH, HEALTH_PATH, WSGIApp
 from bot.logs import configure_logging, restart_writer_in_child
 from bot.settings import Settings, load_settings
-from bot.startup import StartupFailed, check_port, load_settings_or_report, log_start, open_store
+from bot.startup import StartupError, check_port, load_settings_or_report, log_start, open_store
 
 if TYPE_CHECKING:
     from bot.slack.plumbing import Services
@@ -76,7 +76,7 @@ def build(settings: Settings) -> tuple[WSGIApp, Services]:
     from bot.slack.workspaces import installation_failed_page
 
     configure_logging(settings)
-    services = create_services(settings, open_store(settings))  # StartupFailed naming DATABASE_URL
+    services = create_services(settings, open_store(settings))  # StartupError naming DATABASE_URL
     app = create_app(settings, services=services)
     flow = app.oauth_flow
     pages = frozenset({flow.install_path, flow.redirect_uri_path}) if flow is not None else frozenset()
@@ -118,7 +118,7 @@ def serve(settings: Settings, app: WSGIApp | None = None) -> None:
             from bot.processes import warm_steps
 
             idle = warm_steps()  # in each worker, once it serves and whenever it has nothing else to do
-    except StartupFailed as failure:
+    except StartupError as failure:
         log.error("not serving: %s", failure)
         raise SystemExit(1) from None
     front = Front(app, settings.web_threads, lifespan, settings.web_drain_timeout, idle)
@@ -132,13 +132,13 @@ def serve(settings: Settings, app: WSGIApp | None = None) -> None:
 
 
 def build_or_fail(settings: Settings) -> tuple[WSGIApp, Services]:
-    """`build`, with Slack's refusal of the token (or no answer) as the StartupFailed it is."""
-    from bot.slack.app import TokenCheckFailed
+    """`build`, with Slack's refusal of the token (or no answer) as the StartupError it is."""
+    from bot.slack.app import TokenCheckError
 
     try:
         return build(settings)
-    except TokenCheckFailed as failure:
-        raise StartupFailed(str(failure)) from None
+    except TokenCheckError as failure:
+        raise StartupError(str(failure)) from None
 
 
 def process_count(settings: Settings) -> int:

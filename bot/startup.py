@@ -2,8 +2,8 @@
 database; or one line saying why it cannot start and which setting to change. Never a traceback, never a secret.
 
     settings = load_settings_or_report()  # None: its one line is logged (JSON under LOG_FORMAT=json)
-    check_port(settings)                  # StartupFailed naming PORT or HOST
-    store = open_store(settings)          # StartupFailed naming DATABASE_URL
+    check_port(settings)                  # StartupError naming PORT or HOST
+    store = open_store(settings)          # StartupError naming DATABASE_URL
     log_start(settings, mode, processes)  # "serving over HTTP on 0.0.0.0:3000: 1 process, …"
 """
 
@@ -27,7 +27,7 @@ log = logging.getLogger("bot.server")
 DEFAULT_DATABASE = "dpscale.sqlite3"  # where the store puts its SQLite file without DATABASE_URL (bot.store.db)
 
 
-class StartupFailed(Exception):
+class StartupError(Exception):
     """Start-up cannot go on; the message says why in one line and names the setting to change."""
 
 
@@ -45,7 +45,7 @@ def load_settings_or_report(environ: Mapping[str, str] | None = None) -> Setting
 
 
 def check_port(settings: Settings) -> None:
-    """StartupFailed, naming PORT (or HOST), when the server could not listen on HOST:PORT: taken by another
+    """StartupError, naming PORT (or HOST), when the server could not listen on HOST:PORT: taken by another
     process, a port below 1024 without the privilege, an address this machine does not have. A quick probe
     before anything is built, where the server itself would retry for five seconds and then say it in 15 lines."""
     family = socket.AF_INET6 if ":" in settings.host else socket.AF_INET
@@ -54,7 +54,7 @@ def check_port(settings: Settings) -> None:
         try:
             probe.bind((settings.host, settings.port))
         except OSError as error:
-            raise StartupFailed(_port_problem(error, settings.host, settings.port)) from None
+            raise StartupError(_port_problem(error, settings.host, settings.port)) from None
 
 
 def _port_problem(error: OSError, host: str, port: int) -> str:
@@ -68,7 +68,7 @@ def _port_problem(error: OSError, host: str, port: int) -> str:
 
 
 def open_store(settings: Settings) -> Store:
-    """The store at DATABASE_URL, its schema brought up to date; StartupFailed naming DATABASE_URL when the
+    """The store at DATABASE_URL, its schema brought up to date; StartupError naming DATABASE_URL when the
     database cannot be reached, does not exist, refuses the user or cannot be opened."""
     from sqlalchemy.exc import SQLAlchemyError
 
@@ -80,7 +80,7 @@ def open_store(settings: Settings) -> Store:
         upgrade(store.database, tokens=TokenCipher(settings.token_keys) if settings.token_keys else None)
     except SQLAlchemyError as error:
         store.close()
-        raise StartupFailed(database_problem(error, settings.database_url)) from None
+        raise StartupError(database_problem(error, settings.database_url)) from None
     return store
 
 

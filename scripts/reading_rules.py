@@ -93,31 +93,9 @@ def table() -> str:
     return "\n".join(rows) + "\n"
 
 
-# how a command's numbers are told apart: each question, by the name its error carries, with a command it answers
-GROUPING = (
-    ("several_ways_fit", "fr-FR", "1 200 300 90 %", "more than one way of joining the groups survives the vetoes"),
-    ("grouped_otherwise", "de-DE", "64 200 2.000 90 %",
-     "the one way joins groups with a space, but another number of the command is grouped with a mark or not at all"),
-    ("group_cut_from_a_named_value", "fr-FR", "a=28 800 64",
-     "the one way leaves a group of three apart right after a named value's digits"),
-    ("group_with_a_leading_zero", "en-US", "64 012 90%",
-     "no way survives, and apart the words would be as many numbers as needed but for a group with a leading zero"),
-    ("listed_item_is_two_numbers", "fr-FR", "1, 200 300 90 %", "an item of a comma list is still two numbers"),
-    ("percent_sign_between_two", "tr-TR", "v=2000 90 % 64",
-     "a `%` standing alone between two numbers, where the sign may be written first, could be either's"),
-    ("part_that_cannot_stand_alone", "en-US", "64 20 00 90%",
-     "one number too many, and a part that no one writes alone (`00`, `012`, `0%`) follows a number"),
-    ("numbers_before_the_percentage", "en-US", "64 1 50 90%",
-     "one number too many, and it is the percentage: the space is among the numbers before it"),
-    ("group_that_stands_alone", "en-US", "128 310 82 80%",
-     "for a reader who does not group digits with spaces, the one way joins two groups of three that could each "
-     "stand alone"),
-    ("one_number_too_many", "en-US", "64 2000 90% 5", "one number too many, named"),
-)
-
-
 def grouping_table() -> str:
     from bot.grouping import VETOES
+    from bot.grouping_rules import QUESTIONS
     from bot.parsing import parse_command
 
     vetoes = ", ".join(f"`{name}`" for name, _ in VETOES)
@@ -125,9 +103,10 @@ def grouping_table() -> str:
             "A word of exactly three digits may continue the number before it (`2 000`; `115 200` as a channel's "
             "figures are written). Every way of joining is weighed, and one is ruled out by a veto: "
             f"{vetoes} (`bot.grouping.VETOES`). The one way that survives is read; otherwise the command is asked "
-            "about, each question naming the words in doubt:", "",
+            "about, each question naming the words in doubt (`bot.grouping_rules.QUESTIONS`):", "",
             "| question | when | example | asked about |", "|---|---|---|---|"]
-    for name, tag, text, when in GROUPING:
+    for question in QUESTIONS:
+        name, (tag, text), when = question.name, question.example, question.says
         try:
             parse_command(text, Recipient.parse(tag))
             asked = "read (!)"

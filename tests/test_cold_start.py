@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from bot.asgi import IDLE_PATIENCE, Front
+from bot.settings import Settings
 from bot.store import Database, upgrade
 from fake_slack import FakeSlack
 from slack_client import BOT_TOKEN, SIGNING_SECRET
@@ -46,6 +47,8 @@ response = app.dispatch(BoltRequest(body=body, headers=signed_headers(body, "app
 print(json.dumps({"status": response.status, "body": response.body,
                   "loaded": sorted(m for m in sys.argv[1:] if m in sys.modules)}))
 """
+
+DRAIN = Settings.model_fields["web_drain_timeout"].default  # as the server builds its front
 
 
 def test_a_start_on_a_current_database_loads_only_what_its_first_answer_uses(tmp_path):
@@ -123,7 +126,7 @@ def test_idle_work_runs_step_by_step_once_the_worker_serves_and_never_beside_a_r
                 finished.set()
         return run
 
-    front = Front(slow_app, threads=4, idle=[step("first"), step("second"), step("last")])
+    front = Front(slow_app, threads=4, lifespan=None, drain=DRAIN, idle=[step("first"), step("second"), step("last")])
     run_front(front, requests=[0.0], until=finished, happened=happened)
     # the request that came as the worker started went first; the steps followed it, each once, in order
     assert happened == ["lifespan.startup.complete", "answered", "first", "second", "last",
@@ -142,7 +145,7 @@ def test_idle_work_waits_for_requests_in_flight_but_not_forever(requests, beside
     finished = threading.Event()
     happened: list[str] = []
     seen_in_flight: list[int] = []
-    front = Front(slow_app, threads=8)
+    front = Front(slow_app, threads=8, lifespan=None, drain=DRAIN)
 
     def step() -> None:
         seen_in_flight.append(front.in_flight)
@@ -162,7 +165,7 @@ def test_a_failing_step_is_logged_in_one_line_and_the_next_one_runs(caplog):
     def broken() -> None:
         raise RuntimeError("a secret that must not be logged")
 
-    front = Front(slow_app, threads=2, idle=[broken, finished.set])
+    front = Front(slow_app, threads=2, lifespan=None, drain=DRAIN, idle=[broken, finished.set])
     with caplog.at_level(logging.WARNING, logger="bot.server"):
         run_front(front, requests=[], until=finished)
     assert [r.getMessage() for r in caplog.records] == [

@@ -52,3 +52,24 @@ def test_the_pure_core_never_imports_slack_or_reads_the_environment(path):
 def test_the_layout_table_is_todays_tree():
     done = subprocess.run([sys.executable, "scripts/layout.py", "--check"], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def _base_names(node: ast.ClassDef) -> list[str]:
+    return [base.id if isinstance(base, ast.Name) else base.attr for base in node.bases
+            if isinstance(base, ast.Name | ast.Attribute)]
+
+
+def test_every_exception_class_says_error_in_its_name():
+    """An exception of dpscale's own is named `...Error` (`FieldErrors` holds several): `except LeaseLostError`
+    reads as what it catches, where `except LeaseLost` could be a flag."""
+    classes = [(path, node) for path in MODULES for node in ast.walk(parsed(path)) if isinstance(node, ast.ClassDef)]
+    exceptions = {"Exception", "BaseException"}
+    while True:  # an exception's subclasses are exceptions too, whatever their bases are called
+        found = {node.name for _, node in classes
+                 if any(name in exceptions or name.endswith("Error") for name in _base_names(node))}
+        if found <= exceptions:
+            break
+        exceptions |= found
+    unnamed = sorted(f"{path.relative_to(ROOT)}: {node.name}" for path, node in classes
+                     if node.name in exceptions and not node.name.endswith(("Error", "Errors")))
+    assert unnamed == []

@@ -13,7 +13,7 @@ from bot.engine import answer
 from bot.format_choice import (
     SELECT_ACTION,
     FormatChoice,
-    UnknownFormat,
+    UnknownFormatError,
     build_format_blocks,
     build_unknown_format_reply,
     take_format_choice,
@@ -54,7 +54,7 @@ def test_the_format_word_is_read_and_taken_out_of_the_command(text, choice, rest
 @pytest.mark.parametrize("text", ["format=klingon", "format=12", "format=en@unknown", "format=de-DE@channel",
                                   "format=root"])
 def test_an_unknown_format_is_named(text):
-    with pytest.raises(UnknownFormat) as caught:
+    with pytest.raises(UnknownFormatError) as caught:
         take_format_choice(text)
     assert caught.value.token == text.partition("=")[2]
 

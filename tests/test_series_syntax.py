@@ -215,3 +215,30 @@ def test_three_decimals_after_the_readers_own_decimal_mark_are_asked_about_in_ev
         read(f"v=2000 8=15{decimal}800 16=31000", tag)
     assert caught.value.code is ErrorCode.AMBIGUOUS_NUMBER and caught.value.pair == f"8=15{decimal}800"
     assert caught.value.readings == (D("15.8"), D(15800))
+
+
+@pytest.mark.parametrize(("text", "pair"), [("v=2000 1.000=2000 8=15800 16=31000", "1.000=2000"),
+                                            ("v=2000 8=15800 16=31000 1.000=900000", "1.000=900000")])
+def test_a_size_a_thousand_times_apart_is_asked_about_in_a_series_as_in_a_command(text, pair):
+    """`1.000` devices from an English user: 1 or 1000, both whole, so asked, by the same bounds as a command's
+    devices, the question naming the measurement it is in."""
+    from bot.parsing import parse_command
+
+    with pytest.raises(UserInputError) as in_a_command:
+        parse_command("1.000 2000 90%", Recipient.parse("en-US"))
+    with pytest.raises(UserInputError) as in_a_series:
+        read(text, "en-US")
+    for error in (in_a_command.value, in_a_series.value):
+        assert (error.code, error.quantity, set(error.readings)) == (ErrorCode.AMBIGUOUS_NUMBER, "devices",
+                                                                     {D(1), D(1000)})
+    assert in_a_series.value.pair == pair
+
+
+def test_a_figure_written_as_dpscale_writes_it_is_doubted_by_a_later_number_of_the_series():
+    """`8=1,234` reads as 1234 for an English user, until `0,9` later in the series shows a comma decimal mark:
+    each number is read once, with the evidence of the whole series."""
+    with pytest.raises(UserInputError) as raised:
+        read("v=2000 8=1,234 16=31000 64=0,9", "en-US")
+    assert (raised.value.code, raised.value.pair, set(raised.value.readings)) == (
+        ErrorCode.AMBIGUOUS_NUMBER, "8=1,234", {D("1.234"), D(1234)})
+    assert values(read("v=2000 8=1,234 16=31000 64=9", "en-US"))["pairs"][0] == (D(8), D(1234))

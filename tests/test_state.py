@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from bot.calculator import Quantity
 from bot.recipient import Recipient
-from bot.slack.state import BUTTON_VALUE_LIMIT, BadState, FormMetadata, ResultState
+from bot.slack.state import BUTTON_VALUE_LIMIT, BadStateError, FormMetadata, ResultState
 from examples import examples
 
 GERMAN = Recipient.parse("de-DE")
@@ -29,7 +29,7 @@ def test_a_result_state_reads_back_as_written():
      '{"l":"de_DE","t":"1","extra":1}', '{"l":"de_DE","f":{"speed":"1"}}', '{"l":"de_DE","t":"' + "9" * 600 + '"}'],
 )
 def test_a_value_this_app_did_not_write_is_refused(value):
-    with pytest.raises(BadState):
+    with pytest.raises(BadStateError):
         ResultState.decode(value)
 
 

@@ -10,13 +10,11 @@ from decimal import Decimal
 from functools import lru_cache
 
 from bot.calculator import Quantity
+from bot.keywords import word_list
+from bot.languages import LANGUAGES
 from bot.recipient import Recipient, RecipientLike, as_recipient
 from bot.replies.blocks import DIVIDER, Block, Reply, ReplyKind, code, context, escape, header, section
 from bot.replies.wording import EXAMPLE, Wording, wording_for
-
-# the word each language's help shows for the series form (the first its speakers would type)
-SERIES_WORDS_SHOWN = {"en": "series", "de": "messreihe", "fr": "série", "es": "serie", "it": "serie", "pt": "série",
-                      "ja": "シリーズ", "ko": "시리즈", "zh": "系列"}
 
 
 @lru_cache(maxsize=64)
@@ -95,8 +93,8 @@ def build_series_form_note(recipient: Recipient, word: str) -> Reply:
 
 def series_word(words: Wording) -> str:
     """The word that opens the series form, in the reader's language (`bot.series_syntax.SERIES_WORDS` reads
-    every language's)."""
-    return SERIES_WORDS_SHOWN.get(words.language.language, SERIES_WORDS_SHOWN["en"])
+    every language's): the first its speakers would type."""
+    return LANGUAGES[word_list(str(words.language))].series[0]
 
 
 def other_language(words: Wording) -> str:

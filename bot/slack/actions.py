@@ -35,7 +35,7 @@ from bot.slack.plumbing import (
 )
 from bot.slack.series import edit_series, is_series_state, rebuild_series
 from bot.slack.series_form import is_series_reply
-from bot.slack.state import BadState, FormMetadata, ResultState
+from bot.slack.state import BadStateError, FormMetadata, ResultState
 from bot.slack.views import form_initial_values, outdated_reply, share_failed_reply, shared_reply, written_in
 from bot.slack.workspaces import workspace_of
 from bot.store import Job
@@ -94,7 +94,7 @@ def share(job: Job, client: WebClient, context: BoltContext) -> str:
         state = ResultState.decode(job.payload.get("value"))
         recipient = state.recipient
         reply = rebuild(state, state.recipient.for_channel())  # the whole channel will read it
-    except (BadState, UserInputError, FieldErrors):
+    except (BadStateError, UserInputError, FieldErrors):
         pass
     context["locale"] = str(recipient)
     if reply is not None:  # what goes with the result speaks its language, which a `lang=` word may have chosen
@@ -136,7 +136,7 @@ def edit(ack: Ack, body: dict[str, Any], action: dict[str, Any], client: WebClie
         recipient = command.recipient
         initial: dict[Quantity, str] | None = form_initial_values(command.tokens, command.values, recipient)
         outcome = "ok"
-    except (BadState, UserInputError, FieldErrors):
+    except (BadStateError, UserInputError, FieldErrors):
         recipient, initial, outcome = recipient_of(context), None, "empty_form"
     context["locale"] = str(recipient)
     # a private result is ephemeral; one with buttons that is not came by direct message (`forms`)

@@ -78,7 +78,7 @@ def quiet_token_check() -> Iterator[None]:
         WEB_CLIENT_LOG.removeFilter(drop)
 
 
-class TokenCheckFailed(Exception):
+class TokenCheckError(Exception):
     """Bolt's check of SLACK_BOT_TOKEN (an `auth.test` call, made when the App is built) did not pass, or the
     stored tokens are not readable with DPSCALE_TOKEN_KEYS; the message says which in one line (whether Slack
     refused the token or could not be asked)."""
@@ -162,7 +162,7 @@ def create_app(settings: Settings, store: Store | None = None, services: Service
     try:
         oauth = workspaces.oauth_options(settings, services.store, default) if settings.multi_workspace else {}
     except TokenKeyError as error:  # the stored tokens are not readable with DPSCALE_TOKEN_KEYS
-        raise TokenCheckFailed(str(error)) from None
+        raise TokenCheckError(str(error)) from None
     try:
         with quiet_token_check():
             app = App(
@@ -188,7 +188,7 @@ def create_app(settings: Settings, store: Store | None = None, services: Service
     return app
 
 
-def token_check_failure(error: BaseException) -> TokenCheckFailed | BaseException:
+def token_check_failure(error: BaseException) -> TokenCheckError | BaseException:
     """What Bolt's start-up `auth.test` failing means, in one line without the token or Slack's whole answer:
     Bolt reports every SlackApiError as "`token` is invalid", an HTTP 500 or a rate limit included. Another
     BoltError (not the token check's) is returned as it is."""
@@ -196,13 +196,13 @@ def token_check_failure(error: BaseException) -> TokenCheckFailed | BaseExceptio
     if isinstance(cause, SlackApiError):
         status, code = cause.response.status_code, str(cause.response.get("error") or "")
         if not _SLACK_ERROR_CODE.fullmatch(code):  # not Slack's answer (a proxy's page, a wrong SLACK_API_URL)
-            return TokenCheckFailed(f"Slack's auth.test got an answer that is not Slack's at start-up (HTTP {status}):"
+            return TokenCheckError(f"Slack's auth.test got an answer that is not Slack's at start-up (HTTP {status}):"
                                     " the token was not checked; check SLACK_API_URL and any proxy")
         if status == 200:
-            return TokenCheckFailed(f"Slack refused SLACK_BOT_TOKEN at start-up (auth.test: {code})")
-        return TokenCheckFailed(f"Slack's auth.test failed at start-up with HTTP {status} ({code}): the token "
+            return TokenCheckError(f"Slack refused SLACK_BOT_TOKEN at start-up (auth.test: {code})")
+        return TokenCheckError(f"Slack's auth.test failed at start-up with HTTP {status} ({code}): the token "
                                 "was not checked; Slack may be down or rate-limiting, try again later")
     if isinstance(cause, OSError):
-        return TokenCheckFailed(f"Slack's auth.test could not be reached at start-up ({type(cause).__name__}): "
+        return TokenCheckError(f"Slack's auth.test could not be reached at start-up ({type(cause).__name__}): "
                                 "the token was not checked; Slack may be down, try again later")
     return error

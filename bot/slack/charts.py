@@ -34,7 +34,7 @@ from bot.series import Series
 from bot.series_syntax import SeriesCommand, SeriesFieldErrors
 from bot.slack.delivery import Delivery, deliver, post_to_response_url
 from bot.slack.plumbing import recipient_of, services_of
-from bot.slack.state import BadState, ResultState
+from bot.slack.state import BadStateError, ResultState
 from bot.slack.workspaces import workspace_of
 from bot.store import Job
 
@@ -54,7 +54,7 @@ _drawer: ProcessPoolExecutor | None = None
 _drawer_lock = threading.Lock()
 
 
-class ChartRefused(SlackClientError):
+class ChartRefusedError(SlackClientError):
     """Slack refused the post that shows an uploaded chart (a file still being processed is refused), or the
     drawing process stopped: a later try may succeed."""
 
@@ -156,7 +156,7 @@ def drawn(series: Series, command: SeriesCommand) -> bytes:
     except BrokenProcessPool:  # the drawing process died (killed, out of memory): a new one for the next try
         with _drawer_lock:
             _drawer = None if _drawer is drawer else _drawer
-        raise ChartRefused("the drawing process stopped") from None
+        raise ChartRefusedError("the drawing process stopped") from None
 
 
 def _draw(series: Series, command: SeriesCommand) -> bytes:
@@ -179,7 +179,7 @@ def post_chart(job: Job, client: WebClient, context: BoltContext) -> str:
     """The private chart under the table: uploaded, then shown where the command was run."""
     try:
         state = ResultState.decode(job.payload.get("value"))
-    except BadState:
+    except BadStateError:
         return "outdated"
     context["locale"] = str(state.recipient)
     found = series_of(state, state.recipient)
@@ -198,7 +198,7 @@ def post_chart(job: Job, client: WebClient, context: BoltContext) -> str:
     shown = deliver(response_url, response_type="ephemeral", replace_original=False, text=alt,
                     blocks=[image_block(file_id, alt)])
     if shown is Delivery.REFUSED:
-        raise ChartRefused("the chart's post was refused")
+        raise ChartRefusedError("the chart's post was refused")
     return "ok" if shown is Delivery.DONE else "unknown"
 
 

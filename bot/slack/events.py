@@ -203,7 +203,7 @@ def _post(client: WebClient, services: Services, message: Message, thread_ts: st
     message with that key before anything is posted again (`find_posted`). A post Slack refused gives the message
     up again, so that an edit of it, on any process, is answered at once instead of waiting for an answer that
     will never come. Held by its lease, which the heartbeat extends while the post is in flight: should another
-    process hold it now, `reached` raises LeaseLost and nothing is posted here."""
+    process hold it now, `reached` raises LeaseLostError and nothing is posted here."""
     store, followups = services.store, services.followups
     patience = followups.policy.landing_wait
     # an earlier try got as far as posting: its post, which may still be landing, is looked for first

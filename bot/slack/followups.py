@@ -13,7 +13,7 @@ How long work is held, tried and given up is one value, `FollowUpPolicy` (built 
 in its kind's own thread pool, so mentions never queue behind slow Shares. While a job is queued or running here,
 this process's *heartbeat* extends its lease, so no process takes up work that only waits for a thread or a slow
 post; before each step that talks to Slack the job holds its lease again (`hold`), and one that another process
-took over meanwhile stops there (`LeaseLost`). A job is tried a few times here, then handed back to the database
+took over meanwhile stops there (`LeaseLostError`). A job is tried a few times here, then handed back to the database
 while there is time; once the time is up the user gets the kind's apology instead, with a WARNING: nothing
 acknowledged is dropped in silence. A process that dies leaves its leases to run out; every process's sweeper
 takes such jobs up (never its own), rebuilding their client and context through `runtime`.
@@ -39,7 +39,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from bot.settings import FollowUpPolicy
 from bot.shutdown import WorkPool
-from bot.store import Job, LeaseLost, Store
+from bot.store import Job, LeaseLostError, Store
 
 log = logging.getLogger(__name__)
 request_log = logging.getLogger("bot.requests")  # one line per request, as bot.slack.plumbing.logged writes
@@ -104,10 +104,10 @@ class FollowUps:
             self._let_go([job], "taken as the process began to drain")
 
     def hold(self, job: Job) -> None:
-        """Before a step that talks to Slack: `job`'s lease held a whole lease from now, or LeaseLost if another
+        """Before a step that talks to Slack: `job`'s lease held a whole lease from now, or LeaseLostError if another
         process holds it now (this one was held up longer than its lease)."""
         if not self.store.work.hold(job, self.policy.lease):
-            raise LeaseLost(job.kind)
+            raise LeaseLostError(job.kind)
 
     def heartbeat(self) -> int:
         """Extend the lease of every job this process has queued or running, in one statement; how many it still
@@ -125,7 +125,7 @@ class FollowUps:
         outcome: str | None = "failed"
         try:
             outcome = self._attempt(job, client, context)
-        except LeaseLost:
+        except LeaseLostError:
             outcome = None
             log.info("a %s follow-up is held by another process now: left to it", job.kind)
         finally:
@@ -149,7 +149,7 @@ class FollowUps:
                 outcome = kind.handler(job=job, client=client, context=context)
                 self._finish(job)
                 return str(outcome or "ok")
-            except LeaseLost:
+            except LeaseLostError:
                 raise
             except TRANSIENT as error:
                 if attempt + 1 == policy.tries:
@@ -182,7 +182,7 @@ class FollowUps:
         try:
             self.hold(job)
             self.kinds[job.kind].apology(job=job, client=client, context=context)
-        except LeaseLost:
+        except LeaseLostError:
             raise
         except Exception as error:
             log.warning("the apology for a failed %s could not be delivered either (%s)", job.kind, _why(error))

@@ -21,7 +21,7 @@ from bot.replies import Reply, build_failure_reply, build_help_reply, unavailabl
 from bot.slack.delivery import Delivery, deliver, post_to_response_url
 from bot.slack.ids import ANY_ID, FORM_BLOCK_IDS, FORM_CALLBACK
 from bot.slack.plumbing import logged, read_user_locale, recipient_of, services_of, time_left
-from bot.slack.state import BadState, FormMetadata, ResultState
+from bot.slack.state import BadStateError, FormMetadata, ResultState
 from bot.slack.views import (
     direct_message_copy,
     form_errors,
@@ -97,7 +97,7 @@ def submitted_metadata(view: dict[str, Any], context: BoltContext) -> FormMetada
     """What the form carried; if it cannot be read, the submitting user's own locale and no way back."""
     try:
         return FormMetadata.decode(view.get("private_metadata"))
-    except BadState:
+    except BadStateError:
         return FormMetadata.of(recipient_of(context), None)
 
 
@@ -115,7 +115,7 @@ def validate_form(ack: Ack, body: dict[str, Any], view: dict[str, Any], client: 
     except FieldErrors as errors:
         ack(response_action="errors", errors=form_errors(errors.errors, recipient))
         return "invalid"
-    except BadState:  # not a state this form's inputs send: as a form this version does not know
+    except BadStateError:  # not a state this form's inputs send: as a form this version does not know
         ack(response_action="update", view=outdated_view(recipient))
         return "outdated"
     return accept_submission(ack, body, view, client, context, FORM_WORK, FORM_BLOCK_IDS[next(iter(Quantity))])
@@ -160,7 +160,7 @@ def deliver_form_result(job: Job, client: WebClient, context: BoltContext) -> st
         reply = with_buttons(reply, ResultState.of_fields(recipient, fields))
     except FieldErrors:  # the acknowledgement already showed these under their fields; the form is still open
         return "invalid"
-    except BadState:  # the acknowledgement replaced the form with a note
+    except BadStateError:  # the acknowledgement replaced the form with a note
         return "outdated"
     return deliver_result(job, client, reply, metadata)
 

@@ -51,7 +51,6 @@ CACHE_TTL = TTL  # a day: a user who changes their Slack language is read in it 
 PAUSE_AFTER_FAILURE = 30.0  # after a server error or a timeout, or a rate limit without Retry-After
 MAX_PAUSE = 300.0
 USER_ERROR_TTL = 600.0  # a user Slack would not describe is not asked about again for this long
-DEFAULT_DEADLINE = 1.5
 MAX_LOOKUPS = 64  # users.info calls in flight at once, per process
 LOOKUP_THREAD = "dpscale-lookup"  # each lookup's thread, which stores what it learnt after its requests went on
 # ok:false answers about the app's own token or scopes: no user's lookup can succeed until an operator acts
@@ -76,8 +75,8 @@ class LocaleDirectory:
         self,
         client: WebClient,
         default: Locale,
+        deadline: float,  # DPSCALE_LOCALE_TIMEOUT
         clock: Callable[[], float] = time.monotonic,
-        deadline: float = DEFAULT_DEADLINE,
         preferences: Preferences | None = None,
         stored: UserLocales | None = None,
     ) -> None:

@@ -15,7 +15,7 @@ from bot.errors import UserInputError
 from bot.format_choice import (
     FOLLOW_SLACK,
     FormatChoice,
-    UnknownFormat,
+    UnknownFormatError,
     build_format_saved_reply,
     build_unknown_format_reply,
     normalise_tag,
@@ -39,7 +39,7 @@ def choose_format_by_command(
     services = services_of(context)
     try:
         choice, rest = take_format_choice(text or "")
-    except UnknownFormat as unknown:
+    except UnknownFormatError as unknown:
         return "", build_unknown_format_reply(unknown.token, services.locales.locale_for(context, user_id)), None
     except UserInputError as error:  # no value, or given twice
         return "", build_error_reply(error, services.locales.locale_for(context, user_id)), None
@@ -69,7 +69,7 @@ def save_choice(body: dict[str, Any], action: dict[str, Any], context: BoltConte
     value = (action.get("selected_option") or {}).get("value") or FOLLOW_SLACK
     try:
         tag = normalise_tag(value)
-    except UnknownFormat:
+    except UnknownFormatError:
         return "unknown_format"
     services.store.preferences.set_number_format(workspace_of(context), user_id, tag)
     context["locale"] = str(services.locales.locale_for(context, user_id))

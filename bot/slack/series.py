@@ -33,7 +33,7 @@ from bot.slack.series_form import (
     series_initial_values,
     submitted_series,
 )
-from bot.slack.state import BadState, FormMetadata, ResultState
+from bot.slack.state import BadStateError, FormMetadata, ResultState
 from bot.slack.views import outdated_view, with_buttons, with_unknown_reader_note
 from bot.store import Job
 
@@ -58,7 +58,7 @@ def rebuild_series(state: ResultState, recipient: Recipient) -> Reply:
     """The reply a series form's result stands for, written for `recipient`'s readers (Share: the channel's)."""
     series = state.series
     if series is None:
-        raise BadState("no series")
+        raise BadStateError("no series")
     try:
         return answer_series_form(series.throughput, series.rows, recipient)
     except SeriesFieldErrors as errors:
@@ -131,7 +131,7 @@ def validate_series_form(ack: Ack, body: dict[str, Any], view: dict[str, Any], c
     except SeriesFieldErrors as errors:
         ack(response_action="errors", errors=series_form_errors(errors.errors, recipient))
         return "invalid"
-    except BadState:
+    except BadStateError:
         ack(response_action="update", view=outdated_view(recipient))
         return "outdated"
     return accept_submission(ack, body, view, client, context, SERIES_FORM_WORK, SERIES_BLOCK_IDS["throughput"])
@@ -150,7 +150,7 @@ def deliver_series_result(job: Job, client: WebClient, context: BoltContext) -> 
         reply = with_buttons(reply, state)
     except SeriesFieldErrors:  # shown under their fields by the acknowledgement; the form is still open
         return "invalid"
-    except BadState:
+    except BadStateError:
         return "outdated"
     try:  # its chart follows it where it was delivered (`bot.slack.charts`)
         reply, chart = chart_for(reply, recipient, state.encode(), ["form", job.key], metadata.response_url, context)

@@ -95,7 +95,7 @@ def _input(field: str, label: str, placeholder: str, initial: str | None, limit:
 
 
 def submitted_series(view: dict[str, Any]) -> SeriesValues:
-    """The series form's two fields as typed; BadState where its state is not a form's."""
+    """The series form's two fields as typed; BadStateError where its state is not a form's."""
     values = submitted_values(view)
     return (values.get(SERIES_BLOCK_IDS["throughput"], {}).get(FORM_ACTION_ID),
             values.get(SERIES_BLOCK_IDS["rows"], {}).get(FORM_ACTION_ID))

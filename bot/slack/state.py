@@ -25,7 +25,7 @@ SERIES_ROWS_LIMIT = 600  # the series form's measurements: twelve rows of up to 
 LOCALE_TAG_LIMIT = 35
 
 
-class BadState(ValueError):
+class BadStateError(ValueError):
     """A button's value or a view's metadata that this app did not write (or no longer understands)."""
 
 
@@ -62,13 +62,13 @@ class _Carried(BaseModel):
 
     @classmethod
     def decode(cls, value: Any) -> Self:
-        """What `encode` wrote; BadState for anything else (a client's JSON may hold anything where it belongs)."""
+        """What `encode` wrote; BadStateError for anything else (a client's JSON may hold anything where it belongs)."""
         if not isinstance(value, str | None):
-            raise BadState(type(value).__name__)
+            raise BadStateError(type(value).__name__)
         try:
             return cls.model_validate_json(value or "")
         except ValidationError:
-            raise BadState((value or "")[:80]) from None
+            raise BadStateError((value or "")[:80]) from None
 
 
 class SeriesFields(BaseModel):
@@ -173,10 +173,10 @@ class _FormState(BaseModel):
 
 
 def submitted_values(view: dict[str, Any]) -> dict[str, dict[str, str | None]]:
-    """A submitted form's inputs (block id → action id → text), read as outside data: BadState where they are not
+    """A submitted form's inputs (block id → action id → text), read as outside data: BadStateError where they are not
     shaped as Slack sends a form's state."""
     try:
         state = _FormState.model_validate(view.get("state") or {})
     except ValidationError:
-        raise BadState("form state") from None
+        raise BadStateError("form state") from None
     return {block: {action: given.value for action, given in inputs.items()} for block, inputs in state.values.items()}

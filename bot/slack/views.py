@@ -176,7 +176,7 @@ def _form_input(quantity: Quantity, label: str, placeholder: str, initial: dict[
 
 
 def submitted_fields(view: dict[str, Any]) -> dict[Quantity, str | None]:
-    """The text of each field of a submitted form (None where empty); BadState where its state is not a form's."""
+    """The text of each field of a submitted form (None where empty); BadStateError where its state is not a form's."""
     values = submitted_values(view)
     return {q: values.get(FORM_BLOCK_IDS[q], {}).get(FORM_ACTION_ID) for q in Quantity}
 

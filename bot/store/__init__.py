@@ -25,11 +25,11 @@ from bot.store.events import EVENT, SHARE, HandledOnce, utcnow
 from bot.store.locales import UserLocales
 from bot.store.migrate import upgrade
 from bot.store.preferences import Preferences
-from bot.store.work import Clock, Job, LeaseLost, Work
+from bot.store.work import Clock, Job, LeaseLostError, Work
 from bot.store.workspace import Workspace
 
 __all__ = [
-    "EVENT", "SHARE", "Answers", "Clock", "Database", "HandledOnce", "Job", "LeaseLost", "PostedAnswer",
+    "EVENT", "SHARE", "Answers", "Clock", "Database", "HandledOnce", "Job", "LeaseLostError", "PostedAnswer",
     "Preferences", "Store", "UserLocales", "Work", "Workspace", "upgrade",
 ]
 

@@ -11,7 +11,7 @@ process that dies, stops or loses its database for a moment leaves nothing ackno
 Exactly once, without locks held across a Web API call: a job is held by a *lease*, a time until which its
 *holder* alone works on it. Every take makes a fresh holder token (`Job.holder`), and every later write names it
 (`… WHERE holder = :token`): a process whose lease ran out and was taken over, however late it wakes, changes
-nothing, and learns so (`hold` and the writes return False; `reached` raises `LeaseLost`). Taking a job is a
+nothing, and learns so (`hold` and the writes return False; `reached` raises `LeaseLostError`). Taking a job is a
 compare-and-set on the lease it read (`UPDATE … WHERE lease_until = :read AND holder = :read`), which the database
 serialises, so two processes never both win it; it costs one statement per job taken, which at a bot's rate (a
 few follow-ups a second at most) is nothing, and it reads the same on SQLite, where `SELECT … FOR UPDATE SKIP
@@ -45,7 +45,7 @@ def new_holder() -> str:
     return secrets.token_hex(16)
 
 
-class LeaseLost(Exception):
+class LeaseLostError(Exception):
     """The job is held by another taker now (this one's lease ran out and was taken over): leave it to them."""
 
 
@@ -139,9 +139,9 @@ class Work:
 
     def reached(self, job: Job, stage: str, hold: float) -> Job:
         """Note that `job` got as far as `stage` (before an effect that cannot be taken back is attempted), and hold
-        it `hold` seconds from now; LeaseLost, and nothing written, if another take holds it now."""
+        it `hold` seconds from now; LeaseLostError, and nothing written, if another take holds it now."""
         if not self._set(job, stage=stage, lease_until=self.clock() + timedelta(seconds=hold)):
-            raise LeaseLost(job.kind)
+            raise LeaseLostError(job.kind)
         return replace(job, stage=stage)
 
     def current(self, job: Job) -> Job:
