@@ -6,8 +6,7 @@ loss a user or an admin would notice.
     followups.register("mention", answer_mention, apologize)   # each feature its own kinds (bot/slack/events.py …)
     if followups.accept(Job("mention", event_id, workspace, payload)):   # before ack(): raises if it cannot record
         ack(); followups.run_now(job, client, context)                    # at once, in this process
-    else:
-        ack()                                                             # a redelivery: done, or being done
+    else: ack()                                                           # a redelivery: done, or being done
 
 How long work is held, tried and given up is one value, `FollowUpPolicy` (built once from Settings). A job runs
 in its kind's own thread pool, so mentions never queue behind slow Shares. While a job is queued or running here,
@@ -18,9 +17,8 @@ while there is time; once the time is up the user gets the kind's apology instea
 acknowledged is dropped in silence. A process that dies leaves its leases to run out; every process's sweeper
 takes such jobs up (never its own), rebuilding their client and context through `runtime`.
 
-A stopping process lets go of the jobs it has not started, for another process to take at once, and gives those
-running the drain timeout, its heartbeat still beating; what still runs then is let go of too, as the process
-exits: the next taker looks for its post before posting it again.
+A stopping process lets go of the jobs not started (or taken as it began to drain) for another to take at once,
+and gives those running the drain timeout; what still runs then is let go of too (the next taker looks for its post).
 """
 
 from __future__ import annotations
@@ -48,8 +46,7 @@ Handler = Callable[..., object]  # called with job=, client= and context=
 Runtime = Callable[[Job], tuple[WebClient, BoltContext]]
 Id = tuple[str, str]
 
-# failures of the database or of Slack, which a later try may not meet: a post that was refused, timed out or got
-# an answer cut short (json), a database that did not answer
+# failures of the database or of Slack that a later try may not meet: a post refused, timed out or cut short (json)
 TRANSIENT = (SQLAlchemyError, SlackClientError, OSError, json.JSONDecodeError)
 
 
@@ -98,9 +95,7 @@ class FollowUps:
             self._held[job.id] = job
         try:
             self.kinds[job.kind].pool.submit(self._run, job, client, context)
-        except RuntimeError:  # the pool is shut down: the process began to drain since the job was taken or accepted
-            with self._lock:
-                self._held.pop(job.id, None)
+        except RuntimeError:  # the pool is shut: the process began to drain since the job was taken or accepted
             self._let_go([job], "taken as the process began to drain")
 
     def hold(self, job: Job) -> None:
