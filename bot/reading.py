@@ -3,7 +3,7 @@ plausible convention, phase two (`bot.rules`) decides from them, and from the ev
 by an ordered table of named rules. `read_number` is what every other reader of numbers calls (a command's
 values, a form's fields, a series of measurements), so that all numbers are read by one table.
 
-    >>> from bot.recipient import RecipientLike, as_recipient
+    >>> from bot.recipient import Recipient
     >>> read_number("2,000", Recipient.parse("en-US")).rule
     'house_form'
     >>> read_number("0,9", Recipient.parse("en-US")).rule
