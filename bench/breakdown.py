@@ -54,8 +54,8 @@ def run_parts(requests: int) -> None:
     import bot.slack.commands as commands
     from bot.engine import calculate as calculate_command
     from bot.errors import UserInputError
-    from bot.parsing import parse_words, split_words
-    from bot.series_syntax import is_series
+    from bot.reader.parsing import parse_words, split_words
+    from bot.reader.series_syntax import is_series
     from bot.slack.plumbing import request_log
     from bot.slack.views import with_text_buttons, with_unknown_reader_note
 

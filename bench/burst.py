@@ -115,7 +115,7 @@ def send_burst(url: str, fake: FakeSlack, planned: Planned) -> Burst:
 def own_reply(text: str, tag: str) -> str:
     """The text of the reply a reader of `tag` gets once their locale is known (the engine's, in this process)."""
     from bot.engine import answer
-    from bot.recipient import Recipient
+    from bot.reader.recipient import Recipient
 
     return answer(text, Recipient.parse(tag)).text
 

@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.engine import answer  # noqa: E402
-from bot.numbers import resolve_locale  # noqa: E402
+from bot.reader.numbers import resolve_locale  # noqa: E402
 from bot.replies.wording import Wording  # noqa: E402
 
 SLACK_LOCALES = ["en-US", "en-GB", "en-IN", "de-DE", "es-ES", "es-LA", "fr-FR", "it-IT", "ja-JP", "ko-KR", "pt-BR",

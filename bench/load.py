@@ -192,7 +192,7 @@ def _ms(value: str) -> float:
 
 def engine_time_us() -> dict[str, float]:
     from bot.engine import answer
-    from bot.numbers import resolve_locale
+    from bot.reader.numbers import resolve_locale
 
     texts = command_mix()[:200]
     result = {}

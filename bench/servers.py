@@ -11,8 +11,8 @@ announcing a 100,000-byte body and never send it: a server that gives each conne
   waitress 16     waitress: one I/O thread reads each request in full, then hands it to one of 16 threads (the
                   server dpscale ran before, with a hand-written fork loop around it)
   uvicorn+wsgi    uvicorn (httptools) with a small ASGI front reading the body in full, then 16 threads
-  dpscale server  what `python -m bot.server` runs: gunicorn's arbiter, one uvicorn worker (bot/workers.py), the
-                  ASGI front of bot/asgi.py (its own WSGI bridge), 16 threads
+  dpscale server  what `python -m bot.server` runs: gunicorn's arbiter, one uvicorn worker (bot/web/workers.py), the
+                  ASGI front of bot/web/asgi.py (its own WSGI bridge), 16 threads
 
 With `--app dpscale` the same candidates (less the ASGI sketch) serve dpscale itself instead of the floor, on an
 SQLite file. Each row also gives the serving processes' resident memory after the run (RSS, summed over the

@@ -9,7 +9,7 @@ Prints the reply as plain text (what the Slack message shows, its markup rendere
 --json, the exact Block Kit payload the bot sends. In plain text the command is written as a terminal takes it
 (`dpscale 64 2,000 90%`, not Slack's `/dpscale …`). Exit status 0 for a result or help, 2 for a user error (its
 message on stderr; also for `--chart` with anything but a series). `--chart scaling.png` writes a series' chart,
-the PNG the Slack app uploads (`bot.chart`; a forecast's `at=` drawn too). `dpscale --version` prints the
+the PNG the Slack app uploads (`bot.replies.chart`; a forecast's `at=` drawn too). `dpscale --version` prints the
 installed version.
 """
 
@@ -24,12 +24,12 @@ from importlib.metadata import PackageNotFoundError, version
 from bot.engine import answer, measured_series
 from bot.errors import UserInputError
 from bot.format_choice import UnknownFormatError, build_unknown_format_reply, take_format_choice
-from bot.numbers import resolve_locale
-from bot.recipient import Audience, Recipient
+from bot.reader.numbers import resolve_locale
+from bot.reader.recipient import Audience, Recipient
+from bot.reader.series_syntax import wants_series_form
 from bot.replies import Reply, build_error_reply, render_plain_text
 from bot.replies.guide import build_series_form_note
 from bot.replies.wording import wording_for
-from bot.series_syntax import wants_series_form
 from bot.settings import Settings
 
 DEFAULT_LOCALE: str = Settings.model_fields["dpscale_default_locale"].default  # the app's own default
@@ -91,7 +91,7 @@ def write_chart(text: str, recipient: Recipient, path: str) -> int:
         sys.stderr.write(wording_for(recipient).gettext("Only a measurement series has a chart: nothing was written "
                                                      "to {file}.").format(file=path) + "\n")
         return 2
-    from bot.chart import series_chart  # matplotlib, only where a chart is drawn
+    from bot.replies.chart import series_chart  # matplotlib, only where a chart is drawn
 
     with open(path, "wb") as file:
         file.write(series_chart(*found))

@@ -8,23 +8,23 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import cache
 
-from bot.calculator import Quantity, Result, make_scenario, solve
 from bot.errors import UserInputError
-from bot.formats import NUMBER_FORMATS
-from bot.numbers import resolve_locale
-from bot.parsing import Command, FieldErrors, parse_fields, parse_words, split_words
-from bot.recipient import Recipient, RecipientLike, as_recipient
+from bot.model.calculator import Quantity, Result, make_scenario, solve
+from bot.model.series import Series, analyse
+from bot.reader.formats import NUMBER_FORMATS
+from bot.reader.numbers import resolve_locale
+from bot.reader.parsing import Command, FieldErrors, parse_fields, parse_words, split_words
+from bot.reader.recipient import Recipient, RecipientLike, as_recipient
+from bot.reader.series_syntax import SeriesCommand, is_series, parse_series, parse_series_fields
 from bot.replies import Reply, build_error_reply, build_help_reply, build_result_reply
 from bot.replies.series import build_series_error_reply, build_series_reply
-from bot.series import Series, analyse
-from bot.series_syntax import SeriesCommand, is_series, parse_series, parse_series_fields
 
 __all__ = ["answer", "answer_form", "answer_series_form", "calculate", "measured_series", "measured_series_form",
            "solve_form", "warm_up"]
 
 
 def answer(text: str, recipient: RecipientLike) -> Reply:
-    """The reply to `text` for `recipient` (who may be the unknown reader, or a whole channel: `bot.recipient`).
+    """The reply to `text` for `recipient` (who may be the unknown reader, or a whole channel: `bot.reader.recipient`).
 
     A user's mistake becomes a localized error reply; nothing else is caught here, so a bug surfaces as one.
     """

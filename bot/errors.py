@@ -28,9 +28,9 @@ class ErrorCode(StrEnum):
     ACTUAL_ABOVE_IDEAL = "actual_above_ideal"
     UNKNOWN_LOCALE = "unknown_locale"
     UNKNOWN_UNIT = "unknown_unit"  # a unit after a number that dpscale does not read (`2000 TFLOPS`)
-    UNPLACED_NUMBER = "unplaced_number"  # a number the grammar cannot place with certainty (`bot.grammar`)
+    UNPLACED_NUMBER = "unplaced_number"  # a number the grammar cannot place with certainty (`bot.reader.grammar`)
     UNCLEAR_EFFICIENCY = "unclear_efficiency"  # bare, above 1 and below 10: no fraction, hardly a percentage
-    # a measurement series (`bot.series_syntax`)
+    # a measurement series (`bot.reader.series_syntax`)
     SERIES_COUNT = "series_count"
     SERIES_NO_THROUGHPUT = "series_no_throughput"
     SERIES_REPEATED_SIZE = "series_repeated_size"
@@ -59,10 +59,10 @@ class UserInputError(Exception):
     high: str | None = None
     suggestions: tuple[str, ...] = field(default_factory=tuple)
     readings: tuple[Decimal, ...] = field(default_factory=tuple)  # every value an ambiguous number can mean
-    reason: str | None = None  # why it was asked about rather than read (`bot.numbers.AskReason`)
+    reason: str | None = None  # why it was asked about rather than read (`bot.reader.numbers.AskReason`)
     value: str | None = None  # a solved value that broke the rule, as computed
     cause: str | None = None  # the given quantity a solved value was computed from
-    rule: str | None = None  # the reading rule that asked or refused (`bot.rules.RULES`), for a number's errors
+    rule: str | None = None  # the reading rule that asked or refused (`bot.reader.rules.RULES`), for a number's errors
     pair: str | None = None  # in a measurement series: the measurement (`8=15800`) the error is in, as typed
 
     def __str__(self) -> str:  # for logs only; users see the rendered message

@@ -12,11 +12,11 @@ from typing import Any
 from babel import Locale
 
 from bot.errors import NUMBER_FORMAT, ErrorCode, UserInputError
-from bot.formats import NUMBER_FORMATS, example_number
 from bot.i18n import catalog_name, translations_for
 from bot.names import display_name
-from bot.numbers import resolve_locale
-from bot.recipient import Recipient, RecipientLike, as_recipient
+from bot.reader.formats import NUMBER_FORMATS, example_number
+from bot.reader.numbers import resolve_locale
+from bot.reader.recipient import Recipient, RecipientLike, as_recipient
 from bot.replies.blocks import Reply, ReplyKind, code, context, escape, section
 from bot.replies.wording import wording_for
 

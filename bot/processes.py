@@ -63,7 +63,7 @@ def warm_steps() -> list[Callable[[], None]]:
     then walks none of the locales' data. Frozen only at the end, half the locales' data (18,000 objects) made
     such a collection take 0.1 s here, and one took 0.43 s of the interpreter in the middle of a cold burst."""
     from bot.engine import warm_up
-    from bot.formats import NUMBER_FORMATS
+    from bot.reader.formats import NUMBER_FORMATS
 
     began: float | None = None  # when the first step ran
 

@@ -10,8 +10,8 @@ SIGTERM or SIGINT every worker stops accepting, answers what it has received and
 follow-up work within `WEB_DRAIN_TIMEOUT`; SIGHUP replaces the workers with new ones, gracefully; SIGTTIN and
 SIGTTOU add and remove one.
 
-Each worker (bot/workers.py) reads requests on uvicorn's event loop and runs dpscale in one of `WEB_THREADS`
-threads only once a request has arrived in full (bot/asgi.py); connections are bounded in time, so no client can
+Each worker (bot/web/workers.py) reads requests on uvicorn's event loop and runs dpscale in one of `WEB_THREADS`
+threads only once a request has arrived in full (bot/web/asgi.py); connections are bounded in time, so no client can
 hold them: silent ones are closed after 2 s, unfinished requests 10 s after their first byte, idle kept-alive
 ones after 10 s. The limit on open connections is the file-descriptor limit alone, raised to its hard maximum.
 
@@ -35,11 +35,11 @@ import resource
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from bot.asgi import Front, Lifespan
-from bot.http import EVENTS_PATH, HEALTH_PATH, WSGIApp
 from bot.logs import configure_logging, restart_writer_in_child
 from bot.settings import Settings, load_settings
 from bot.startup import StartupError, check_port, load_settings_or_report, log_start, open_store
+from bot.web.asgi import Front, Lifespan
+from bot.web.http import EVENTS_PATH, HEALTH_PATH, WSGIApp
 
 if TYPE_CHECKING:
     from bot.slack.plumbing import Services
@@ -53,7 +53,7 @@ log = logging.getLogger("bot.server")
 
 
 def create_wsgi_app(settings: Settings | None = None) -> WSGIApp:
-    """dpscale as a WSGI app, for any WSGI server: Bolt behind the checks of bot/http.py."""
+    """dpscale as a WSGI app, for any WSGI server: Bolt behind the checks of bot/web/http.py."""
     return build(settings or load_settings())[0]
 
 
@@ -70,10 +70,10 @@ def create_asgi_app(settings: Settings | None = None) -> Front:
 def build(settings: Settings) -> tuple[WSGIApp, Services]:
     """The WSGI app and the services behind it, which each worker starts and drains; the schema is brought up to
     date on the way (once: a database already there costs one query)."""
-    from bot.http import BoltHandler, guarded
-    from bot.numbers import resolve_locale
+    from bot.reader.numbers import resolve_locale
     from bot.slack.app import create_app, create_services
     from bot.slack.workspaces import installation_failed_page
+    from bot.web.http import BoltHandler, guarded
 
     configure_logging(settings)
     services = create_services(settings, open_store(settings))  # StartupError naming DATABASE_URL
@@ -89,14 +89,14 @@ def server_options(settings: Settings) -> dict[str, Any]:
     return {
         "bind": [f"{_bracketed(settings.host)}:{settings.port}"],
         "workers": process_count(settings),
-        "worker_class": "bot.workers.Worker",
+        "worker_class": "bot.web.workers.Worker",
         "graceful_timeout": math.ceil(settings.web_drain_timeout + GRACE),
         "timeout": WORKER_TIMEOUT,
         "backlog": BACKLOG,
         "preload_app": True,  # built once, before the fork: a replaced worker is serving within a second
         "proc_name": "dpscale",
         "control_socket_disable": True,  # gunicornc's socket: nothing here uses it, and it is one path per user
-        "logger_class": "bot.workers.OneLineLogger",
+        "logger_class": "bot.web.workers.OneLineLogger",
         "accesslog": None,
         "loglevel": settings.log_level.lower(),
     }
@@ -105,7 +105,7 @@ def server_options(settings: Settings) -> dict[str, Any]:
 def serve(settings: Settings, app: WSGIApp | None = None) -> None:
     """Serve `app` (dpscale unless given; a given WSGI app runs behind the same front, with no follow-up work)
     on $HOST:$PORT in as many worker processes as `process_count` says, until SIGTERM or SIGINT."""
-    from bot.arbiter import Gunicorn  # only now: gunicorn reads WEB_CONCURRENCY as it is imported
+    from bot.web.arbiter import Gunicorn  # only now: gunicorn reads WEB_CONCURRENCY as it is imported
 
     _raise_file_limit()
     configure_logging(settings)

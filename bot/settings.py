@@ -13,7 +13,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.errors import UserInputError
 from bot.keys import parse_keys
-from bot.numbers import resolve_locale
+from bot.reader.numbers import resolve_locale
 
 SLACK_API_URL = "https://slack.com/api/"
 MODE_PROBLEM = "SLACK_SIGNING_SECRET is required unless SLACK_APP_TOKEN selects Socket Mode"

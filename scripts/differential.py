@@ -8,7 +8,8 @@ reading (with a few `lang=` and `format=` words beside them) for every Slack loc
 reader (`@unknown`) and as a channel (`@channel`). A command is answered through the command-line tool, in its
 plain text and its Block Kit payload; a message (a colleague's, read by the message shortcut) gives the values it
 states and the question about it. The reader is built from its tag with whichever API the checkout has: the
-`Recipient` value (`bot.recipient`), or a locale tag read by `bot.formats.parse_reader_locale` in versions before it.
+`Recipient` value (`bot.reader.recipient`), or a locale tag read by `bot.reader.formats.parse_reader_locale` in versions
+before it.
 """
 
 from __future__ import annotations
@@ -52,11 +53,11 @@ def corpus_pairs() -> list[tuple[str, str, str]]:
 
 def reader_of(tag: str) -> Any:
     """The reader a tag stands for, in this checkout's own terms."""
-    import bot.formats
+    import bot.reader.formats
 
-    if hasattr(bot.formats, "parse_reader_locale"):  # a version before `bot.recipient`
-        return bot.formats.parse_reader_locale(tag)
-    from bot.recipient import Recipient
+    if hasattr(bot.reader.formats, "parse_reader_locale"):  # a version before `bot.reader.recipient`
+        return bot.reader.formats.parse_reader_locale(tag)
+    from bot.reader.recipient import Recipient
 
     return Recipient.parse(tag)
 
@@ -73,7 +74,7 @@ def cli_reply(text: str, tag: str, json_out: bool) -> str:
 
 def message_reading(text: str, tag: str) -> str:
     """The values a message states for its author, and the question about it, as the message shortcut reads it."""
-    from bot.excerpts import read_message
+    from bot.reader.excerpts import read_message
 
     excerpt = read_message(text, reader_of(tag))
     values = " ".join(f"{quantity.value}={value}" for quantity, value in sorted(excerpt.values.items()))

@@ -1,4 +1,4 @@
-"""Write docs/reading.md from the reading rules' table (`bot.rules.RULES`): one row per rule, in order, with its
+"""Write docs/reading.md from the reading rules' table (`bot.reader.rules.RULES`): one row per rule, in order, with its
 example read by today's code.
 
     python scripts/reading_rules.py          # rewrite docs/reading.md
@@ -16,42 +16,42 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bot.calculator import Quantity  # noqa: E402
 from bot.errors import UserInputError  # noqa: E402
-from bot.reading import RULES, Rule, read_number  # noqa: E402
-from bot.recipient import Recipient  # noqa: E402
-from bot.values import possible_for  # noqa: E402
+from bot.model.calculator import Quantity  # noqa: E402
+from bot.reader.reading import RULES, Rule, read_number  # noqa: E402
+from bot.reader.recipient import Recipient  # noqa: E402
+from bot.reader.values import possible_for  # noqa: E402
 
 DOC = ROOT / "docs" / "reading.md"
 INTRO = """# How dpscale reads a number
 
-<!-- written by scripts/reading_rules.py from bot/rules.py: edit the table there, then run the script -->
+<!-- written by scripts/reading_rules.py from bot/reader/rules.py: edit the table there, then run the script -->
 
 Every number a user types — a command's values, a form's fields — is read in two phases.
 
-1. **Every reading** (`bot/candidates.py`): the token is read in the reader's own formats (the user's Slack
+1. **Every reading** (`bot/reader/candidates.py`): the token is read in the reader's own formats (the user's Slack
    locale; for the unknown reader every Slack locale's; for es-LA each of its countries'; with `lang=` the chosen
    one's too), in every other Slack locale's format and in some common neighbours' (de-CH, fr-CA, ru-RU, …), as a
    first group too long to be one (`2000,000`), and as dpscale itself would write the value for the reader. A
    token no format can read is refused here: characters that only look like digits (`10³`, `½`), an unknown
    suffix (`2x`; `k`, `M`, `G`, `千`, `万`, `亿` and their Korean and Traditional forms are known), marks no format
    writes.
-2. **The rules** (`bot/rules.py`): the first row below that applies decides, and the outcome carries the row's
+2. **The rules** (`bot/reader/rules.py`): the first row below that applies decides, and the outcome carries the row's
    name. A row's condition leaves out what the rows before it decided, so the order is part of the rules. The
    *quantity* a number is for rules out readings that cannot be meant (2.5 devices, a 1500 % efficiency); the
    *evidence* is what the rest of the command says of its writer's format: a number only another format reads
    (`0,9` from an English user), a percent sign written first (`%90`), another language's key words.
 
-Then the value is read for its quantity (`bot/values.py`): a percent sign only on the efficiency; a bare
+Then the value is read for its quantity (`bot/reader/values.py`): a percent sign only on the efficiency; a bare
 efficiency from 10 to 100 is a percentage and exactly 1 is 100 %, each with a note; one above 1 and below 10
 (`1.5`) is refused: no fraction, and hardly a measured percentage.
 
 Code that reads a number calls one entry point, so that every number goes through this table:
-`bot.reading.read_number(token, reader, possible, evidence)` for a bare token (it returns a `Reading` whose
+`bot.reader.reading.read_number(token, reader, possible, evidence)` for a bare token (it returns a `Reading` whose
 `rule` names the row that decided, or raises the question or refusal, whose `rule` says the same), and
-`bot.values.read_value(quantity, raw, reader, evidence)` for a value of one of the four quantities (its percent
-sign, its bounds). The evidence of a whole command is gathered first: `bot.values.value_marks` of each of its
-numbers and `bot.evidence.clue_marks` of its words.
+`bot.reader.values.read_value(quantity, raw, reader, evidence)` for a value of one of the four quantities (its percent
+sign, its bounds). The evidence of a whole command is gathered first: `bot.reader.values.value_marks` of each of its
+numbers and `bot.reader.evidence.clue_marks` of its words.
 
 Words beside the numbers (`64 GPUs at 2000 img/s with 90% efficiency`, `64台`, `64 Geräte`) are read by the
 grammar of labelled numbers before the rules (its rows are the last tables below): a unit word names the quantity
@@ -94,16 +94,16 @@ def table() -> str:
 
 
 def grouping_table() -> str:
-    from bot.grouping import VETOES
-    from bot.grouping_rules import QUESTIONS
-    from bot.parsing import parse_command
+    from bot.reader.grouping import VETOES
+    from bot.reader.grouping_rules import QUESTIONS
+    from bot.reader.parsing import parse_command
 
     vetoes = ", ".join(f"`{name}`" for name, _ in VETOES)
     rows = ["", "## Where one number ends and the next begins", "",
             "A word of exactly three digits may continue the number before it (`2 000`; `115 200` as a channel's "
             "figures are written). Every way of joining is weighed, and one is ruled out by a veto: "
-            f"{vetoes} (`bot.grouping.VETOES`). The one way that survives is read; otherwise the command is asked "
-            "about, each question naming the words in doubt (`bot.grouping_rules.QUESTIONS`):", "",
+            f"{vetoes} (`bot.reader.grouping.VETOES`). The one way that survives is read; otherwise the command is "
+            "asked about, each question naming the words in doubt (`bot.reader.grouping_rules.QUESTIONS`):", "",
             "| question | when | example | asked about |", "|---|---|---|---|"]
     for question in QUESTIONS:
         name, (tag, text), when = question.name, question.example, question.says
@@ -118,7 +118,7 @@ def grouping_table() -> str:
 
 def grammar_result(tag: str, text: str, name: str) -> str:
     """What today's code makes of a grammar row's example, and whether that row decided it."""
-    from bot.parsing import parse_command
+    from bot.reader.parsing import parse_command
 
     try:
         command = parse_command(text, Recipient.parse(tag))
@@ -130,8 +130,8 @@ def grammar_result(tag: str, text: str, name: str) -> str:
 
 
 def grammar_table() -> str:
-    """The grammar of labelled numbers (`bot.grammar`), row by row, and the corpus's counts."""
-    from bot.grammar import ATTACHMENTS, PHRASES, QUESTIONS
+    """The grammar of labelled numbers (`bot.reader.grammar`), row by row, and the corpus's counts."""
+    from bot.reader.grammar import ATTACHMENTS, PHRASES, QUESTIONS
 
     rows = ["", "## Sentences: the grammar of labelled numbers", "", GRAMMAR_INTRO, ""]
     for title, table_rows in (("Phrases, rewritten before the words are told apart", PHRASES),
@@ -157,14 +157,14 @@ def corpus_counts() -> str:
 
 ASKING = frozenset({"ambiguous_number", "ambiguous_grouping", "unplaced_number"})
 GRAMMAR_INTRO = """Words beside the numbers (`64 GPUs: 2000 img/s, 90%`, `per GPU 2000 img/s, 64 GPUs`,
-`64台で2000サンプル/秒`) are read by the grammar of labelled numbers (`bot/grammar.py`, applied by
-`bot/attachment.py`; its words are in `bot/labels.py`): phrases are rewritten first, then each unit or label is
-written on the number it names, and the numbers no unit names take the values left in order. `key=value` and
+`64台で2000サンプル/秒`) are read by the grammar of labelled numbers (`bot/reader/grammar.py`, applied by
+`bot/reader/attachment.py`; its words are in `bot/reader/labels.py`): phrases are rewritten first, then each unit or
+label is written on the number it names, and the numbers no unit names take the values left in order. `key=value` and
 `key: value` stay, for known keys only; a colon after a unit or device word is punctuation. A word the grammar
 does not understand never moves a number into another field: it is named in the error, and a number the grammar
 cannot place with certainty is asked about, naming the number and the values it could be. Every outcome names its
 row (`Command.grammar`, or the error's `rule`). The message shortcut reads a message by the same rows, and first
-leaves out the numbers that are none of the four (`bot.excerpts.LEFT_OUT`: latency, batch sizes, epochs and
+leaves out the numbers that are none of the four (`bot.reader.excerpts.LEFT_OUT`: latency, batch sizes, epochs and
 steps, dates, versions, model sizes, sequence lengths, utilisation); there only a number a unit or label names is
 placed."""
 CORPUS_INTRO = """`tests/corpus/sentences.tsv` holds commands and channel messages as people write them in the twelve

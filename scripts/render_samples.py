@@ -1,6 +1,6 @@
 """Write docs/samples/<language>.txt: the seed example's whole reply in each shipped language, as plain text; and
-docs/samples/series/<language>.txt: a measurement series' reply (`bot.series_syntax`) the same way; and
-docs/samples/charts/<language>.png: that series' chart with a forecast for 128 devices (`bot.chart`), one per
+docs/samples/series/<language>.txt: a measurement series' reply (`bot.reader.series_syntax`) the same way; and
+docs/samples/charts/<language>.png: that series' chart with a forecast for 128 devices (`bot.replies.chart`), one per
 number format that draws different pixels (the chart holds no words: only its numbers' marks differ), named after
 the first language that writes it.
 
@@ -21,7 +21,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from bot.engine import answer
-from bot.recipient import Recipient
+from bot.reader.recipient import Recipient
 from bot.replies import render_plain_text
 from bot.replies.wording import EXAMPLE, Wording
 
@@ -50,8 +50,8 @@ def series_sample(tag: str) -> str:
 
 def charts() -> dict[str, bytes]:
     """Each distinct chart of the series (with `at=128`), under the first language whose numbers draw it."""
-    from bot.chart import series_chart
     from bot.engine import measured_series
+    from bot.replies.chart import series_chart
 
     drawn: dict[bytes, str] = {}
     for name, tag in LOCALES.items():

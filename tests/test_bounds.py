@@ -7,11 +7,11 @@ from decimal import Decimal as D
 
 import pytest
 
-from bot.calculator import MAX_ACTUAL, MAX_DEVICES, MAX_THROUGHPUT, MIN_EFFICIENCY, Quantity, make_scenario
 from bot.errors import ErrorCode, UserInputError
-from bot.numbers import SLACK_LOCALES
-from bot.parsing import parse_command
-from bot.recipient import Recipient
+from bot.model.calculator import MAX_ACTUAL, MAX_DEVICES, MAX_THROUGHPUT, MIN_EFFICIENCY, Quantity, make_scenario
+from bot.reader.numbers import SLACK_LOCALES
+from bot.reader.parsing import parse_command
+from bot.reader.recipient import Recipient
 from bot.replies.wording import Wording
 
 DEV, THR, EFF, ACT = Quantity
@@ -122,7 +122,7 @@ def test_space_separated_groups_join_only_at_their_sizes(text, values, token):
 
 
 def test_the_ways_of_joining_groups_are_weighed_up_to_their_limit_and_no_further():
-    """Up to ten groups of three (`bot.grouping.MAX_GROUP_CHOICES`), every way of joining is weighed (and several
+    """Up to ten groups of three (`bot.reader.grouping.MAX_GROUP_CHOICES`), every way of joining is weighed (and several
     fit: asked); past it, all are joined at once, so the command is short of a number."""
     limit = 10
     at_limit = "1 " + " ".join(["100"] * limit) + " 90%"
@@ -138,7 +138,7 @@ def test_the_ways_of_joining_groups_are_weighed_up_to_their_limit_and_no_further
                          ids=[f"{q.value}-{'max' if up else 'min'}" for q, _, _, up in LIMITS])
 def test_each_bound_holds_exactly_at_its_limit_in_the_form_too(tag, quantity, limit, step, upper):
     """The form reads each field by the same rules: the limit is read and kept, one step past it is refused."""
-    from bot.parsing import parse_fields
+    from bot.reader.parsing import parse_fields
 
     locale = locale_of(tag)
     words = Wording(locale)

@@ -4,8 +4,8 @@ from decimal import Decimal as D
 
 import pytest
 
-from bot.calculator import MAX_DEVICES, Quantity, make_scenario, solve
 from bot.errors import ErrorCode, UserInputError
+from bot.model.calculator import MAX_DEVICES, Quantity, make_scenario, solve
 
 
 def test_seed_example_comes_out_exactly():

@@ -27,13 +27,13 @@ import pytest
 from babel.messages.pofile import read_po
 
 from blockkit import MAX_VIEW_BLOCKS, assert_within_limits
-from bot.calculator import Quantity
 from bot.engine import answer
 from bot.errors import ErrorCode, UserInputError
 from bot.format_choice import build_format_blocks, build_format_saved_reply, build_unknown_format_reply
 from bot.i18n import LOCALES_DIR, shipped_languages
-from bot.numbers import resolve_locale
-from bot.recipient import Recipient
+from bot.model.calculator import Quantity
+from bot.reader.numbers import resolve_locale
+from bot.reader.recipient import Recipient
 from bot.replies import build_error_reply, build_help_reply
 from bot.replies.blocks import code
 from bot.replies.particles import MARKER, fill

@@ -8,12 +8,12 @@ from decimal import Decimal as D
 
 import pytest
 
-from bot.chart import MEASURED, chart_png, draw
-from bot.forecast import forecast
-from bot.numbers import resolve_locale
+from bot.model.forecast import forecast
+from bot.model.series import analyse
+from bot.reader.numbers import resolve_locale
+from bot.replies.chart import MEASURED, chart_png, draw
 from bot.replies.series import series_table
 from bot.replies.wording import wording_for
-from bot.series import analyse
 
 TWO = [(8, "15800"), (64, "115200")]
 TWELVE = [(2 ** k, str(round(2000 * 2 ** k * (1 - 0.02 * k)))) for k in range(1, 13)]

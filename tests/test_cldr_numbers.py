@@ -1,13 +1,13 @@
-"""The table of CLDR number data (bot/cldr_numbers.py) is Babel's own, for every locale dpscale offers."""
+"""The table of CLDR number data (bot/reader/cldr_numbers.py) is Babel's own, for every locale dpscale offers."""
 
 from __future__ import annotations
 
 import pytest
 from babel import Locale
 
-from bot.cldr_numbers import CLDR_NUMBERS
-from bot.formats import offered_locales
-from bot.numbers import babel_style, cldr_style, resolve_locale
+from bot.reader.cldr_numbers import CLDR_NUMBERS
+from bot.reader.formats import offered_locales
+from bot.reader.numbers import babel_style, cldr_style, resolve_locale
 
 
 @pytest.mark.parametrize("name", sorted(CLDR_NUMBERS))

@@ -117,20 +117,21 @@ def test_cli_says_its_version():
 
 
 def test_cli_writes_the_series_chart_the_slack_app_uploads(tmp_path, capsys):
-    """`--chart FILE`: the same PNG bot.chart draws for the Slack reply, forecast included; the reply as usual."""
+    """`--chart FILE`: the same PNG bot.replies.chart draws for the Slack reply, forecast included; the reply as
+    usual."""
     from decimal import Decimal
 
-    from bot.chart import chart_png
-    from bot.forecast import forecast
+    from bot.model.forecast import forecast
+    from bot.model.series import analyse
+    from bot.replies.chart import chart_png
     from bot.replies.wording import wording_for
-    from bot.series import analyse
 
     path = tmp_path / "scaling.png"
     assert main(["v=2000 8=15800 16=31000 64=115200 at=128", "--chart", str(path), "--locale", "de-DE"]) == 0
     assert "Skalierungseffizienz" in capsys.readouterr().out
     series = analyse(Decimal(2000), [(Decimal(8), Decimal(15800)), (Decimal(16), Decimal(31000)),
                                      (Decimal(64), Decimal(115200))])
-    from bot.numbers import resolve_locale
+    from bot.reader.numbers import resolve_locale
     assert path.read_bytes() == chart_png(series, wording_for(resolve_locale("de-DE")), forecast(series, 128))
 
 

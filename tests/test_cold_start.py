@@ -3,7 +3,7 @@
 A process that starts on a database already at the newest revision loads nothing its first answer does not use:
 not Alembic, not psycopg on SQLite, not slack-sdk's SQLAlchemy stores (SQLAlchemy's ORM) in one workspace, not
 Babel's `.po` reader. Its warm-up runs in each worker once it serves, a step at a time while no request is in
-flight (`bot.asgi.Front`'s idle work).
+flight (`bot.web.asgi.Front`'s idle work).
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.asgi import IDLE_PATIENCE, Front
 from bot.settings import Settings
 from bot.store import Database, upgrade
+from bot.web.asgi import IDLE_PATIENCE, Front
 from fake_slack import FakeSlack
 from slack_client import BOT_TOKEN, SIGNING_SECRET
 
@@ -30,7 +30,7 @@ NOT_FOR_A_FIRST_ANSWER = ("alembic", "psycopg", "sqlalchemy.orm", "sqlalchemy.ex
                           "slack_sdk.oauth.installation_store.sqlalchemy", "babel.messages.pofile",
                           "sqlalchemy.dialects.postgresql",
                           # a series' chart: drawn in a process of its own, started where a chart is drawn
-                          "matplotlib", "numpy", "bot.chart", "multiprocessing", "bot.forecast")
+                          "matplotlib", "numpy", "bot.replies.chart", "multiprocessing", "bot.model.forecast")
 
 FIRST_ANSWER = """
 import json, sys

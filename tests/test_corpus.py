@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.calculator import Quantity
 from bot.errors import UserInputError
-from bot.excerpts import read_message
-from bot.numbers import resolve_locale
-from bot.parsing import parse_command
-from bot.recipient import Audience, Recipient
+from bot.model.calculator import Quantity
+from bot.reader.excerpts import read_message
+from bot.reader.numbers import resolve_locale
+from bot.reader.parsing import parse_command
+from bot.reader.recipient import Audience, Recipient
 
 CORPUS = Path(__file__).parent / "corpus" / "sentences.tsv"
 NAMES = {"d": Quantity.DEVICES, "v": Quantity.THROUGHPUT, "e": Quantity.EFFICIENCY, "a": Quantity.ACTUAL}

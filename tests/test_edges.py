@@ -20,7 +20,7 @@ from bot.slack.workspaces import StoreAuthorize
 from bot.store import Job, Store, Workspace, upgrade
 from bot.store.installations import installation_store
 from bot.store.tokens import TokenCipher
-from bot.workers import OncePerInterval
+from bot.web.workers import OncePerInterval
 
 SINGLE = {"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_SIGNING_SECRET": "s"}
 

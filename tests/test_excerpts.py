@@ -6,11 +6,11 @@ from decimal import Decimal
 
 import pytest
 
-from bot.calculator import Quantity
 from bot.errors import ErrorCode
-from bot.excerpts import read_message
-from bot.numbers import resolve_locale
-from bot.recipient import Audience, Recipient
+from bot.model.calculator import Quantity
+from bot.reader.excerpts import read_message
+from bot.reader.numbers import resolve_locale
+from bot.reader.recipient import Audience, Recipient
 
 D, V, E, A = Quantity.DEVICES, Quantity.THROUGHPUT, Quantity.EFFICIENCY, Quantity.ACTUAL
 UNKNOWN = "unknown"

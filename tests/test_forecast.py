@@ -11,8 +11,8 @@ from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 
 from bot.engine import answer
-from bot.forecast import Model, Weakness, analyse, forecast
-from bot.numbers import resolve_locale
+from bot.model.forecast import Model, Weakness, analyse, forecast
+from bot.reader.numbers import resolve_locale
 
 SIZES = st.lists(st.sampled_from([2, 4, 8, 12, 16, 24, 32, 48, 64, 96, 128]), min_size=3, max_size=8, unique=True)
 V = 2000

@@ -1,5 +1,5 @@
-"""The grammar of labelled numbers is a table you can count (`bot.grammar`): every row decides its own example and
-fires on generated input; a sentence's labelled parts may stand in any order; taking a unit away never turns an
+"""The grammar of labelled numbers is a table you can count (`bot.reader.grammar`): every row decides its own example
+and fires on generated input; a sentence's labelled parts may stand in any order; taking a unit away never turns an
 answer into another answer."""
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
-import bot.attachment
-from bot.calculator import Quantity
+import bot.reader.attachment
 from bot.errors import UserInputError
-from bot.grammar import ATTACHMENTS, PHRASES, QUESTIONS, Row
-from bot.numbers import resolve_locale
-from bot.parsing import parse_command
+from bot.model.calculator import Quantity
+from bot.reader.grammar import ATTACHMENTS, PHRASES, QUESTIONS, Row
+from bot.reader.numbers import resolve_locale
+from bot.reader.parsing import parse_command
 from examples import examples
 
 D, V, E, A = Quantity.DEVICES, Quantity.THROUGHPUT, Quantity.EFFICIENCY, Quantity.ACTUAL
@@ -42,7 +42,7 @@ def test_every_row_decides_its_own_example(row: Row):
 
 
 def test_the_doctests_hold():
-    assert doctest.testmod(bot.attachment).failed == 0
+    assert doctest.testmod(bot.reader.attachment).failed == 0
 
 
 # what each row reads, generated: (locale, text, the values meant or None where a question or refusal is meant)

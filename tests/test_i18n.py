@@ -10,7 +10,7 @@ from babel.messages.pofile import read_po
 
 from bot.engine import answer
 from bot.i18n import LOCALES_DIR, compile_catalog, shipped_languages
-from bot.numbers import resolve_locale
+from bot.reader.numbers import resolve_locale
 
 ROOT = Path(__file__).resolve().parent.parent
 PLACEHOLDER = re.compile(r"\{(\w+)\}")

@@ -5,13 +5,13 @@ from decimal import Decimal as D
 
 import pytest
 
-from bot.calculator import Quantity
 from bot.engine import answer
 from bot.errors import ErrorCode, UserInputError
 from bot.i18n import shipped_languages
-from bot.keywords import CONFLICTS_REFUSED, WORDS, keywords, shown_keys
-from bot.numbers import resolve_locale
-from bot.parsing import parse_command
+from bot.model.calculator import Quantity
+from bot.reader.keywords import CONFLICTS_REFUSED, WORDS, keywords, shown_keys
+from bot.reader.numbers import resolve_locale
+from bot.reader.parsing import parse_command
 from bot.replies import render_plain_text
 
 DEV, THR, EFF, ACT = Quantity
@@ -76,8 +76,8 @@ def test_each_languages_help_shows_its_own_words(language):
 
 def test_labels_fillers_and_key_words_never_name_two_things():
     """A unit word names one quantity in every language, the same one as a key word spelled alike, and is never
-    a filler that another language drops (`bot.labels`)."""
-    from bot.labels import FILLERS, PERCENT_WORDS, label_quantities
+    a filler that another language drops (`bot.reader.labels`)."""
+    from bot.reader.labels import FILLERS, PERCENT_WORDS, label_quantities
 
     labels = label_quantities()
     fillers = {word for words in FILLERS.values() for word in words}

@@ -1,4 +1,4 @@
-"""Every shipped language has every table of words (`bot.languages`): a catalog added without its language's
+"""Every shipped language has every table of words (`bot.reader.languages`): a catalog added without its language's
 words, or a language's record with a table left empty that the language writes, fails here by name."""
 
 from __future__ import annotations
@@ -7,13 +7,13 @@ import dataclasses
 
 import pytest
 
-from bot.calculator import Quantity
 from bot.i18n import shipped_languages
-from bot.keywords import word_list
-from bot.languages import LANGUAGES, Words
-from bot.numbers import resolve_locale
-from bot.parsing import parse_command
-from bot.series_syntax import wants_series_form
+from bot.model.calculator import Quantity
+from bot.reader.keywords import word_list
+from bot.reader.languages import LANGUAGES, Words
+from bot.reader.numbers import resolve_locale
+from bot.reader.parsing import parse_command
+from bot.reader.series_syntax import wants_series_form
 
 D, V, E, A = Quantity.DEVICES, Quantity.THROUGHPUT, Quantity.EFFICIENCY, Quantity.ACTUAL
 CJK = ("ja", "ko", "zh_Hans", "zh_Hant")
@@ -25,7 +25,7 @@ MAY_BE_EMPTY = {
        for language in CJK},
     **{(language, table): "a rate is a label of its own (`サンプル/秒`, `샘플/초`)"
        for language in CJK for table in ("rate_nouns", "per_second")},
-    **{(language, table): "one device is written on the count (`1台あたり`, `GPU당`), in bot.grammar's own rows"
+    **{(language, table): "one device is written on the count (`1台あたり`, `GPU당`), in bot.reader.grammar's own rows"
        for language in CJK for table in ("device_nouns", "per", "on", "one", "single")},
 }
 

@@ -13,18 +13,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from blockkit import MAX_VIEW_BLOCKS, assert_no_broadcast, assert_within_limits
-from bot.calculator import Quantity
 from bot.cli import main as cli_main
 from bot.engine import answer
 from bot.errors import ErrorCode, UserInputError
 from bot.i18n import catalog_name, shipped_languages
-from bot.keywords import keywords
-from bot.numbers import SLACK_LOCALES, resolve_locale
-from bot.recipient import Recipient
+from bot.model.calculator import Quantity
+from bot.reader.keywords import keywords
+from bot.reader.numbers import SLACK_LOCALES, resolve_locale
+from bot.reader.recipient import Recipient
+from bot.reader.series_syntax import wants_series_form
 from bot.replies import build_error_reply, build_help_reply, explanation_blocks
 from bot.replies.series import COLUMNS, legend
 from bot.replies.wording import Wording
-from bot.series_syntax import wants_series_form
 from bot.slack.modals import TITLE_LIMIT
 from bot.slack.state import FormMetadata
 from bot.slack.views import form_view, home_view, shared_reply
@@ -39,7 +39,7 @@ TAGS_BY_CATALOG = {catalog: tag for tag, catalog in reversed(CATALOG_OF.items())
 
 
 def test_every_slack_locale_has_its_catalog_named_here():
-    """`bot.numbers.SLACK_LOCALES` is the one list of Slack's locales; this test names the catalog of each."""
+    """`bot.reader.numbers.SLACK_LOCALES` is the one list of Slack's locales; this test names the catalog of each."""
     assert sorted(CATALOG_OF) == sorted(SLACK_LOCALES)
 
 

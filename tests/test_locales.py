@@ -11,7 +11,7 @@ import pytest
 from slack_bolt import BoltRequest, BoltResponse
 from slack_sdk import WebClient
 
-from bot.numbers import resolve_locale
+from bot.reader.numbers import resolve_locale
 from bot.settings import FollowUpPolicy
 from bot.slack.cache import ExpiringCache
 from bot.slack.locales import CACHE_TTL, MAX_LOOKUPS, PAUSE_AFTER_FAILURE, USER_ERROR_TTL, LocaleDirectory

@@ -18,7 +18,7 @@ from slack_bolt import App, BoltRequest
 from slack_sdk import WebClient
 from sqlalchemy import event
 
-from bot.numbers import resolve_locale
+from bot.reader.numbers import resolve_locale
 from bot.settings import Settings
 from bot.slack.app import create_app
 from bot.slack.locales import CACHE_TTL, LOOKUP_THREAD, LocaleDirectory

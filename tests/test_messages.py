@@ -6,7 +6,7 @@ import pytest
 
 from blockkit import assert_no_broadcast, assert_within_limits
 from bot.engine import answer
-from bot.recipient import Recipient
+from bot.reader.recipient import Recipient
 from bot.replies import render_plain_text
 
 
@@ -245,9 +245,9 @@ def test_a_solved_value_that_breaks_a_rule_is_shown_with_the_input_it_came_from(
 
 
 def test_in_the_form_a_solved_value_that_breaks_a_rule_is_shown_under_the_input_it_came_from():
-    from bot.calculator import Quantity
     from bot.engine import answer_form
-    from bot.parsing import FieldErrors
+    from bot.model.calculator import Quantity
+    from bot.reader.parsing import FieldErrors
 
     fields = {Quantity.DEVICES: "64", Quantity.THROUGHPUT: "2000", Quantity.EFFICIENCY: None,
               Quantity.ACTUAL: "12.79"}
@@ -268,9 +268,9 @@ def test_in_the_form_a_solved_value_that_breaks_a_rule_is_shown_under_the_input_
 )
 def test_a_form_field_reads_a_spaced_suffix_and_says_a_unit_is_no_number(locale, throughput, expected):
     """`2 k` is 2000, as `2k` is; a unit typed after the number is not called an unknown suffix."""
-    from bot.calculator import Quantity
     from bot.engine import answer_form
-    from bot.parsing import FieldErrors
+    from bot.model.calculator import Quantity
+    from bot.reader.parsing import FieldErrors
     from bot.replies import describe_error
 
     fields = {Quantity.DEVICES: "64", Quantity.THROUGHPUT: throughput, Quantity.EFFICIENCY: "90 %",
@@ -291,9 +291,9 @@ def test_the_bar_shows_at_least_one_block_for_any_working_cluster(efficiency, fi
 
 
 def test_the_form_asks_under_the_field_when_the_readers_format_is_unknown():
-    from bot.calculator import Quantity
     from bot.engine import answer_form
-    from bot.parsing import FieldErrors
+    from bot.model.calculator import Quantity
+    from bot.reader.parsing import FieldErrors
 
     unknown = Recipient.parse("en-US@unknown")
     fields = {Quantity.DEVICES: "64", Quantity.THROUGHPUT: "2.000", Quantity.EFFICIENCY: "90 %", Quantity.ACTUAL: None}

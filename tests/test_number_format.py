@@ -8,7 +8,6 @@ from decimal import Decimal
 import pytest
 
 from blockkit import MAX_VIEW_BLOCKS, assert_within_limits
-from bot.calculator import Quantity
 from bot.engine import answer
 from bot.format_choice import (
     SELECT_ACTION,
@@ -18,10 +17,11 @@ from bot.format_choice import (
     build_unknown_format_reply,
     take_format_choice,
 )
-from bot.formats import SLACK_LOCALES, example_number, offered_locales
-from bot.numbers import number_style, resolve_locale, write_number
-from bot.parsing import parse_command
-from bot.recipient import Recipient
+from bot.model.calculator import Quantity
+from bot.reader.formats import SLACK_LOCALES, example_number, offered_locales
+from bot.reader.numbers import number_style, resolve_locale, write_number
+from bot.reader.parsing import parse_command
+from bot.reader.recipient import Recipient
 from fake_slack import BOT_USER_ID
 from slack_client import mention_body, post, send_command, send_event, send_interaction, send_mention, signed_headers
 

@@ -5,12 +5,12 @@ from decimal import Decimal as D
 import pytest
 from babel import localedata
 
-from bot.calculator import Quantity, make_scenario
 from bot.errors import ErrorCode, UserInputError
-from bot.numbers import cldr_style, resolve_locale
-from bot.parsing import MAX_INPUT_LENGTH, FieldErrors, parse_command, parse_fields
-from bot.reading import AskReason, Reading, ReadingKind, read_number
-from bot.recipient import Recipient
+from bot.model.calculator import Quantity, make_scenario
+from bot.reader.numbers import cldr_style, resolve_locale
+from bot.reader.parsing import MAX_INPUT_LENGTH, FieldErrors, parse_command, parse_fields
+from bot.reader.reading import AskReason, Reading, ReadingKind, read_number
+from bot.reader.recipient import Recipient
 from bot.replies.wording import Wording
 
 DEV, THR, EFF, ACT = Quantity.DEVICES, Quantity.THROUGHPUT, Quantity.EFFICIENCY, Quantity.ACTUAL

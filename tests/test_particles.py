@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.numbers import resolve_locale
+from bot.reader.numbers import resolve_locale
 from bot.replies.particles import fill, particle
 from bot.replies.wording import wording_for
 

@@ -10,10 +10,10 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from blockkit import assert_no_broadcast, assert_within_limits
-from bot.calculator import Quantity, make_scenario, solve
 from bot.engine import answer
 from bot.errors import ErrorCode, UserInputError
-from bot.numbers import (
+from bot.model.calculator import Quantity, make_scenario, solve
+from bot.reader.numbers import (
     NEIGHBOUR_LOCALES,
     SLACK_LOCALES,
     SPACES,
@@ -23,9 +23,9 @@ from bot.numbers import (
     write_number,
     write_percent,
 )
-from bot.parsing import parse_command
-from bot.reading import read_number, reader_for, slack_styles
-from bot.recipient import Recipient
+from bot.reader.parsing import parse_command
+from bot.reader.reading import read_number, reader_for, slack_styles
+from bot.reader.recipient import Recipient
 from bot.replies.result import Figures
 from bot.replies.wording import Wording
 from examples import examples

@@ -1,4 +1,5 @@
-"""The reader as one value (`bot.recipient.Recipient`): its tag, as buttons, forms and stored preferences carry it."""
+"""The reader as one value (`bot.reader.recipient.Recipient`): its tag, as buttons, forms and stored preferences carry
+it."""
 
 from __future__ import annotations
 
@@ -6,8 +7,8 @@ import pytest
 
 from bot.engine import answer
 from bot.errors import ErrorCode, UserInputError
-from bot.numbers import resolve_locale
-from bot.recipient import Audience, Recipient
+from bot.reader.numbers import resolve_locale
+from bot.reader.recipient import Audience, Recipient
 from bot.replies import render_plain_text
 from bot.slack.state import FormMetadata, ResultState
 

@@ -24,8 +24,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from blockkit import assert_no_broadcast, assert_within_limits
-from bot.formats import NUMBER_FORMATS
 from bot.logs import LineWriter
+from bot.reader.formats import NUMBER_FORMATS
 from fake_slack import BOT_USER_ID, FakeSlack
 from slack_client import (
     BOT_TOKEN,
@@ -106,7 +106,7 @@ def test_a_command_that_waited_for_a_thread_gets_only_what_is_left_of_slacks_dea
 def test_only_the_server_tells_the_listeners_when_a_request_arrived(server_says, client_says, listener_sees):
     from io import BytesIO
 
-    from bot.http import ARRIVED, guarded
+    from bot.web.http import ARRIVED, guarded
 
     seen = {}
 
@@ -251,7 +251,7 @@ def test_a_request_trickled_a_byte_at_a_time_is_closed_once_its_deadline_passes(
     """Connections that send one byte of their headers or of their body every half second are never idle, yet
     each is closed within REQUEST_DEADLINE of its first byte (and the poll and the cleanup's slack); a signed
     command sent meanwhile is answered at once."""
-    from bot.workers import REQUEST_DEADLINE
+    from bot.web.workers import REQUEST_DEADLINE
 
     started = time.monotonic()
     open_ = {name: socket.create_connection(("127.0.0.1", server.port)) for name in TRICKLED}
@@ -285,7 +285,7 @@ def test_a_request_trickled_a_byte_at_a_time_is_closed_once_its_deadline_passes(
 PIPELINED = """
 import asyncio, socket, sys, threading, time
 import uvicorn
-import bot.workers as workers
+import bot.web.workers as workers
 
 workers.REQUEST_DEADLINE = 1  # shorter than the first request takes to answer
 size = int(sys.argv[1])
@@ -696,8 +696,8 @@ def test_a_forked_process_writes_its_own_lines_and_not_its_parents_again():
 HEAP_PROGRAM = """
 import gc
 from bot.engine import answer
-from bot.formats import NUMBER_FORMATS
-from bot.numbers import resolve_locale
+from bot.reader.formats import NUMBER_FORMATS
+from bot.reader.numbers import resolve_locale
 from bot.processes import freeze_startup_heap
 
 freeze_startup_heap()

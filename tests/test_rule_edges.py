@@ -16,7 +16,7 @@ import pytest
 from slack_bolt import BoltRequest
 
 from bot.engine import answer
-from bot.numbers import resolve_locale
+from bot.reader.numbers import resolve_locale
 from bot.replies import render_plain_text
 from bot.settings import Settings
 from bot.slack.app import create_app

@@ -1,5 +1,5 @@
-"""The reading rules are a table you can count (`bot.rules.RULES`): every row decides its own example and fires on
-generated input, no row is dead (swapping any two neighbours changes some outcome), and docs/reading.md is the
+"""The reading rules are a table you can count (`bot.reader.rules.RULES`): every row decides its own example and fires
+on generated input, no row is dead (swapping any two neighbours changes some outcome), and docs/reading.md is the
 table as today's code reads it."""
 
 from __future__ import annotations
@@ -15,16 +15,16 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from bot.calculator import Quantity
-from bot.candidates import candidates, reader_for
 from bot.errors import UserInputError
-from bot.grouping_rules import QUESTIONS, Grouping, Question
-from bot.numbers import NEIGHBOUR_LOCALES, SLACK_LOCALES
-from bot.parsing import parse_command
-from bot.reading import RULES, read_number
-from bot.recipient import Recipient
-from bot.rules import Case, Reading, Rule, decide
-from bot.values import possible_for
+from bot.model.calculator import Quantity
+from bot.reader.candidates import candidates, reader_for
+from bot.reader.grouping_rules import QUESTIONS, Grouping, Question
+from bot.reader.numbers import NEIGHBOUR_LOCALES, SLACK_LOCALES
+from bot.reader.parsing import parse_command
+from bot.reader.reading import RULES, read_number
+from bot.reader.recipient import Recipient
+from bot.reader.rules import Case, Reading, Rule, decide
+from bot.reader.values import possible_for
 
 ROOT = Path(__file__).resolve().parent.parent
 

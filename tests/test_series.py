@@ -10,7 +10,7 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from bot.series import SerialTrend, analyse, doublings, karp_flatt
+from bot.model.series import SerialTrend, analyse, doublings, karp_flatt
 
 
 def test_the_worked_example_comes_out_exactly():

@@ -9,8 +9,8 @@ import pytest
 
 from blockkit import MAX_VIEW_BLOCKS, assert_no_broadcast, assert_within_limits
 from bot.engine import answer
-from bot.numbers import SLACK_LOCALES, resolve_locale
-from bot.recipient import Recipient
+from bot.reader.numbers import SLACK_LOCALES, resolve_locale
+from bot.reader.recipient import Recipient
 from bot.replies import ReplyKind, render_plain_text
 from bot.replies.wording import Wording
 from bot.slack.series_form import explanations_reply, series_form_view

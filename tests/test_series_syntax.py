@@ -11,13 +11,13 @@ from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 
 from bot.errors import ErrorCode, UserInputError
-from bot.numbers import SLACK_LOCALES
-from bot.parsing import split_words
-from bot.reading import AskReason, ReadingKind
-from bot.recipient import Recipient
+from bot.reader.numbers import SLACK_LOCALES
+from bot.reader.parsing import split_words
+from bot.reader.reading import AskReason, ReadingKind
+from bot.reader.recipient import Recipient
+from bot.reader.series_syntax import is_series, parse_series, parse_series_fields, wants_series_form
 from bot.replies import describe_error
 from bot.replies.wording import Wording
-from bot.series_syntax import is_series, parse_series, parse_series_fields, wants_series_form
 from examples import examples
 
 SEED = {"v": D(2000), "pairs": [(D(8), D(15800)), (D(16), D(31000)), (D(64), D(115200))]}
@@ -171,7 +171,7 @@ def test_the_form_reads_one_measurement_per_line_in_the_users_format():
     ],
 )
 def test_the_forms_errors_go_under_their_field(throughput, rows, field, code):
-    from bot.series_syntax import SeriesFieldErrors
+    from bot.reader.series_syntax import SeriesFieldErrors
 
     with pytest.raises(SeriesFieldErrors) as caught:
         parse_series_fields(throughput, rows, Recipient.parse("en-US"))
@@ -222,7 +222,7 @@ def test_three_decimals_after_the_readers_own_decimal_mark_are_asked_about_in_ev
 def test_a_size_a_thousand_times_apart_is_asked_about_in_a_series_as_in_a_command(text, pair):
     """`1.000` devices from an English user: 1 or 1000, both whole, so asked, by the same bounds as a command's
     devices, the question naming the measurement it is in."""
-    from bot.parsing import parse_command
+    from bot.reader.parsing import parse_command
 
     with pytest.raises(UserInputError) as in_a_command:
         parse_command("1.000 2000 90%", Recipient.parse("en-US"))

@@ -9,7 +9,7 @@ import pytest
 from slack_bolt import BoltRequest
 from slack_sdk import WebClient
 
-from bot.numbers import resolve_locale
+from bot.reader.numbers import resolve_locale
 from bot.settings import Settings
 from bot.slack import commands, events
 from bot.slack.app import create_app

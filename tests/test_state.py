@@ -6,8 +6,8 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from bot.calculator import Quantity
-from bot.recipient import Recipient
+from bot.model.calculator import Quantity
+from bot.reader.recipient import Recipient
 from bot.slack.state import BUTTON_VALUE_LIMIT, BadStateError, FormMetadata, ResultState
 from examples import examples
 

@@ -9,7 +9,7 @@ import time
 import pytest
 import yaml
 
-from bot.numbers import resolve_locale
+from bot.reader.numbers import resolve_locale
 from bot.slack.ids import STEP_EVENT, THROUGHPUT_STEP
 from bot.slack.steps import INPUTS, OUTPUTS, READER_INPUT, outcome_of
 from slack_client import ROOT, send_event

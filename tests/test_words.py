@@ -9,13 +9,13 @@ from decimal import Decimal
 
 import pytest
 
-from bot.calculator import Quantity
 from bot.cli import in_terminal
 from bot.engine import answer
 from bot.errors import ErrorCode, UserInputError
 from bot.i18n import shipped_languages
-from bot.numbers import resolve_locale
-from bot.parsing import parse_command
+from bot.model.calculator import Quantity
+from bot.reader.numbers import resolve_locale
+from bot.reader.parsing import parse_command
 from bot.replies import render_plain_text
 from bot.replies.wording import Wording
 from bot.slack.series_form import series_form_view

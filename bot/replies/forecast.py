@@ -8,7 +8,7 @@ from __future__ import annotations
 from decimal import Decimal
 from fractions import Fraction
 
-from bot.forecast import REACH, Fit, Forecast, Model, Weakness, as_decimal
+from bot.model.forecast import REACH, Fit, Forecast, Model, Weakness, as_decimal
 from bot.replies.blocks import Block, context, section
 from bot.replies.wording import Wording
 

@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 
-from bot.calculator import Quantity
-from bot.keywords import word_list
-from bot.languages import LANGUAGES
-from bot.recipient import Recipient, RecipientLike, as_recipient
+from bot.model.calculator import Quantity
+from bot.reader.keywords import word_list
+from bot.reader.languages import LANGUAGES
+from bot.reader.recipient import Recipient, RecipientLike, as_recipient
 from bot.replies.blocks import DIVIDER, Block, Reply, ReplyKind, code, context, escape, header, section
 from bot.replies.wording import EXAMPLE, Wording, wording_for
 
@@ -92,7 +92,7 @@ def build_series_form_note(recipient: Recipient, word: str) -> Reply:
 
 
 def series_word(words: Wording) -> str:
-    """The word that opens the series form, in the reader's language (`bot.series_syntax.SERIES_WORDS` reads
+    """The word that opens the series form, in the reader's language (`bot.reader.series_syntax.SERIES_WORDS` reads
     every language's): the first its speakers would type."""
     return LANGUAGES[word_list(str(words.language))].series[0]
 
@@ -104,7 +104,7 @@ def other_language(words: Wording) -> str:
 
 
 def series_example(words: Wording, ungrouped: bool = False) -> str:
-    """A measurement series (`bot.series_syntax`) in the reader's format: `v=2,000 8=15,800 16=31,000 64=115,200`
+    """A measurement series (`bot.reader.series_syntax`) in the reader's format: `v=2,000 8=15,800 16=31,000 64=115,200`
     (ungrouped where two formats read the command, after `lang=`)."""
     number = words.plain if ungrouped else words.number
     pairs = ((Decimal(8), Decimal(15800)), (Decimal(16), Decimal(31000)), (Decimal(64), Decimal(115200)))

@@ -3,7 +3,7 @@ and never a silence: what could not be done, and what to do."""
 
 from __future__ import annotations
 
-from bot.recipient import Recipient
+from bot.reader.recipient import Recipient
 from bot.replies.blocks import Reply, context, warning
 from bot.replies.wording import wording_for
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bot.recipient import Recipient
+from bot.reader.recipient import Recipient
 from bot.replies.blocks import Reply
 from bot.replies.wording import wording_for
 

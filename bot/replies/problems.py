@@ -6,11 +6,11 @@ from collections.abc import Callable
 from decimal import Decimal
 from functools import lru_cache
 
-from bot.calculator import Quantity
 from bot.errors import LANGUAGE, MENTION, NUMBER_FORMAT, ErrorCode, UserInputError
-from bot.grouping import KEYED
-from bot.reading import AskReason
-from bot.recipient import Recipient, RecipientLike, as_recipient
+from bot.model.calculator import Quantity
+from bot.reader.grouping import KEYED
+from bot.reader.reading import AskReason
+from bot.reader.recipient import Recipient, RecipientLike, as_recipient
 from bot.replies.blocks import Reply, ReplyKind, code, context, escape, section, warning
 from bot.replies.guide import usage_line
 from bot.replies.series_problems import SERIES_CODES, describe_series_error, in_measurement

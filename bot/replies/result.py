@@ -6,10 +6,10 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 
-from bot.calculator import Quantity, Result
-from bot.parsing import Note
-from bot.reading import ReadingKind
-from bot.recipient import Recipient
+from bot.model.calculator import Quantity, Result
+from bot.reader.parsing import Note
+from bot.reader.reading import ReadingKind
+from bot.reader.recipient import Recipient
 from bot.replies.blocks import Reply, code, context, fields, header, section
 from bot.replies.guide import FaqExample, explanation_blocks
 from bot.replies.wording import EXAMPLE, Wording, wording_for

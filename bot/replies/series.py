@@ -13,14 +13,14 @@ import unicodedata
 from decimal import Decimal
 
 from bot.errors import UserInputError
-from bot.recipient import Recipient
+from bot.model.series import Point, SerialTrend, Series, decimal
+from bot.reader.recipient import Recipient
+from bot.reader.series_syntax import SeriesCommand
 from bot.replies.blocks import Block, Reply, ReplyKind, code, context, header, section
 from bot.replies.guide import limits_block, series_example
 from bot.replies.problems import describe_error
 from bot.replies.result import reading_note
 from bot.replies.wording import Wording, wording_for
-from bot.series import Point, SerialTrend, Series, decimal
-from bot.series_syntax import SeriesCommand
 
 __all__ = ["SERIES_TABLE_BLOCK", "build_series_error_reply", "build_series_reply", "series_table", "summary"]
 
@@ -50,7 +50,7 @@ def build_series_reply(series: Series, command: SeriesCommand, recipient: Recipi
     if contradictions:
         blocks.append(section("\n".join(contradictions)))
     if command.at is not None:  # asked for: loaded only then
-        from bot.forecast import forecast
+        from bot.model.forecast import forecast
         from bot.replies.forecast import forecast_blocks
 
         blocks += forecast_blocks(forecast(series, int(command.at.value)), series.throughput, words)

@@ -9,12 +9,12 @@ from functools import cached_property, lru_cache
 
 from babel import Locale
 
-from bot.calculator import Quantity
 from bot.i18n import catalog_name, translations_for
-from bot.keywords import shown_keys
+from bot.model.calculator import Quantity
 from bot.names import display_name, join_list
-from bot.numbers import APOSTROPHES, SPACES, write_number, write_percent
-from bot.recipient import RecipientLike, as_recipient
+from bot.reader.keywords import shown_keys
+from bot.reader.numbers import APOSTROPHES, SPACES, write_number, write_percent
+from bot.reader.recipient import RecipientLike, as_recipient
 from bot.replies.particles import template
 
 MAX_PLAIN_DIGITS = 20

@@ -14,11 +14,11 @@ from slack_bolt import Ack, App, BoltContext
 from slack_sdk import WebClient
 from sqlalchemy.exc import SQLAlchemyError
 
-from bot.calculator import Quantity
 from bot.engine import answer, answer_form
 from bot.errors import UserInputError
-from bot.parsing import FieldErrors, parse_command, parse_fields
-from bot.recipient import Recipient
+from bot.model.calculator import Quantity
+from bot.reader.parsing import FieldErrors, parse_command, parse_fields
+from bot.reader.recipient import Recipient
 from bot.replies import Reply, ReplyKind, build_failure_reply, build_unavailable_reply
 from bot.slack.charts import with_shared_chart
 from bot.slack.delivery import Delivery, deliver, post_to_response_url

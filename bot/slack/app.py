@@ -15,7 +15,7 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.http_retry import HttpRequest, HttpResponse, RetryState, default_retry_handlers
 from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 
-from bot.numbers import resolve_locale
+from bot.reader.numbers import resolve_locale
 from bot.settings import API_TIMEOUT, Settings
 from bot.slack import (
     actions,

@@ -24,14 +24,14 @@ from slack_sdk.errors import SlackApiError, SlackClientError
 from sqlalchemy.exc import SQLAlchemyError
 
 from bot.engine import measured_series, measured_series_form
-from bot.recipient import Recipient
+from bot.model.series import Series
+from bot.reader.recipient import Recipient
+from bot.reader.series_syntax import SeriesCommand, SeriesFieldErrors
 from bot.replies import Reply
 from bot.replies.blocks import Block
 from bot.replies.blocks import context as context_block
 from bot.replies.series import summary
 from bot.replies.wording import wording_for
-from bot.series import Series
-from bot.series_syntax import SeriesCommand, SeriesFieldErrors
 from bot.slack.delivery import Delivery, deliver, post_to_response_url
 from bot.slack.plumbing import recipient_of, services_of
 from bot.slack.state import BadStateError, ResultState
@@ -161,7 +161,7 @@ def drawn(series: Series, command: SeriesCommand) -> bytes:
 
 def _draw(series: Series, command: SeriesCommand) -> bytes:
     """In the drawing process: matplotlib is imported there, and only there."""
-    from bot.chart import series_chart
+    from bot.replies.chart import series_chart
 
     return series_chart(series, command)
 

@@ -18,9 +18,9 @@ from slack_bolt.listener import Listener
 from slack_sdk import WebClient
 
 from bot.engine import answer
-from bot.parsing import normalized_command
+from bot.reader.parsing import normalized_command
+from bot.reader.series_syntax import wants_series_form
 from bot.replies import ReplyKind, with_preference_unread
-from bot.series_syntax import wants_series_form
 from bot.slack.charts import chart_job, start_chart
 from bot.slack.forms import open_form_or_help
 from bot.slack.ids import COMMAND

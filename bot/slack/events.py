@@ -36,7 +36,7 @@ from slack_sdk.errors import SlackApiError
 from sqlalchemy.exc import SQLAlchemyError
 
 from bot.engine import answer
-from bot.recipient import Recipient
+from bot.reader.recipient import Recipient
 from bot.replies import Reply, build_failure_reply
 from bot.slack.ids import MENTION_EVENT
 from bot.slack.mentions import readable_mentions, strip_own_mention

@@ -15,7 +15,7 @@ from typing import Any
 from slack_bolt import App, BoltContext, BoltResponse
 from sqlalchemy.exc import SQLAlchemyError
 
-from bot.recipient import Recipient
+from bot.reader.recipient import Recipient
 from bot.replies import build_failure_reply, build_unavailable_reply, unavailable_text
 from bot.slack.delivery import post_to_response_url
 from bot.slack.plumbing import recipient_of, services_of

@@ -13,10 +13,10 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackClientError
 from sqlalchemy.exc import SQLAlchemyError
 
-from bot.calculator import Quantity
 from bot.engine import answer_form
-from bot.parsing import FieldErrors
-from bot.recipient import Recipient
+from bot.model.calculator import Quantity
+from bot.reader.parsing import FieldErrors
+from bot.reader.recipient import Recipient
 from bot.replies import Reply, build_failure_reply, build_help_reply, unavailable_text
 from bot.slack.delivery import Delivery, deliver, post_to_response_url
 from bot.slack.ids import ANY_ID, FORM_BLOCK_IDS, FORM_CALLBACK

@@ -6,7 +6,7 @@ One place, so the manifest, the views that carry an id and the listeners that ma
 
 import re
 
-from bot.calculator import Quantity
+from bot.model.calculator import Quantity
 
 COMMAND = "/dpscale"
 MENTION_EVENT = "app_mention"

@@ -13,7 +13,7 @@ known must never have their numbers read in someone else's format. So:
   up to `MAX_LOOKUPS` at once (a lookup outlives a request that stopped waiting for it, so the server's threads
   alone do not bound them): a burst of new users is looked up together, and a request beyond the bound is read in
   the unknown format, its user looked up on their next request;
-- a user whose locale is not known in time is read in the *unknown format* (`bot.numbers.UNKNOWN`): a number
+- a user whose locale is not known in time is read in the *unknown format* (`bot.reader.numbers.UNKNOWN`): a number
   that Slack's locales read differently is asked about, never computed under a guess;
 - only what says something about Slack's health pauses a workspace's lookups: a rate limit (for its
   `Retry-After`), a server error, a timeout. The pause is stored too, so every process honours it, and users whose
@@ -37,8 +37,8 @@ from slack_sdk.errors import SlackApiError, SlackClientError
 from sqlalchemy.exc import SQLAlchemyError
 
 from bot.errors import UserInputError
-from bot.numbers import resolve_locale
-from bot.recipient import Audience, Recipient
+from bot.reader.numbers import resolve_locale
+from bot.reader.recipient import Audience, Recipient
 from bot.slack.cache import ExpiringCache
 from bot.slack.workspaces import workspace_of
 from bot.store import Preferences, UserLocales, Workspace

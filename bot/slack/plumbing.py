@@ -20,8 +20,7 @@ from typing import Any
 from slack_bolt import Ack, BoltContext, BoltRequest, BoltResponse
 from slack_bolt.middleware import Middleware
 
-from bot.http import ARRIVAL_HEADER
-from bot.recipient import Recipient
+from bot.reader.recipient import Recipient
 from bot.settings import FollowUpPolicy
 from bot.shutdown import WorkPool
 from bot.slack.followups import FollowUps
@@ -32,6 +31,8 @@ from bot.store import Store
 request_log = logging.getLogger("bot.requests")
 shutdown_log = logging.getLogger("bot.server")
 
+# when the web front received a request (`time.monotonic()`), as it tells the listeners (bot/web/http.py)
+ARRIVAL_HEADER = "x-dpscale-arrived"
 EVENT_MEMORY_TTL = 3600.0  # Slack retries an event for at most about an hour
 SHARE_MEMORY_TTL = 1800.0  # a response_url, and so a Share button, works for 30 minutes
 ACK_BUDGET = 2.5  # seconds: Slack waits 3 s for an acknowledgement, and a trigger_id lives as long
@@ -71,7 +72,7 @@ class Services:
         return (self.lazy, self.background, *self.followups.pools)
 
     def start(self) -> None:
-        """A worker process begins serving (bot/asgi.py's lifespan): its sweeper of follow-up work starts."""
+        """A worker process begins serving (bot/web/asgi.py's lifespan): its sweeper of follow-up work starts."""
         self.followups.start()
 
     def stop(self, deadline: float, abandoned: int = 0) -> int:

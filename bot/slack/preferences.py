@@ -21,7 +21,7 @@ from bot.format_choice import (
     normalise_tag,
     take_format_choice,
 )
-from bot.recipient import Recipient
+from bot.reader.recipient import Recipient
 from bot.replies import Reply, build_error_reply
 from bot.slack.home import home_with_format_menu, publish
 from bot.slack.ids import NUMBER_FORMAT_ACTION

@@ -16,10 +16,10 @@ from slack_sdk.errors import SlackApiError, SlackClientError
 
 from bot.engine import answer_series_form
 from bot.errors import UserInputError
-from bot.parsing import split_words
-from bot.recipient import Recipient
+from bot.reader.parsing import split_words
+from bot.reader.recipient import Recipient
+from bot.reader.series_syntax import SeriesFieldErrors, is_series, parse_series
 from bot.replies import Reply, build_help_reply
-from bot.series_syntax import SeriesFieldErrors, is_series, parse_series
 from bot.slack.charts import chart_for, start_chart
 from bot.slack.delivery import post_to_response_url
 from bot.slack.forms import accept_submission, apologize_for_form, deliver_result, submitted_metadata

@@ -11,12 +11,12 @@ from operator import methodcaller
 from typing import Any
 
 from bot.errors import UserInputError
-from bot.recipient import Recipient
+from bot.reader.recipient import Recipient
+from bot.reader.series_syntax import SeriesCommand
 from bot.replies import Reply, ReplyKind, describe_error, explanation_blocks
 from bot.replies.blocks import Block, context, section
 from bot.replies.series import SERIES_TABLE_BLOCK
 from bot.replies.wording import wording_for
-from bot.series_syntax import SeriesCommand
 from bot.slack.ids import EXPLAIN_ACTION, FORM_ACTION_ID, SERIES_BLOCK_IDS, SERIES_FORM_CALLBACK
 from bot.slack.modals import form_modal, form_rule, two_formats
 from bot.slack.state import FIELD_LIMIT, SERIES_ROWS_LIMIT, FormMetadata, submitted_values

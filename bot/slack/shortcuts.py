@@ -5,7 +5,7 @@ they chose in dpscale), looked up as every user's is (`bot.slack.locales`); the 
 whoever clicked, and holds the values written so that their format reads them back unchanged. A number the
 author's format does not settle is left empty and asked about above the fields, with the question a command
 would get; an author Slack does not describe in time, or an app, is read in the unknown format
-(`bot.excerpts` says how a message's numbers are found and placed).
+(`bot.reader.excerpts` says how a message's numbers are found and placed).
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from typing import Any
 from slack_bolt import Ack, App, BoltContext
 from slack_sdk import WebClient
 
-from bot.excerpts import Excerpt, read_message
-from bot.formats import written_example
-from bot.recipient import Recipient
+from bot.reader.excerpts import Excerpt, read_message
+from bot.reader.formats import written_example
+from bot.reader.recipient import Recipient
 from bot.replies import describe_error
 from bot.replies.blocks import code, escape
 from bot.replies.wording import wording_for

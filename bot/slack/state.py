@@ -13,10 +13,10 @@ from typing import Any, ClassVar, Self
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from bot.calculator import Quantity
 from bot.errors import UserInputError
-from bot.parsing import MAX_INPUT_LENGTH
-from bot.recipient import Recipient, RecipientLike, as_recipient
+from bot.model.calculator import Quantity
+from bot.reader.parsing import MAX_INPUT_LENGTH
+from bot.reader.recipient import Recipient, RecipientLike, as_recipient
 
 BUTTON_VALUE_LIMIT = 2000  # Slack: a button's value
 METADATA_LIMIT = 3000  # Slack: a view's private_metadata

@@ -23,11 +23,11 @@ from slack_bolt import Ack, App, BoltContext, BoltResponse
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackClientError
 
-from bot.calculator import Quantity, Result
 from bot.engine import solve_form
 from bot.errors import ErrorCode
-from bot.parsing import FieldErrors
-from bot.recipient import Recipient
+from bot.model.calculator import Quantity, Result
+from bot.reader.parsing import FieldErrors
+from bot.reader.recipient import Recipient
 from bot.replies import Reply, build_failure_reply, describe_error
 from bot.replies.plain import plain
 from bot.replies.wording import wording_for

@@ -9,9 +9,9 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from bot.calculator import Quantity
 from bot.errors import UserInputError
-from bot.recipient import Recipient
+from bot.model.calculator import Quantity
+from bot.reader.recipient import Recipient
 from bot.replies import Reply, ReplyKind, describe_error, explanation_blocks
 from bot.replies.blocks import Block, context, section, warning
 from bot.replies.guide import help_blocks

@@ -1,0 +1,279 @@
+"""Attaching labels to numbers, by the rows of `bot.reader.grammar`: a command's (or a message's) words marked, units
+split from the numbers they are written on, and each label written on the number it names.
+
+    >>> from bot.reader.numbers import resolve_locale
+    >>> from bot.reader.parsing import parse_command
+    >>> parse_command("64 GPUs: 2000 img/s, 90%", resolve_locale("en-US")).grammar
+    ('colon_after_a_unit', 'unit_after_its_number', 'unit_after_its_number', 'percent_sign')
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from bot.errors import ErrorCode, UserInputError
+from bot.model.calculator import Quantity
+from bot.reader.grammar import CJK, NUM, PER, PER_MARK, is_number, label_word, read_label, rewrite
+from bot.reader.grouping import BOUNDARY, KEYED, LABEL, MARKERS
+from bot.reader.keywords import keywords
+from bot.reader.labels import CLUSTER, PER_DEVICE, fillers, joined_percent_words, label_of, percent_words
+
+__all__ = ["Attached", "attach", "has_words", "mark_words"]
+
+D, V, E, A = Quantity.DEVICES, Quantity.THROUGHPUT, Quantity.EFFICIENCY, Quantity.ACTUAL
+KEYWORDS = keywords()
+FILLER = LABEL + "\ue005"  # where a filler stood (`at`, `×`, `avec`)
+_UNIT_LIKE = re.compile(r"[^\W\d_]{1,12}/\w+|[A-Z]{2,}[a-z]?s?|\w*FLOPS|\w*[Ff]lops")
+_ATTACHED = re.compile(rf"(?i)({NUM}%?)([^\d\s%.,'’][^\s]*)")
+_PARTICLE = re.compile(r"(?:で|と|の|に|は|を|에서|으로|로|의|을|를|은|는|이|가)$")
+_TRAILING = ",;."
+_CJK_START = re.compile(f"[{CJK}]")
+_THREE = re.compile(r"\d{3}(?:[.,]\d+)?[kKMG]?%?")
+
+
+@dataclass(frozen=True)
+class Attached:
+    """A command's words with each label written on its number, the throughput's unit word as typed, and the
+    grammar rows that decided."""
+
+    words: list[str]
+    unit: str | None
+    rows: tuple[str, ...]
+    per_device: bool = False  # whether a rate was said to be one device's
+
+
+
+
+
+
+def has_words(words: list[str]) -> bool:
+    """Whether any word is no number and no named value, or a unit with a colon: only then is there a label or a
+    filler to look for."""
+    return any((not KEYED.match(word) and _has_letter(word))
+               or (":" in word and label_of(word.split(":", 1)[0]) in (D, V))
+               or (not word.isascii() and word not in MARKERS) for word in words)
+
+
+_ASCII_LETTER = re.compile("[A-FH-JLN-Za-jl-z]")  # any ASCII letter but a suffix's (k, K, M, G)
+
+
+def _has_letter(word: str) -> bool:
+    """Whether `word` has a letter that is no number's k, M or G suffix."""
+    if word.isascii():
+        return _ASCII_LETTER.search(word) is not None
+    return any(c.isalpha() and c not in "kKMG" for c in word)
+
+
+
+
+def mark_words(words: list[str], rows: list[str], prose: bool = False) -> list[str]:
+    """The words with fillers gone, percent words made their number's sign (`90 percent` → `90%`), units written
+    on a number split from it (`64台` → `64`, `台`), and each label a `LABEL` word (`label_word`): no number's
+    space-separated groups are joined across it. In `prose` (a channel's message) a word not understood goes, and
+    so does a number with a unit dpscale does not read (`120 ms`); in a command it is named."""
+    marked: list[str] = []
+    for word in filter(None, rewrite(joined_percent_words(" ".join(words)), rows).split(" ")):
+        key = word.casefold().rstrip(_TRAILING)
+        if not key:  # a comma or a stop a phrase left standing: `per device, 64`
+            continue
+        if (particle := _PARTICLE.search(key)) and _label(key[: particle.start()]) is not None:
+            word = key = key[: particle.start()]  # `台で`: a label with a Japanese or Korean particle after it
+        if key in fillers():
+            rows.append("filler")
+            marked.append(FILLER)  # says nothing, but no number's groups are joined across it: `128 × 310 img/s`
+        elif key in percent_words() and marked and is_number(marked[-1]):
+            marked[-1] += "%"
+        elif (keyed := KEYED.match(word)) and _cluster_before(keyed.group(1), marked):
+            marked.extend(mark_words([keyed.group(2)], rows, prose))  # `actual throughput: 115200`: the cluster's
+        elif (keyed := KEYED.match(word)) and ":" in word and _unit_colon(keyed.group(1), marked, prose):
+            rows.append("colon_after_a_unit")
+            marked.append(label_word(_label(keyed.group(1).casefold()) or V, keyed.group(1)))
+            marked.extend(mark_words([keyed.group(2)], rows, prose) if keyed.group(2) else [])
+        elif (quantity := _label(key)) is not None:
+            marked.append(label_word(quantity, word.rstrip(_TRAILING)))
+        elif (split := _split_attached(word) or _cjk_label_first(word, marked)) is not None:
+            rows.append("unit_on_its_number")
+            marked.extend(split)
+        else:
+            _unknown(word, marked, prose)
+    return marked
+
+
+def _label(key: str) -> Quantity | str | None:
+    if key.startswith(PER_MARK) or key in PER_DEVICE:
+        return PER
+    if key in CLUSTER:
+        return A
+    return V if key in ("/s", "/sec") else label_of(key)
+
+
+def _cluster_before(key: str, marked: list[str]) -> bool:
+    """Whether a throughput's key follows a cluster word (`actual throughput: 115200`): the value is the actual."""
+    return bool(marked) and marked[-1][:1] == LABEL and read_label(marked[-1])[0] == A.value and (
+        KEYWORDS.get(key.casefold()) is V)
+
+
+def _unit_colon(key: str, marked: list[str], prose: bool) -> bool:
+    """Whether a `key:` is a unit's colon, punctuation: after a number (`64 GPUs: 2000`), or in a message."""
+    quantity = _label(key.casefold())
+    return quantity is not None and (prose or (quantity in (D, V, PER) and bool(marked) and is_number(marked[-1])))
+
+
+def _split_attached(word: str) -> list[str] | None:
+    """A number with a unit written on it: `64GPUs`, `2000img/s`, `2000/s`, `2k/GPU`; None for any other word."""
+    match = _ATTACHED.fullmatch(word.rstrip(_TRAILING)) if word[:1].isdigit() else None
+    if match is None:
+        return None
+    unit = match.group(2)
+    quantity = V if unit.casefold() in ("/s", "/sec") else _label(unit.casefold())
+    return None if quantity is None else [match.group(1), label_word(quantity, unit)]
+
+
+def _cjk_label_first(word: str, marked: list[str]) -> list[str] | None:
+    """After a number, a CJK word that starts with a unit (`块卡跑到`): the unit, and the rest apart."""
+    if not _CJK_START.match(word) or not marked or not is_number(marked[-1]) or KEYED.match(word):
+        return None
+    for length in range(min(len(word) - 1, 4), 0, -1):
+        if (quantity := _label(word[:length].casefold())) is not None:
+            return [label_word(quantity, word[:length]), word[length:]]
+    return None
+
+
+def _unknown(word: str, marked: list[str], prose: bool) -> None:
+    """A word the grammar does not know: named as a unit after a number (`2000 TFLOPS`), kept for the error of an
+    unknown word otherwise; in a message, gone, with a number whose unit it is."""
+    after_number = bool(marked) and is_number(marked[-1])
+    if "\ue000" <= word[:1] <= "\ue0ff":  # a mark a reader left (a list's comma, an emoji's place, `on`)
+        marked.append(word if word in MARKERS else BOUNDARY)
+        return
+    if prose:
+        if after_number and _UNIT_LIKE.fullmatch(word):
+            marked.pop()  # `120 ms`, `80 GB`: a number that is none of the four
+        if is_number(word) or KEYED.match(word):
+            marked.append(word)
+        else:
+            marked.append(BOUNDARY)  # nothing joins across a word not understood
+        return
+    if after_number and _UNIT_LIKE.fullmatch(word.rstrip(_TRAILING)):
+        raise UserInputError(ErrorCode.UNKNOWN_UNIT, token=word.rstrip(_TRAILING), rule="unknown_unit")
+    marked.append(word)
+
+
+
+
+def attach(words: list[str], rows: list[str], prose: bool = False) -> Attached:
+    """The words (their groups joined) with each `LABEL` word written on the number it names, as `number` +
+    `LABEL` word, by the rows of `ATTACHMENTS`; a label beside a named value or no number goes. Raises the
+    question of `QUESTIONS` where a label could be either neighbour's or one number is named twice over."""
+    claims: dict[int, list[tuple[str, str]]] = {}
+    pending: list[tuple[str, str]] = []
+    last: int | None = None  # the number the label before this word went to
+    for index, word in enumerate(words):
+        if word == FILLER:
+            continue
+        if word[:1] != LABEL:
+            if pending and is_number(word):
+                claims.setdefault(index, []).extend(pending)
+                rows.append("label_before_its_number")
+            if is_number(word) or word in MARKERS:  # a word not understood keeps a phrase's per-device words
+                pending, last = [label for label in pending if word == BOUNDARY and label[0] == PER], None
+            elif pending and KEYED.match(word):  # `img/s v=2000 64`: the label is the named value's, not 64's
+                pending, last = [], None
+            continue
+        label = read_label(word)
+        previous = next((i for i in range(index - 1, -1, -1) if words[i] != FILLER), None)  # past `scaling`
+        before = previous if previous is not None and is_number(words[previous]) else None
+        if before is not None and label[0] == E and _efficiency_after(words, index):
+            before = None
+        if before is not None:
+            _ask_about_a_cut_group(words, before)
+            claims.setdefault(before, []).append(label)
+            rows.append("unit_after_its_number")
+            last = before
+        elif last is not None and _combined({label[0], *(name for name, _ in claims[last])}) is not None:
+            claims[last].append(label)
+            rows.append("unit_beside_a_unit")
+        else:
+            pending.append(label)
+            last = None
+    return _written(words, {index: labels for index, labels in claims.items()}, rows, prose)
+
+
+def _ask_about_a_cut_group(words: list[str], number: int) -> None:
+    """Ask where a unit follows a group of three that a number stands right before (`115 200 img/s`, its groups
+    left apart by the count of numbers): 115 200 samples/s, or 115 of something and 200 samples/s?"""
+    if number and _THREE.fullmatch(words[number]) and re.fullmatch(r"\d{1,3}", words[number - 1]):
+        raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=f"{words[number - 1]} {words[number]}",
+                             rule="group_before_a_unit")
+
+
+def _efficiency_after(words: list[str], index: int) -> bool:
+    """Whether an efficiency word between two numbers is the one after it's (`2000 efficiency 90%`); asked where
+    neither number's percent sign says which."""
+    after = words[index + 1] if index + 1 < len(words) else ""
+    before = words[index - 1]
+    if not is_number(after) or before.endswith("%"):
+        return False
+    if after.endswith("%") or after.startswith("%"):
+        return True
+    raise UserInputError(ErrorCode.UNPLACED_NUMBER, token=f"{before} {read_label(words[index])[1]} {after}",
+                         quantity=E.value, rule="label_between_two_numbers",
+                         suggestions=(f"{E.value}:{before}", f"{E.value}:{after}"))
+
+
+def _combined(names: set[str]) -> str | None:
+    """What the labels of one number name together (`img/s` and `per GPU`: one device's rate); None where they
+    name different things."""
+    if len(names) == 1:
+        return next(iter(names))
+    if names <= {V.value, PER}:
+        return PER
+    if names <= {V.value, A.value}:
+        return A.value
+    return None
+
+
+def _written(words: list[str], claims: dict[int, list[tuple[str, str]]], rows: list[str], prose: bool) -> Attached:
+    named: dict[int, tuple[str, str]] = {}
+    for index, labels in claims.items():
+        name = _combined({label for label, _ in labels})
+        if name is None:
+            raise UserInputError(ErrorCode.UNPLACED_NUMBER, token=" ".join([words[index], *(s for _, s in labels)]),
+                                 rule="two_units_on_one_number", suggestions=tuple(
+                                     f"{V.value if label == PER else label}:{words[index]}" for label, _ in labels))
+        named[index] = (name, next((shown for label, shown in labels if label == name), labels[0][1]))
+    before = set(named)
+    _settle_rates(words, named, rows)
+    dropped = before - set(named)  # `1 GPU` beside another count: no value of its own
+    per_device = any(name == PER for name, _ in named.values())
+    unit = next((shown for index, (name, shown) in sorted(named.items())
+                 if name in (V.value, PER) and "/" in shown and not shown.startswith("/")), None)
+    out = []
+    for index, word in enumerate(words):
+        if index in named:
+            name, shown = named[index]
+            out.append(word + label_word(V if name == PER else Quantity(name), shown))
+        elif index not in dropped and word[:1] != LABEL and word != BOUNDARY and (
+                not prose or is_number(word) or KEYED.match(word)):
+            out.append(word)
+    return Attached(out, unit, tuple(rows), per_device)
+
+
+def _settle_rates(words: list[str], named: dict[int, tuple[str, str]], rows: list[str]) -> None:
+    """`1 GPU` beside another count: the rate after it is one device's (`one_device_beside_a_count`); then of a
+    rate said to be one device's and another, the other is the cluster's (`per_device_beside_a_cluster_rate`)."""
+    devices = [index for index, (name, _) in named.items() if name == D.value]
+    ones = [index for index in devices if words[index].strip() == "1"]
+    if ones and len(devices) > 1:
+        for one in ones:
+            del named[one]
+            rate = next((index for index in sorted(named) if index > one and named[index][0] == V.value), None)
+            if rate is not None:
+                named[rate] = (PER, named[rate][1])
+        rows.append("one_device_beside_a_count")
+    per = [index for index, (name, _) in named.items() if name == PER]
+    plain = [index for index, (name, _) in named.items() if name == V.value]
+    if len(per) == 1 and len(plain) == 1:
+        named[plain[0]] = (A.value, named[plain[0]][1])
+        rows.append("per_device_beside_a_cluster_rate")
