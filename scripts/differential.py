@@ -8,7 +8,7 @@ reading (with a few `lang=` and `format=` words beside them) for every Slack loc
 reader (`@unknown`) and as a channel (`@channel`). A command is answered through the command-line tool, in its
 plain text and its Block Kit payload; a message (a colleague's, read by the message shortcut) gives the values it
 states and the question about it. The reader is built from its tag with whichever API the checkout has: the
-`Recipient` value (`bot.reader.recipient`), or a locale tag read by `bot.reader.formats.parse_reader_locale` in versions
+`Recipient` value (`bot.reader.recipient`), or a locale tag read by `bot.formats.parse_reader_locale` in versions
 before it.
 """
 
@@ -52,14 +52,17 @@ def corpus_pairs() -> list[tuple[str, str, str]]:
 
 
 def reader_of(tag: str) -> Any:
-    """The reader a tag stands for, in this checkout's own terms."""
-    import bot.reader.formats
+    """The reader a tag stands for, in this checkout's own terms (its modules in bot/reader/, or in bot/ before)."""
+    import importlib
 
-    if hasattr(bot.reader.formats, "parse_reader_locale"):  # a version before `bot.reader.recipient`
-        return bot.reader.formats.parse_reader_locale(tag)
-    from bot.reader.recipient import Recipient
-
-    return Recipient.parse(tag)
+    try:
+        recipient = importlib.import_module("bot.reader.recipient")
+    except ImportError:
+        try:
+            recipient = importlib.import_module("bot.recipient")
+        except ImportError:  # a version before the `Recipient` value: a locale tag
+            return importlib.import_module("bot.formats").parse_reader_locale(tag)
+    return recipient.Recipient.parse(tag)
 
 
 def cli_reply(text: str, tag: str, json_out: bool) -> str:
@@ -74,8 +77,12 @@ def cli_reply(text: str, tag: str, json_out: bool) -> str:
 
 def message_reading(text: str, tag: str) -> str:
     """The values a message states for its author, and the question about it, as the message shortcut reads it."""
-    from bot.reader.excerpts import read_message
+    import importlib
 
+    try:
+        read_message = importlib.import_module("bot.reader.excerpts").read_message
+    except ImportError:  # a version with its modules in bot/
+        read_message = importlib.import_module("bot.excerpts").read_message
     excerpt = read_message(text, reader_of(tag))
     values = " ".join(f"{quantity.value}={value}" for quantity, value in sorted(excerpt.values.items()))
     question = excerpt.question
