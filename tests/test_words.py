@@ -65,6 +65,28 @@ def test_a_measured_one_device_efficiency_is_explained_by_its_two_throughputs(la
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
+def test_one_device_worked_out_is_not_told_its_efficiency_drops_as_a_cluster_grows(language):
+    """`throughput=2000 efficiency=90% actual=1`: one device is enough, and its note says its efficiency is 100 % by
+    definition; the rounding note beside it says it was rounded up to one device, not that 90 % is assumed to hold
+    "at that size" and drop as a cluster grows."""
+    locale = resolve_locale(TAGS[language])
+    words = Wording(locale)
+    key = words.key
+    command = (f"{key(Quantity.THROUGHPUT)}{words.plain(Decimal(2000))} "
+               f"{key(Quantity.EFFICIENCY)}{words.percent(Decimal('0.9'))} {key(Quantity.ACTUAL)}1")
+    text = render_plain_text(answer(command, locale))
+    rate = words.rate(words.number(Decimal(1800)))
+    one = words.gettext(":information_source: Rounded up to one whole device, which delivers {rate}.")
+    cluster = words.gettext(
+        ":information_source: Rounded up to whole devices, which deliver {rate}. This assumes the efficiency "
+        "stays at {efficiency} at that size; it usually drops as a cluster grows."
+    )
+    assert one.format(rate=rate).replace(":information_source:", "ℹ️") in text, text
+    assert cluster.format(rate=rate, efficiency=words.percent(Decimal("0.9"))) not in text
+    assert words.hundred in text
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_four_plain_numbers_are_one_too_many_in_every_language(language):
     """`64 2000 90 80%`: devices, throughput and (by its sign) efficiency are given; 90 is the one too many —
     not a question about where one number ends."""
