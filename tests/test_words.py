@@ -174,3 +174,19 @@ def test_the_forecasts_pointer_to_the_explanations_is_the_series_own(language):
 
     assert words.gettext(FORECAST_NOTE) != FORECAST_NOTE or language in ("en", "en_GB")
     assert first(words.gettext(FORECAST_NOTE)) == first(words.gettext(SERIES_NOTE))
+
+
+def test_too_few_values_names_the_four_values_as_the_result_labels_them():
+    """`64 2000`: the English answer names "per-device throughput" and "actual throughput", not a bare "actual"
+    that reads like a keyword list."""
+    text = render_plain_text(answer("64 2000", resolve_locale("en-US")))
+    assert "Give any three of: devices, per-device throughput, efficiency, actual throughput;" in text, text
+
+
+@pytest.mark.parametrize("command", ["devices=64 v=2000 actual=100000", "64 2000 90%"])
+def test_the_limits_note_is_true_whether_the_efficiency_was_given_or_worked_out(command):
+    """The limits note under a result whose efficiency dpscale calculated does not say it is the one "you give"."""
+    text = render_plain_text(answer(command, resolve_locale("en-US")))
+    limits = [line for line in text.splitlines() if "Limits." in line]
+    assert len(limits) == 1 and "the one efficiency you give" not in limits[0], limits
+    assert "whether you give it or dpscale works it out" in limits[0]
