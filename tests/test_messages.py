@@ -107,7 +107,7 @@ def test_a_number_two_formats_read_differently_is_asked_about_with_both_readings
          "The per-device throughput must be more than 0 and at most 1,000,000,000,000. You wrote -5."),
         ("en-US", "64 2000 apples", "I don't recognize apples."),
         ("de-DE", "64 2000 Äpfel", "Äpfel kenne ich nicht."),
-        ("en-US", "64 2000", "Give three of devices, throughput, efficiency and actual"),
+        ("en-US", "64 2000", "Give any three of: devices, per-device throughput, efficiency, actual throughput"),
         ("en-US", "64 2000 actual=200000", "cannot exceed the ideal one (128,000)"),
         ("de-CH", "64 2,000 90%", "2,000 lässt sich unterschiedlich lesen. Schreibe 2 oder 2000:"),
         ("en-US", "64 10³ 90%", "10³ has characters that only look like digits"),
@@ -130,9 +130,9 @@ def test_a_number_two_formats_read_differently_is_asked_about_with_both_readings
         # a key with a percent sign alone: its number is missing
         ("en-US", "efficiency=% 64 2000", "efficiency=% has no value after it; write it like efficiency=90%."),
         # fewer numbers than three, one a percentage: the missing one is the problem, not where the `%` stands
-        ("en-US", "64 90%", "Give three of devices, throughput, efficiency and actual"),
-        ("ja-JP", "2000 90%", "デバイス数・スループット・効率・実効値のうち3つを指定してください"),
-        ("en-US", "64 2000 %", "Give three of devices, throughput, efficiency and actual"),
+        ("en-US", "64 90%", "Give any three of: devices, per-device throughput, efficiency, actual throughput"),
+        ("ja-JP", "2000 90%", "効率・実効スループットのうち、任意の3つを指定してください"),
+        ("en-US", "64 2000 %", "Give any three of: devices, per-device throughput, efficiency, actual throughput"),
     ],
 )
 def test_errors_name_the_problem_in_the_users_language_with_the_usage_line(locale, text, message):

@@ -65,6 +65,28 @@ def test_a_measured_one_device_efficiency_is_explained_by_its_two_throughputs(la
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
+def test_one_device_worked_out_is_not_told_its_efficiency_drops_as_a_cluster_grows(language):
+    """`throughput=2000 efficiency=90% actual=1`: one device is enough, and its note says its efficiency is 100 % by
+    definition; the rounding note beside it says it was rounded up to one device, not that 90 % is assumed to hold
+    "at that size" and drop as a cluster grows."""
+    locale = resolve_locale(TAGS[language])
+    words = Wording(locale)
+    key = words.key
+    command = (f"{key(Quantity.THROUGHPUT)}{words.plain(Decimal(2000))} "
+               f"{key(Quantity.EFFICIENCY)}{words.percent(Decimal('0.9'))} {key(Quantity.ACTUAL)}1")
+    text = render_plain_text(answer(command, locale))
+    rate = words.rate(words.number(Decimal(1800)))
+    one = words.gettext(":information_source: Rounded up to one whole device, which delivers {rate}.")
+    cluster = words.gettext(
+        ":information_source: Rounded up to whole devices, which deliver {rate}. This assumes the efficiency "
+        "stays at {efficiency} at that size; it usually drops as a cluster grows."
+    )
+    assert one.format(rate=rate).replace(":information_source:", "ℹ️") in text, text
+    assert cluster.format(rate=rate, efficiency=words.percent(Decimal("0.9"))) not in text
+    assert words.hundred in text
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_four_plain_numbers_are_one_too_many_in_every_language(language):
     """`64 2000 90 80%`: devices, throughput and (by its sign) efficiency are given; 90 is the one too many —
     not a question about where one number ends."""
@@ -152,3 +174,19 @@ def test_the_forecasts_pointer_to_the_explanations_is_the_series_own(language):
 
     assert words.gettext(FORECAST_NOTE) != FORECAST_NOTE or language in ("en", "en_GB")
     assert first(words.gettext(FORECAST_NOTE)) == first(words.gettext(SERIES_NOTE))
+
+
+def test_too_few_values_names_the_four_values_as_the_result_labels_them():
+    """`64 2000`: the English answer names "per-device throughput" and "actual throughput", not a bare "actual"
+    that reads like a keyword list."""
+    text = render_plain_text(answer("64 2000", resolve_locale("en-US")))
+    assert "Give any three of: devices, per-device throughput, efficiency, actual throughput;" in text, text
+
+
+@pytest.mark.parametrize("command", ["devices=64 v=2000 actual=100000", "64 2000 90%"])
+def test_the_limits_note_is_true_whether_the_efficiency_was_given_or_worked_out(command):
+    """The limits note under a result whose efficiency dpscale calculated does not say it is the one "you give"."""
+    text = render_plain_text(answer(command, resolve_locale("en-US")))
+    limits = [line for line in text.splitlines() if "Limits." in line]
+    assert len(limits) == 1 and "the one efficiency you give" not in limits[0], limits
+    assert "whether you give it or dpscale works it out" in limits[0]

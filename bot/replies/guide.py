@@ -222,8 +222,8 @@ def _explanations(recipient: Recipient) -> tuple[Block, ...]:
             "stragglers. An efficiency that stays flat as you add devices is the mark of a well-tuned setup."
         )),
         context([_(
-            ":warning: *Limits.* A first-order model: every loss is folded into the one efficiency you give. It does "
-            "not predict that value from interconnect bandwidth, model size or batch size, and efficiency measured "
+            ":warning: *Limits.* A first-order model: every loss is folded into a single efficiency, whether you give "
+            "it or dpscale works it out. It does not predict that value from interconnect bandwidth, model size or batch size, and efficiency measured "
             "at one cluster size does not carry over to another. Pure data parallelism is assumed; pipeline and "
             "tensor parallelism have overheads of their own. Measure efficiency on your own cluster rather than "
             "assuming a number."

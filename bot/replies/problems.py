@@ -171,7 +171,8 @@ def _templates(words: Wording) -> dict[ErrorCode, str]:
         ErrorCode.DUPLICATE_QUANTITY: _("{quantity} is given twice ({token}). Give each value once."),
         ErrorCode.MISSING_VALUE: _("{token} has no value after it; write it like {example}."),
         ErrorCode.NOT_ENOUGH_QUANTITIES: _(
-            "Give three of devices, throughput, efficiency and actual; dpscale works out the fourth."
+            "Give any three of: devices, per-device throughput, efficiency, actual throughput; dpscale works out the "
+            "fourth."
         ),
         ErrorCode.TOO_MANY_QUANTITIES: _(
             "Give only three of devices, throughput, efficiency and actual; dpscale works out the fourth."

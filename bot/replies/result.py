@@ -225,7 +225,10 @@ def model_notes(result: Result, figures: Figures, words: Wording) -> list[str]:
             "added, so measure again at other sizes.",
             figures.count,
         ).format(devices=figures.devices))
-    if result.solved is Quantity.DEVICES:
+    if result.solved is Quantity.DEVICES and result.devices == 1:
+        notes.append(_(":information_source: Rounded up to one whole device, which delivers {rate}.").format(
+            rate=words.rate(figures.actual)))
+    elif result.solved is Quantity.DEVICES:
         notes.append(_(
             ":information_source: Rounded up to whole devices, which deliver {rate}. This assumes the efficiency "
             "stays at {efficiency} at that size; it usually drops as a cluster grows."
