@@ -55,12 +55,12 @@ class FollowUpPolicy:
 
     lease: float
     expire_every: float
+    window: float
     memory: float = 3600.0
     tries: int = 3
     backoff: tuple[float, ...] = (1.0, 3.0)
     max_attempts: int = 6
     retry_after: float = 5.0
-    window: float = 120.0
     landing_wait: float = LANDING_WAIT
     sweep_every: float = 1.0
     first_expiry_after: float = 5.0
@@ -109,6 +109,9 @@ class Settings(BaseSettings):
     # follow-up work: how long a process holds a piece it works on before another may take it up (it died, say),
     # and how often every process deletes what has expired (handled events, answers' whereabouts, OAuth states)
     dpscale_followup_lease: float = Field(default=30.0, le=120)
+    # how long after its acknowledgement a mention's answer (or other follow-up) is still posted: past it, a process
+    # that finds the work undone (after a crash, an outage) posts the apology instead
+    dpscale_followup_window: float = Field(default=120.0, ge=15, le=3600)
     dpscale_expiry_interval: float = Field(default=60.0, ge=0.5, le=3600)
     dpscale_default_locale: str = "en-US"
     dpscale_locale_timeout: float = Field(default=1.5, gt=0, le=2.5)
@@ -226,8 +229,10 @@ class Settings(BaseSettings):
 
     @property
     def followups(self) -> FollowUpPolicy:
-        """The follow-up work's policy, from DPSCALE_FOLLOWUP_LEASE and DPSCALE_EXPIRY_INTERVAL."""
-        return FollowUpPolicy(lease=self.dpscale_followup_lease, expire_every=self.dpscale_expiry_interval)
+        """The follow-up work's policy, from DPSCALE_FOLLOWUP_LEASE, DPSCALE_FOLLOWUP_WINDOW and
+        DPSCALE_EXPIRY_INTERVAL."""
+        return FollowUpPolicy(lease=self.dpscale_followup_lease, expire_every=self.dpscale_expiry_interval,
+                              window=self.dpscale_followup_window)
 
     @property
     def scopes(self) -> list[str]:

@@ -20,6 +20,44 @@ def pytest_configure(config):
     examples.fast = "not slow" in (config.option.markexpr or "")
 
 
+WORKERS_PER_CORE = 3  # most of the suite's time is a real server waiting (on Slack's answers, leases, windows)
+MAX_WORKERS = 8  # each worker starts servers and PostgreSQL databases of its own
+
+
+def pytest_xdist_auto_num_workers(config):
+    """`-n auto` (pyproject.toml): three workers a core, at most eight, since the end-to-end tests mostly wait."""
+    return max(2, min(MAX_WORKERS, WORKERS_PER_CORE * (os.cpu_count() or 1)))
+
+
+def pytest_collection_modifyitems(config, items):
+    """Under xdist, each worker's share begins with its part of the slow tests."""
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    if workers > 1:
+        items[:] = slow_first_in_each_share(items, workers, lambda item: item.get_closest_marker("slow") is not None)
+
+
+def slow_first_in_each_share(items, workers, is_slow):
+    """`items` reordered so that xdist's work-stealing scheduler (`--dist worksteal`), which first hands worker k
+    the next `left // (workers - k)` items in order, starts every worker on slow ones: the slow tests dealt out in
+    turn, each share filled up with the rest in their order (a module's tests stay together, sharing its server).
+    The others steal from the end of the longest queue, so the slow tests stay where they began.
+
+    >>> slow_first_in_each_share(list("abcdefXY"), 2, str.isupper)
+    ['X', 'a', 'b', 'c', 'Y', 'd', 'e', 'f']
+    """
+    slow = [item for item in items if is_slow(item)]
+    rest = [item for item in items if not is_slow(item)]
+    ordered, left, taken = [], len(items), 0
+    for k in range(workers):
+        share = left // (workers - k)
+        dealt = slow[k::workers]
+        fill = max(0, share - len(dealt))
+        ordered += dealt + rest[taken:taken + fill]
+        taken += fill
+        left -= share
+    return ordered + rest[taken:]
+
+
 @pytest.fixture(scope="module")
 def world(request):
     """One fake Slack Web API and one real server for a test module; its USER_LOCALES name the known users."""

@@ -110,7 +110,9 @@ class FakeSlack:
         with self._lock:
             return [c for c in self.calls if c.method == method]
 
-    def wait_for(self, method: str, count: int = 1, timeout: float = 5.0) -> list[Call]:
+    def wait_for(self, method: str, count: int = 1, timeout: float = 15.0) -> list[Call]:
+        """The calls to `method` once there are `count` of them (the calls so far after `timeout` seconds: a loaded
+        machine running the suite on many workers can take several seconds)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             found = self.calls_to(method)

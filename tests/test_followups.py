@@ -23,7 +23,7 @@ from bot.slack.plumbing import Services
 from bot.store import Job, Store, Workspace, upgrade
 
 LEASE = 13.0
-POLICY = FollowUpPolicy(lease=LEASE, expire_every=60)
+POLICY = FollowUpPolicy(lease=LEASE, expire_every=60, window=120)
 WORKSPACE = Workspace(team_id="T1")
 APOLOGY = "Sorry, something went wrong on our side"
 ANSWER = "115\u202f200"  # as a channel reads it

@@ -196,7 +196,7 @@ def test_a_request_waits_for_users_info_only_as_long_as_its_own_deadline_leaves(
     locales = directory(fake, Clock(), deadline=1.5)
     request = BoltRequest(body=slash_command_body("64 2000 90%", user="UDE"), headers={})
     store = Store.open(f"sqlite:///{tmp_path / 'd.sqlite3'}")
-    request.context["services"] = Services(locales=locales, store=store, policy=FollowUpPolicy(30, 60))
+    request.context["services"] = Services(locales=locales, store=store, policy=FollowUpPolicy(30, 60, 120))
     request.context["received"] = time.monotonic() - 2.4
     moved_on = threading.Event()
     with caplog.at_level(logging.INFO, logger="bot.slack.locales"):

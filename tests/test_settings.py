@@ -38,6 +38,7 @@ def test_api_url_gets_its_trailing_slash():
         ({**GOOD, "DPSCALE_DEFAULT_LOCALE": "klingon"}, ["DPSCALE_DEFAULT_LOCALE must be a locale tag"]),
         ({**GOOD, "DPSCALE_LOCALE_TIMEOUT": "9"}, ["DPSCALE_LOCALE_TIMEOUT"]),
         ({**GOOD, "WEB_DRAIN_TIMEOUT": "0"}, ["WEB_DRAIN_TIMEOUT"]),
+        ({**GOOD, "DPSCALE_FOLLOWUP_WINDOW": "5"}, ["DPSCALE_FOLLOWUP_WINDOW"]),
     ],
 )
 def test_every_problem_is_named_without_its_value(env, problems):
@@ -52,6 +53,11 @@ def test_every_problem_is_named_without_its_value(env, problems):
 KEY, OTHER_KEY = "a2V5LW9mLXRoZS1zZXR0aW5ncy10ZXN0cy0tLS0tLS0=", "b3RoZXIta2V5LW9mLXRoZS1zZXR0aW5ncy10ZXN0cy0="
 MULTI = {"SLACK_CLIENT_ID": "1111.2222", "SLACK_CLIENT_SECRET": "client-s3cret", "SLACK_SIGNING_SECRET": "s3cr3t-value",
          "DPSCALE_TOKEN_KEYS": KEY}
+
+
+def test_the_follow_up_window_reaches_the_policy_and_defaults_to_two_minutes():
+    assert load_settings(GOOD).followups.window == 120
+    assert load_settings({**GOOD, "DPSCALE_FOLLOWUP_WINDOW": "20"}).followups.window == 20
 
 
 def test_client_id_and_secret_select_multi_workspace_mode_with_the_scopes_the_manifests_ask_for():
