@@ -62,7 +62,7 @@ def test_a_steps_inputs_give_its_figures_read_in_the_readers_format(locale, inpu
     ("en-US", {"devices": "sixty", "throughput": "2000", "efficiency": "90%"},
      "Devices: sixty is not a number I can read."),
     ("en-US", {"devices": "64", "throughput": "2000", "efficiency": "90%", "actual": "1000"},
-     "Give only three of devices, throughput, efficiency and actual"),
+     "All four values are given; leave one out"),
     ("de-DE", {"devices": "64", "throughput": "2000"}, "Gib drei beliebige der vier Werte an"),
     ("fr-FR", {"devices": "64", "throughput": "abc", "efficiency": "90 %"}, "Débit par accélérateur"),
 ])

@@ -17,7 +17,7 @@ from bot.model.calculator import Quantity
 from bot.reader.numbers import resolve_locale
 from bot.reader.parsing import parse_command
 from bot.replies import render_plain_text
-from bot.replies.wording import Wording
+from bot.replies.wording import ZERO_IN_PLURAL, Wording
 from bot.slack.series_form import series_form_view
 from bot.slack.state import FormMetadata
 
@@ -103,12 +103,14 @@ def test_four_plain_numbers_are_one_too_many_in_every_language(language):
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_rate_is_written_in_the_plural_cldr_gives_its_count(language):
     """`0 échantillon/s` in French (CLDR's `one` is 0 and 1 there), `1 sample/s` but `0 samples/s` and
-    `1.5 samples/s` in English: the catalog's form follows the number as shown, decimals included."""
+    `1.5 samples/s` in English: the catalog's form follows the number as shown, decimals included; where the
+    language's usage writes 0 in the plural against CLDR (`ZERO_IN_PLURAL`: Brazilian `0 amostras/s`), 0 does."""
     words = Wording(resolve_locale(TAGS[language]))
     singular, plural = (words.ngettext("{value} sample/s", "{value} samples/s", n) for n in (1, 2))
     for value in (Decimal(0), Decimal(1), Decimal("1.5"), Decimal(2), Decimal(115200)):
         written = words.number(value)
-        wanted = singular if words.language.plural_form(value) == "one" else plural
+        one = words.language.plural_form(value) == "one" and (value or language not in ZERO_IN_PLURAL)
+        wanted = singular if one else plural
         assert words.rate(written) == wanted.format(value=written), (value, words.rate(written))
 
 

@@ -66,7 +66,7 @@ REACH = 4  # times the largest size measured, past which the forecast is weak
 class Model(StrEnum):
     CONSTANT = "constant"  # Amdahl: e fixed
     GROWING = "growing"  # e = a + b·d
-    NEITHER = "neither"  # what the measured e does (it falls) neither model describes
+    NEITHER = "neither"  # the measured e falls: neither model can be extended with it
 
 
 class Weakness(StrEnum):

@@ -43,7 +43,7 @@ INK = "#1d1c1d"  # Slack's own text colour
 GRID = "#dddddd"
 MEASURED = "#1264a3"  # Slack's blue
 CONSTANT = "#2bac76"  # green: the constant serial fraction's forecast
-GROWING = "#e01e5a"  # red: the growing serial fraction's forecast
+GROWING = "#e01e5a"  # red: the forecast of the serial fraction changing linearly
 IDEAL = "#868686"
 LEGEND = {CONSTANT: "e = e₀", GROWING: "e = a + b·d"}  # each forecast's model, in the model's own letters
 SIZE = (10.0, 4.2)  # inches at `DPI`: 1000 × 420 pixels, two panels side by side

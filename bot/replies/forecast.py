@@ -49,11 +49,11 @@ def _model_line(fit: Fit, single: Fraction, devices: int, words: Wording) -> str
     low, high = (words.times(words.number(_rounded(s))) for s in fit.speedups)
     a_low, a_high = (words.number(_rounded(a), 0) for a in throughputs)
     if low == high:  # a fit with no measurement to spare: no spread to show, and still not a measurement
-        return "• " + _("{model}: speedup about {speedup}, about {throughput}; it fits the measurements to within "
-                        "{residual}.").format(model=name, speedup=low, throughput=words.rate(a_high),
-                                              residual=residual)
-    return "• " + _("{model}: speedup {low} to {high}, {throughput_low} to {throughput_high}; it fits the "
-                    "measurements to within {residual}.").format(
+        return "• " + words.fill(_("{model}: speedup about {speedup}, about {throughput}; it fits the measurements "
+                                   "to within {residual}."), model=name, speedup=low,
+                                 throughput=words.rate(a_high), residual=residual)
+    return "• " + words.fill(_("{model}: speedup {low} to {high}, {throughput_low} to {throughput_high}; it fits the "
+                               "measurements to within {residual}."),
         model=name, low=low, high=high, throughput_low=a_low, throughput_high=words.rate(a_high), residual=residual)
 
 
@@ -63,9 +63,10 @@ def _supported(model: Model, words: Wording) -> str:
         return _("The measured e stays about the same from size to size: the trend supports the constant serial "
                  "fraction.")
     if model is Model.GROWING:
-        return _("The measured e rises with the cluster: the trend supports the growing serial fraction.")
-    return _("The measured e falls as the cluster grows, which neither model describes: take neither range as "
-             "more than a guess.")
+        return _("The measured e rises with the cluster: the trend supports the serial fraction changing linearly "
+                 "with the cluster.")
+    return _("The measured e falls as the cluster grows: a constant serial fraction cannot follow that, and one "
+             "falling linearly reaches zero sooner or later, so take neither range as more than a guess.")
 
 
 def _weakness(reason: Weakness, cast: Forecast, words: Wording) -> str:

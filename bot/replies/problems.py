@@ -152,6 +152,8 @@ def _template(error: UserInputError, words: Wording) -> str:
         return _("{token} mentions someone, and a command holds only numbers and the words {keys}. Mention people "
                  "outside the command.")
     if error.code is ErrorCode.OUT_OF_RANGE:
+        if error.quantity == Quantity.EFFICIENCY.value:  # its own entry: a percentage's range takes articles
+            return _("The scaling efficiency must be between {low} and {high}.")
         if error.low not in (None, "0"):
             return _("{quantity} must be between {low} and {high}.")
         return _("{quantity} must be more than 0 and at most {high}.")
@@ -175,7 +177,8 @@ def _templates(words: Wording) -> dict[ErrorCode, str]:
             "fourth."
         ),
         ErrorCode.TOO_MANY_QUANTITIES: _(
-            "Give only three of devices, throughput, efficiency and actual; dpscale works out the fourth."
+            "All four values are given; leave one out (devices, per-device throughput, efficiency or actual "
+            "throughput) and dpscale works it out."
         ),
         ErrorCode.DEVICES_NOT_WHOLE: _("Devices must be a whole number, such as {example}."),
         ErrorCode.PERCENT_NOT_ALLOWED: _(

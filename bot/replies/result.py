@@ -101,11 +101,11 @@ def headline(result: Result, figures: Figures, words: Wording) -> str:
 
 def summary(figures: Figures, words: Wording) -> str:
     """The notification text: one line with every figure."""
-    return words.ngettext(
+    return words.fill(words.ngettext(
         "{devices} device × {rate} at {efficiency} efficiency: {actual} actual, {speedup} speedup",
         "{devices} devices × {rate} at {efficiency} efficiency: {actual} actual, {speedup} speedup",
         figures.count,
-    ).format(
+    ),
         devices=figures.devices,
         rate=words.rate(figures.throughput),
         efficiency=figures.efficiency,
@@ -226,13 +226,13 @@ def model_notes(result: Result, figures: Figures, words: Wording) -> list[str]:
             figures.count,
         ).format(devices=figures.devices))
     if result.solved is Quantity.DEVICES and result.devices == 1:
-        notes.append(_(":information_source: Rounded up to one whole device, which delivers {rate}.").format(
-            rate=words.rate(figures.actual)))
+        notes.append(words.fill(_(":information_source: Rounded up to one whole device, which delivers {rate}."),
+                                rate=words.rate(figures.actual)))
     elif result.solved is Quantity.DEVICES:
-        notes.append(_(
+        notes.append(words.fill(_(
             ":information_source: Rounded up to whole devices, which deliver {rate}. This assumes the efficiency "
             "stays at {efficiency} at that size; it usually drops as a cluster grows."
-        ).format(rate=words.rate(figures.actual), efficiency=figures.efficiency))
+        ), rate=words.rate(figures.actual), efficiency=figures.efficiency))
     return notes
 
 
@@ -242,14 +242,14 @@ def single_device_note(result: Result, figures: Figures, words: Wording) -> str:
     _ = words.gettext
     rate = words.rate(figures.throughput)
     if result.solved is Quantity.EFFICIENCY:
-        return _(
+        return words.fill(_(
             ":information_source: A single device on its own delivers its full per-device throughput, so its "
             "scaling efficiency is {hundred} by definition. An actual throughput of {actual} against {rate} per "
             "device means the two were measured differently (with another batch size or input pipeline, for "
             "example)."
-        ).format(hundred=words.hundred, actual=words.rate(figures.actual), rate=rate)
-    return _(
+        ), hundred=words.hundred, actual=words.rate(figures.actual), rate=rate)
+    return words.fill(_(
         ":information_source: These figures apply the {efficiency} you gave. A single device on its own delivers "
         "its full per-device throughput, {rate}, so its scaling efficiency is {hundred} by definition; efficiency "
         "matters from two devices up."
-    ).format(efficiency=figures.efficiency, rate=rate, hundred=words.hundred)
+    ), efficiency=figures.efficiency, rate=rate, hundred=words.hundred)

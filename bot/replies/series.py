@@ -39,8 +39,8 @@ def build_series_reply(series: Series, command: SeriesCommand, recipient: Recipi
     blocks: list[Block] = [
         header(words.ngettext("Scaling efficiency at {count} cluster size",
                               "Scaling efficiency at {count} cluster sizes", count).format(count=count)),
-        section(_("One device delivers {rate}; the ideal for d devices is I = d · v.").format(
-            rate=words.rate(words.number(decimal(series.throughput))))),
+        section(words.fill(_("One device delivers {rate}; the ideal for d devices is I = d · v."),
+                           rate=words.rate(words.number(decimal(series.throughput))))),
         {"type": "section", "block_id": SERIES_TABLE_BLOCK,
          "text": {"type": "mrkdwn", "text": "```" + series_table(series, words) + "```"}},
         context([legend(words)]),

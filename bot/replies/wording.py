@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Callable
 from decimal import Decimal
 from functools import cached_property, lru_cache
+from string import Formatter
 
 from babel import Locale
 
@@ -19,6 +21,11 @@ from bot.replies.particles import template
 
 MAX_PLAIN_DIGITS = 20
 FULL_WIDTH_STOPS = ("。", "！", "？")  # Japanese and Chinese put no space after these; Korean uses `.` and a space
+# catalogs whose language writes a rate of 0 in the plural where CLDR's rule gives 0 the `one` form: Brazilian
+# usage is "0 amostras/s" (CLDR's Portuguese `one` is 0 to below 2); French keeps CLDR's "0 échantillon/s"
+ZERO_IN_PLURAL = frozenset({"pt_BR"})
+CLOSE_SET = frozenset({"ja", "zh"})  # languages that put no space between two Han characters
+HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 EXAMPLE = (Decimal(64), Decimal(2000), Decimal("0.9"))  # the source document's example: devices, samples/s, E
 
 
@@ -43,6 +50,8 @@ class Wording:
         if catalog_name(locale).split("_")[0] == "ko":  # Korean chooses particles by the value they follow
             self.gettext, self.ngettext = self._with_particles(catalog.gettext, catalog.ngettext)
         self.keys = shown_keys(catalog_name(locale))
+        self._zero_plural = catalog_name(locale) in ZERO_IN_PLURAL
+        self._close_set = catalog_name(locale).split("_")[0] in CLOSE_SET
 
     def _with_particles(self, gettext: Callable[[str], str], ngettext: Callable[[str, str, int], str]
                         ) -> tuple[Callable[[str], str], Callable[[str, str, int], str]]:
@@ -122,8 +131,11 @@ class Wording:
             return 2
         digits = "".join(c for c in digits if c.isdecimal() or c == ".")
         try:
-            category = self.language.plural_form(Decimal(digits.strip(".") or "0"))
+            number = Decimal(digits.strip(".") or "0")
+            category = self.language.plural_form(number)
         except ArithmeticError:  # not a number after all: the plural form
+            return 2
+        if not number and self._zero_plural:  # the language's usage, not CLDR's rule: `0 amostras/s`
             return 2
         return 1 if category == "one" else 2
 
@@ -139,6 +151,26 @@ class Wording:
         show within the first thousand."""
         rule = self.language.plural_form
         return all(rule(n) != "one" for n in range(2, 1001))
+
+    def fill(self, template: str, **values: str) -> str:
+        """`template` with its `{name}` fields filled from `values`. In a language that sets no space between Han
+        characters, a space the template puts between a value ending in Han (`1,800 样本/秒`) and Han text after
+        it, or between Han text and a value starting in Han, is left out; a value in Latin letters or digits at
+        that edge (a user's own unit, `1,800 img/s`) keeps its space."""
+        if not self._close_set:
+            return template.format(**values)
+        text = ""
+        for literal, name, spec, _conversion in Formatter().parse(template):
+            if literal.startswith(" ") and HAN.match(literal[1:2]) and HAN.match(text[-1:]):
+                literal = literal[1:]
+            text += literal
+            if name is None:
+                continue
+            value = format(values[name], spec or "")
+            if text.endswith(" ") and HAN.match(text[-2:-1]) and HAN.match(value[:1]):
+                text = text[:-1]
+            text += value
+        return text
 
     def times(self, value: str) -> str:
         """An already written number as a multiple: `57.6×`."""
