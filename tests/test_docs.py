@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -31,6 +33,7 @@ def test_procfile_has_web_and_worker_processes():
     assert "worker: python -m bot" in procfile
 
 
+@pytest.mark.slow  # over 2 s: left out of the fast loop
 def test_the_committed_language_samples_are_todays_replies():
     done = subprocess.run([sys.executable, "scripts/render_samples.py", "--check"], cwd=ROOT, capture_output=True,
                           text=True)

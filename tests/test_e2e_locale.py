@@ -50,6 +50,7 @@ def test_a_burst_of_new_german_users_whose_lookups_answer_slowly_reads_every_num
 
 
 @pytest.mark.parametrize("behaviour", ["hang", "ratelimit", "error"])
+@pytest.mark.slow  # over 2 s: left out of the fast loop
 def test_when_slack_cannot_tell_the_locale_a_number_locales_read_differently_is_asked_about(behaviour):
     with running_app({"UDE": "de-DE"}, **{"users.info": behaviour}) as (fake, server):
         doubtful = send_command(server, "64 2.000 90 %", user="UDE")
@@ -62,6 +63,7 @@ def test_when_slack_cannot_tell_the_locale_a_number_locales_read_differently_is_
     assert "locale=en_US@unknown" in server.output()
 
 
+@pytest.mark.slow  # over 2 s: left out of the fast loop
 def test_a_rate_limit_pauses_for_its_retry_after_and_the_log_says_so():
     with running_app({"UDE": "de-DE"}, **{"users.info": "ratelimit"}) as (fake, server):
         fake.retry_after = "4"
@@ -84,6 +86,7 @@ def test_a_per_user_error_mixed_with_healthy_users_leaves_everyone_elses_format_
     assert "slack error 200" not in server.output() and "users.info failed" not in server.output()
 
 
+@pytest.mark.slow  # over 2 s: left out of the fast loop
 def test_a_mention_reply_is_written_so_no_locale_misreads_it_and_asks_when_the_locale_is_unknown():
     with running_app({"UDE": "de-DE", "UNEW": "de-DE"}) as (fake, server):
         fake.users["UNEW"] = "hang"

@@ -32,6 +32,7 @@ def submit_series(server, user: str, view: dict, throughput: str, measurements: 
     return submit_view(server, user, view, {"series_throughput": throughput, "series_rows": measurements})
 
 
+@pytest.mark.slow  # over 2 s: left out of the fast loop
 def test_a_slash_command_answers_a_series_with_its_table_privately(server):
     payload = send_command(server, GERMAN, user="UDE").json()
     assert payload["response_type"] == "ephemeral"
@@ -42,6 +43,7 @@ def test_a_slash_command_answers_a_series_with_its_table_privately(server):
     assert_within_limits(payload["blocks"])
 
 
+@pytest.mark.slow  # over 2 s: left out of the fast loop
 def test_a_mention_answers_a_series_in_its_thread_with_figures_every_locale_reads_alike(server, fake):
     before = len(fake.calls_to("chat.postMessage"))
     send_mention(server, f"<@{BOT_USER_ID}> {GERMAN}", "UDE", "EvSeries1", "1700000100.000100")
@@ -59,6 +61,7 @@ def test_a_mention_with_a_broken_series_names_the_measurement(server, fake):
     assert call.params["text"].startswith("In `8=15.8.00`: `15.8.00` is not a number I can read")
 
 
+@pytest.mark.slow  # over 2 s: left out of the fast loop
 def test_share_posts_a_series_once_for_the_channel(server, fake):
     button = buttons(send_command(server, GERMAN, user="UDE").json())["dpscale_share"]
     duplicates = server.log_so_far().count("kind=share locale=de_DE outcome=duplicate")
@@ -106,6 +109,7 @@ def test_the_series_forms_errors_go_under_their_field_naming_the_row(server, fak
         ("durchsatz=2k 16=31k 8=15,8k", "2k", "16 = 31k\n8 = 15,8k"),
     ],
 )
+@pytest.mark.slow  # over 2 s: left out of the fast loop
 def test_edit_reopens_the_series_form_filled_as_written(server, fake, text, throughput, measurements):
     button = buttons(send_command(server, text, user="UDE").json())["dpscale_edit"]
     before = len(fake.calls_to("views.open"))
@@ -124,6 +128,7 @@ def test_explanations_show_the_faq_privately(server, fake):
     assert "*What is scaling efficiency?*" in json.dumps(posted["blocks"])
 
 
+@pytest.mark.slow  # over 2 s: left out of the fast loop
 def test_a_lang_series_is_shared_and_edited_in_its_own_language(server, fake):
     payload = send_command(server, "v=2000 8=15800 16=31000 lang=de", user="UEN").json()
     assert payload["text"].startswith("Skalierungseffizienz: 98,75")

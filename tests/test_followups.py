@@ -16,7 +16,7 @@ from slack_bolt import BoltContext, BoltRequest
 from sqlalchemy import event as sqlalchemy_event
 from sqlalchemy.exc import OperationalError
 
-from bot.settings import FollowUpPolicy, SettingsError, load_settings
+from bot.settings import LANDING_WAIT, FollowUpPolicy, SettingsError, load_settings
 from bot.slack import events, installs
 from bot.slack.followups import FollowUps
 from bot.slack.plumbing import Services
@@ -378,6 +378,32 @@ def test_work_taken_as_the_drain_begins_is_handed_back_at_once_not_lost_in_a_clo
     assert {job.key for job in b.followups.take_up()} == {"Ev3"}  # no lease to wait out
     b.run_all()
     assert len(answers(slack, 3)) == 1
+
+
+def test_a_try_that_fails_while_the_process_drains_is_handed_back_at_once_instead_of_waiting_to_retry(world, caplog):
+    """Slack fails a post just as the process begins to stop: the job goes back to the database for any process 5 s
+    later, without this one sleeping its backoff (1 s, then 3 s) inside the drain, and is answered once."""
+    clock, slack, a, b = world
+    refused = []
+
+    def fails_once_while_stopping(**kwargs: Any) -> dict[str, Any]:
+        if not refused:
+            refused.append(True)
+            a.followups._draining.set()  # the stop begins while this post is in flight
+            raise ConnectionResetError("connection reset by peer")
+        return Client.chat_postMessage(a.client, **kwargs)
+
+    a.client.chat_postMessage = fails_once_while_stopping  # type: ignore[method-assign]
+    started = clock()
+    with caplog.at_level(logging.WARNING, logger="bot.slack.followups"):
+        a.mention(4)
+        a.run_all()
+    assert clock() - started == timedelta(seconds=LANDING_WAIT)  # the failed post's landing check, no backoff
+    assert "to be tried again in 5 s" in caplog.text and answers(slack, 4) == []
+    clock.advance(POLICY.retry_after)
+    assert {job.key for job in b.followups.take_up()} == {"Ev4"}
+    b.run_all()
+    assert len(answers(slack, 4)) == 1
 
 
 @pytest.mark.parametrize("lease", ["2", "12.9"])

@@ -65,6 +65,7 @@ def test_a_growing_overhead_series_is_attributed_to_the_growing_model(sizes, a, 
 @settings(max_examples=60, deadline=None)
 @given(SIZES, st.fractions(F(1, 500), F(1, 20)),
        st.lists(st.fractions(F(-3, 100), F(3, 100)), min_size=8, max_size=8).filter(lambda n: len(set(n)) > 1))
+@pytest.mark.slow  # over 2 s: left out of the fast loop
 def test_noise_widens_the_range(sizes, e, noise):
     noise = [n if n else F(1, 1000) for n in noise]  # every point moved, not all by the same share
     clean = forecast(series_of(lambda d: e, sizes), 256)

@@ -75,6 +75,7 @@ tokens = st.one_of(
 )
 
 
+@pytest.mark.slow  # over 2 s: left out of the fast loop
 def test_every_row_fires_on_generated_input():
     seen: Counter[str] = Counter()
 

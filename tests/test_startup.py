@@ -25,6 +25,7 @@ CLI_BOT_TOKEN, CLI_APP_TOKEN = "xoxb-made-by-the-cli", "xapp-1-made-by-the-cli"
 CHECKOUT = (".slack", "manifest.json", "bot", "locales")
 
 
+@pytest.mark.slow  # over 2 s: left out of the fast loop
 def test_slack_run_starts_socket_mode_with_the_tokens_the_cli_hands_its_start_hook(tmp_path):
     """The CLI runs .slack/hooks.json's start hook through the shell, in the project's directory, with the new
     development app's tokens as SLACK_CLI_XOXB and SLACK_CLI_XAPP, and the activated virtualenv's python3 first
@@ -80,6 +81,7 @@ def _start(env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
     ("DATABASE_URL", {"DATABASE_URL": _closed_port_url()}, 1, "could not be reached (connection refused)"),
     ("PORT", {}, 1, "is in use on 127.0.0.1 by another process: stop it, or set PORT to a free port"),
 ])
+@pytest.mark.slow  # over 2 s: left out of the fast loop
 def test_each_bad_setting_stops_start_up_with_one_line_naming_it(tmp_path, log_format, setting, env, status, says):
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
@@ -134,6 +136,7 @@ def test_the_start_line_shows_the_database_without_its_password(url, shown):
 
 
 
+@pytest.mark.slow  # over 2 s: left out of the fast loop
 def test_slack_out_of_reach_at_start_up_is_one_line_too(tmp_path):
     """The client's own lines about each failed try and retry of `auth.test` are left out: the one line says it."""
     done = _start({"PORT": str(free_port())}, tmp_path)  # _start's SLACK_API_URL is a port no one listens on

@@ -477,6 +477,7 @@ def store_command(database_url: str, keys: str, *argv: str) -> subprocess.Comple
                           timeout=60, cwd=Path(__file__).resolve().parent.parent)
 
 
+@pytest.mark.slow  # over 2 s: left out of the fast loop
 def test_the_documented_commands_rotate_the_key_and_undo_the_encryption(tmp_path):
     """docs/security.md's steps: a new key first, `rotate-keys`, the old key dropped; then `downgrade 0005-1`."""
     url = f"sqlite:///{tmp_path / 'dpscale.sqlite3'}"
@@ -500,6 +501,7 @@ def test_the_documented_commands_rotate_the_key_and_undo_the_encryption(tmp_path
     store.close()
 
 
+@pytest.mark.slow  # over 2 s: left out of the fast loop
 def test_a_postgresql_server_that_never_answers_fails_the_connection_instead_of_holding_it():
     # a host that takes the TCP connection and then says nothing (gone mid-failover): without libpq's
     # connect_timeout a request's thread would wait for the kernel's TCP timeout, minutes

@@ -147,7 +147,7 @@ class FollowUps:
             except LeaseLostError:
                 raise
             except TRANSIENT as error:
-                if attempt + 1 == policy.tries:
+                if attempt + 1 == policy.tries or self._draining.is_set():  # a stopping process waits for no retry
                     return self._hand_back(job, client, context, error)
                 log.warning("%s follow-up failed (%s), trying again", job.kind, _why(error))
                 self.sleep(policy.wait_before(attempt))
