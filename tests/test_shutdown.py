@@ -260,3 +260,25 @@ def test_requests_that_reached_the_server_just_before_the_signal_are_answered_no
             fresh.close()
         assert replies == [(200, b"ok")] * 2
         assert server.process.wait(DRAIN + MARGIN) == 0
+
+
+def _stamp(line: str) -> float:
+    """Seconds since midnight of a server log line's UTC time."""
+    hours, minutes, seconds = line[11:23].split(":")
+    return int(hours) * 3600 + int(minutes) * 60 + float(seconds)
+
+
+@pytest.mark.slow  # over 2 s: left out of the fast loop
+def test_a_stop_while_a_chart_waits_to_be_tried_again_hands_it_back_without_waiting_out_the_backoff():
+    """A series' chart whose delivery keeps failing waits 1 s, then 3 s, between tries; SIGTERM in that wait ends it:
+    the job is handed back for another process and the worker stops well inside the 3 s it would have waited."""
+    with running_app({"UDE": "de-DE"}) as (fake, server):
+        send_command(server, "v=2000 8=15800 16=31000", user="UDE", response_url="http://127.0.0.1:9/refused")
+        assert server.wait_for_log("ChartRefusedError), trying again", 2, timeout=30)  # in the 3 s wait now
+        server.stop()
+        log = server.output()
+    lines = log.splitlines()
+    term = next(line for line in lines if "stopping on SIGTERM" in line)
+    stopped = next(line for line in lines if "bot.server stopped (pid" in line)
+    assert "chart follow-up failed (ChartRefusedError): to be tried again in 5 s" in log
+    assert _stamp(stopped) - _stamp(term) < 2.5, (term, stopped)

@@ -235,7 +235,7 @@ def marker(key: str) -> dict[str, Any]:
 
 
 def find_posted(client: WebClient, channel: str, thread_ts: str | None, key: str, patience: float = 0.0,
-                sleep: Callable[[float], None] = time.sleep) -> str | None:
+                sleep: Callable[[float], object] = time.sleep) -> str | None:
     """The ts of the message posted in the thread with `key`'s marker, looked for now and, if not found, again
     `patience` seconds later (a post that timed out may still be landing); None if there is none.
 

@@ -65,7 +65,7 @@ class FollowUps:
     runtime: Runtime | None = None  # set by the app: the client and context of a job taken up from the database
     kinds: dict[str, Kind] = field(default_factory=dict)
     pool: Callable[[int, str], WorkPool] = WorkPool  # each kind's pool, from its threads and name
-    sleep: Callable[[float], None] = time.sleep  # between tries, and a post's landing wait
+    sleep: Callable[[float], object] = time.sleep  # between tries, and a post's landing wait
     _stop: threading.Event = field(default_factory=threading.Event)
     _draining: threading.Event = field(default_factory=threading.Event)
     _sweeper: threading.Thread | None = None
@@ -79,10 +79,6 @@ class FollowUps:
         `apology(...)` tells the user when it cannot be done."""
         pool = self.pool(self.policy.threads_for(kind), kind)
         self.kinds[kind] = Kind(handler, apology, pool, logged_as or kind)
-
-    @property
-    def pools(self) -> tuple[WorkPool, ...]:
-        return tuple(kind.pool for kind in self.kinds.values())
 
     def accept(self, job: Job) -> bool:
         """Record `job` before the acknowledgement; False if it was recorded already (a redelivery, a second
@@ -150,7 +146,8 @@ class FollowUps:
                 if attempt + 1 == policy.tries or self._draining.is_set():  # a stopping process waits for no retry
                     return self._hand_back(job, client, context, error)
                 log.warning("%s follow-up failed (%s), trying again", job.kind, _why(error))
-                self.sleep(policy.wait_before(attempt))
+                # in real time, a drain cuts the wait short (the next failure is handed back); a test's clock advances
+                (self._draining.wait if self.sleep is time.sleep else self.sleep)(policy.wait_before(attempt))
                 job = self._current(job)
             except Exception:  # a fault of dpscale's own, which trying again would only repeat
                 log.exception("%s follow-up failed", job.kind)

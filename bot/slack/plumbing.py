@@ -69,7 +69,7 @@ class Services:
     def pools(self) -> tuple[WorkPool, ...]:
         """Where work outlives its request, for a stopping server to wait for: lazy listeners first, since what
         they start could still go to the background pool."""
-        return (self.lazy, self.background, *self.followups.pools)
+        return (self.lazy, self.background, *(kind.pool for kind in self.followups.kinds.values()))
 
     def start(self) -> None:
         """A worker process begins serving (bot/web/asgi.py's lifespan): its sweeper of follow-up work starts."""
