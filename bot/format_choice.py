@@ -95,8 +95,9 @@ def build_unknown_format_reply(token: str, recipient: RecipientLike) -> Reply:
     recipient = as_recipient(recipient)
     words = wording_for(recipient)
     text = words.gettext("I don't recognize the number format {token}. Write a language and region code such as "
-                         "{examples}, or `format=slack` to follow your Slack language.").format(
-        token=code(token), examples=words.comma.join(code(f"format={tag}") for tag in ("de-DE", "en-US", "fr-FR")))
+                         "{examples}, or write {slack} to follow your Slack language.").format(
+        token=code(token), slack=code("format=slack"),
+        examples=words.alternatives([code(f"format={tag}") for tag in ("de-DE", "en-US", "fr-FR")]))
     return Reply(text=text, blocks=[section(":warning: " + text)], kind=ReplyKind.ERROR)
 
 

@@ -73,7 +73,8 @@ def placeholder_values(words: Wording) -> dict[str, str]:
     other = resolve_locale("en-US" if words.language.language != "en" else "de-DE")
     return {
         "token": code("2.000"), "example": code(words.number(v)), "keys": code(words.key_list(lang=True)),
-        "examples": words.comma.join(code(f"format={tag}") for tag in ("de-DE", "en-US", "fr-FR")),
+        "examples": words.alternatives([code(f"format={tag}") for tag in ("de-DE", "en-US", "fr-FR")]),
+        "slack": code("format=slack"),
         "usage": code("/dpscale " + _("DEVICES THROUGHPUT EFFICIENCY")),
         "options": _("{first} or {second}").format(first=code("2"), second=code("2000")),
         "first": code("2"), "second": code("2000"),

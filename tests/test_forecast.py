@@ -98,7 +98,7 @@ def test_the_forecast_states_ranges_of_both_models_never_one_measured_number():
     assert "*Forecast for 128 devices* (not measured: extrapolated from the sizes above)" in text
     assert ("• Constant serial fraction (Amdahl, e = 0.00191): speedup 102× to 104×, 204,000 to 209,000 "
             "samples/s") in text
-    assert ("• Serial fraction changing linearly with the cluster (e = 0.00202 − 0.00000365 · d): speedup 68× to "
+    assert ("• Serial fraction varying linearly with cluster size (e = 0.00202 − 0.00000365 · d): speedup 68× to "
             "110×") in text
     assert "the trend supports the constant serial fraction" in text
     limits = [e["text"] for b in reply.blocks if b["type"] == "context" for e in b["elements"]]

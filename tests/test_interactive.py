@@ -173,7 +173,7 @@ def test_a_valid_form_delivers_the_result_where_the_command_was_run(server, fake
         ("UDE", {"devices": "64", "throughput": "2.000", "efficiency": "150 %"},
          {"field_efficiency": "Die Skalierungseffizienz muss zwischen"}),
         ("UEN", {"devices": "64.5", "throughput": "2000", "efficiency": "90%"},
-         {"field_devices": "Devices must be a whole number, such as `64`. You wrote `64.5`."}),
+         {"field_devices": "The number of devices must be a whole number, such as `64`. You wrote `64.5`."}),
         ("UEN", {"devices": "64"}, {"field_actual": "Give any three of"}),
         # `0.9` is written the English way, so `2.000` may be two: asked under its own field
         ("UDE", {"devices": "64", "throughput": "2.000", "efficiency": "0.9"},
@@ -277,8 +277,8 @@ def test_a_lang_result_is_shared_and_edited_in_its_own_language_and_format(serve
     assert "e.g. 2000" in shown and "2,000" not in shown
     assert "Numbers written like `2000`, `0.9` read alike in both." in shown
     # both formats named: not "your format (English)", which would leave the German one unsaid
-    assert ("Numbers are read in the English format and in your own, German (Germany); a number "
-            "the two read differently is asked about.") in shown
+    assert ("Numbers are read in the English format and in your own, German (Germany); I ask about any "
+            "number the two read differently.") in shown
     asked = submit(server, "UDE", view, {"devices": "64", "throughput": "12,345", "efficiency": "0,9"}).json()
     assert asked["response_action"] == "errors" and "12,345" in asked["errors"]["field_throughput"]
     submit(server, "UDE", view, {key.removeprefix("field_"): value for key, value in initial.items() if value})

@@ -50,12 +50,12 @@ def test_results_are_written_in_the_readers_locale(locale, text, shown):
         ("de-DE", "64 2000 1",
          "1 als Dezimalzahl gelesen, also 100\u00a0%. Falls du 1\u00a0% gemeint hast, schreibe 1\u00a0%."),
         ("fr-FR", "64 2 000 0.9", "0.9 n’est pas écrit dans votre format de nombres"),
-        ("en-US", "64 0,5k 90%", "0,5k is not written in your number format; read it as 500."),
+        ("en-US", "64 0,5k 90%", "0,5k is not written in your number format; I read it as 500."),
         ("en-US", "64 2000 90", "Read 90 as a percentage: 90%."),
         # the value read, every decimal of it: not cut to 0 at six decimals
         ("de-DE", "64 0.0000001 90 %",
          "0.0000001 ist nicht in deinem Zahlenformat geschrieben; gelesen als 0,0000001."),
-        ("en-US", "64 0,0000012 90%", "0,0000012 is not written in your number format; read it as 0.0000012."),
+        ("en-US", "64 0,0000012 90%", "0,0000012 is not written in your number format; I read it as 0.0000012."),
     ],
 )
 def test_every_doubtful_reading_is_explained_in_the_reply(locale, text, note):
@@ -78,8 +78,9 @@ def test_a_number_written_as_dpscale_writes_it_carries_no_reading_note(locale, t
     ("locale", "text", "question"),
     [
         ("en-US", "64 2.000 90%", "2.000 can be read in more than one way. Write it as 2 or 2000: every number "
-                                  "format reads those alike. Other Slack languages read it differently, so I ask "
-                                  "rather than show a result that may be a thousand times off."),
+                                  "format reads those alike. Other Slack languages read it differently, so I'm "
+                                  "asking rather than showing a result that could be off by a factor of a "
+                                  "thousand."),
         ("de-DE", "64 2,000 90 %", "2,000 lässt sich unterschiedlich lesen. Schreibe 2 oder 2000:"),
         ("fr-FR", "64 2.000 90 %", "n’est pas écrit dans votre format de nombres, «\u202ffrançais (France)\u202f»"),
         ("es-LA", "64 2.000 90%", "se usa en países que leen este número de forma distinta"),
@@ -107,7 +108,7 @@ def test_a_number_two_formats_read_differently_is_asked_about_with_both_readings
          "The per-device throughput must be more than 0 and at most 1,000,000,000,000. You wrote -5."),
         ("en-US", "64 2000 apples", "I don't recognize apples."),
         ("de-DE", "64 2000 Äpfel", "Äpfel kenne ich nicht."),
-        ("en-US", "64 2000", "Give any three of: devices, per-device throughput, efficiency, actual throughput"),
+        ("en-US", "64 2000", "Give any three of the four values (devices, per-device throughput, efficiency, actual"),
         ("en-US", "64 2000 actual=200000", "cannot exceed the ideal one (128,000)"),
         ("de-CH", "64 2,000 90%", "2,000 lässt sich unterschiedlich lesen. Schreibe 2 oder 2000:"),
         ("en-US", "64 10³ 90%", "10³ has characters that only look like digits"),
@@ -115,24 +116,24 @@ def test_a_number_two_formats_read_differently_is_asked_about_with_both_readings
         ("en-US", "64 2000 90% lang=xx", "xx is not a language I recognize; use a language code such as de-DE."),
         ("en-US", "x" * 600, "at most 500 characters"),
         # the user's own reading breaks a rule: the rule says so, and no other reading is offered in its place
-        ("en-US", "1.024 2000 90%", "Devices must be a whole number, such as 64. You wrote 1.024."),
+        ("en-US", "1.024 2000 90%", "The number of devices must be a whole number, such as 64. You wrote 1.024."),
         ("en-US", "64 2000 12,500", "The scaling efficiency must be between 0.01% and 100%. You wrote 12,500."),
         ("de-DE", "1.500.000 2000 90 %",
          "Die Gerätezahl muss zwischen 1 und 1.000.000 liegen. Du hast 1.500.000 angegeben."),
         # a missing value's example is a value of that quantity, as the reader writes it
         ("de-DE", "64 2000 e=", "Nach e= fehlt der Wert; schreibe etwa e=90\u00a0%."),
-        ("en-US", "64 2000 actual=", "write it like actual=115,200"),
+        ("en-US", "64 2000 actual=", "write it as actual=115,200"),
         ("fr-FR", "2000 90 % d=", "d=64"),
         ("en-US", "64 90% v=", "v=2,000"),
         ("de-DE", "64 2000 90 % sprache=", "Nach sprache= fehlt der Wert; schreibe etwa sprache=de-DE."),
         ("en-US", "64 2000 90% lang=de lang=fr", "The language is given twice (lang=fr)."),
         ("de-DE", "64 2000 90 % sprache=de sprache=fr", "Die Sprache ist doppelt angegeben (sprache=fr)."),
         # a key with a percent sign alone: its number is missing
-        ("en-US", "efficiency=% 64 2000", "efficiency=% has no value after it; write it like efficiency=90%."),
+        ("en-US", "efficiency=% 64 2000", "efficiency=% has no value after it; write it as efficiency=90%."),
         # fewer numbers than three, one a percentage: the missing one is the problem, not where the `%` stands
-        ("en-US", "64 90%", "Give any three of: devices, per-device throughput, efficiency, actual throughput"),
+        ("en-US", "64 90%", "Give any three of the four values (devices, per-device throughput, efficiency, actual"),
         ("ja-JP", "2000 90%", "効率・実効スループットのうち、任意の3つを指定してください"),
-        ("en-US", "64 2000 %", "Give any three of: devices, per-device throughput, efficiency, actual throughput"),
+        ("en-US", "64 2000 %", "Give any three of the four values (devices, per-device throughput, efficiency, actual"),
     ],
 )
 def test_errors_name_the_problem_in_the_users_language_with_the_usage_line(locale, text, message):

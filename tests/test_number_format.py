@@ -62,8 +62,8 @@ def test_an_unknown_format_is_named(text):
 @pytest.mark.parametrize(
     ("text", "said"),
     [
-        ("format=", "`format=` has no value after it; write it like `format=de-DE`."),
-        ("numbers= 64 2000", "`numbers=` has no value after it; write it like `numbers=de-DE`."),
+        ("format=", "`format=` has no value after it; write it as `format=de-DE`."),
+        ("numbers= 64 2000", "`numbers=` has no value after it; write it as `numbers=de-DE`."),
         ("format=fr-FR format=en-US", "The number format is given twice (`format=en-US`). Give each value once."),
     ],
 )
@@ -304,10 +304,20 @@ def test_a_home_tab_slack_will_not_publish_is_one_log_line_and_the_choice_is_sti
     send_command(server, "format=slack", user="UMENU")
 
 
-@pytest.mark.parametrize(("tag", "between"), [("en-US", "`, `"), ("ja-JP", "`、`"), ("zh-TW", "`、`")])
-def test_an_unknown_formats_examples_are_listed_as_the_replys_language_lists(tag, between):
+@pytest.mark.parametrize(("tag", "listed"), [
+    ("en-US", "`format=de-DE`, `format=en-US`, or `format=fr-FR`, or write `format=slack` to follow"),
+    ("en-GB", "`format=de-DE`, `format=en-US` or `format=fr-FR`, or write `format=slack` to follow"),
+    ("de-DE", "`format=de-DE`, `format=en-US` oder `format=fr-FR` – oder schreibe `format=slack`, um"),
+    ("fr-FR", "`format=de-DE`, `format=en-US` ou `format=fr-FR`, ou écrivez `format=slack` pour"),
+    ("es-ES", "`format=de-DE`, `format=en-US` o `format=fr-FR`, o escribe `format=slack` para"),
+    ("ja-JP", "`format=de-DE`、`format=en-US`、または `format=fr-FR` のような"),
+    ("zh-TW", "`format=de-DE`、`format=en-US` 或 `format=fr-FR` 這類"),
+])
+def test_an_unknown_formats_examples_are_alternatives_and_format_slack_its_own_clause(tag, listed):
+    """The three codes are listed as the reply's language lists alternatives ("… or …"), and `format=slack`
+    follows in a clause of its own, not as a fourth code after a comma."""
     text = build_unknown_format_reply("klingon", Recipient.parse(tag)).text
-    assert f"format=de-DE{between}format=en-US" in text, text
+    assert listed in text, text
 
 
 # CLDR 47 (Babel 2.19)'s minimumGroupingDigits of 2, among the locales dpscale offers: each writes 2000, not 2.000

@@ -74,15 +74,15 @@ def test_the_efficiencys_range_is_its_own_sentence(language):
 RISING = "v=2000 8=15800 16=28000 64=60000 at=128"  # e rises: the linear model is supported
 FALLING = "v=2000 8=15000 16=30500 64=124000 at=128"  # e falls from 0.0095 to 0.0005
 MODEL = {  # the linear model as its own line names it, as the trend sentence names it
-    "en": "serial fraction changing linearly with the cluster",
+    "en": "serial fraction varying linearly with cluster size",
     "en_GB": "serial fraction varying linearly with cluster size",
-    "de": "linear mit dem Cluster veränderlichen seriellen Anteil",
-    "es": "fracción serial que varía linealmente con el clúster",
-    "es_419": "fracción serial que varía linealmente con el clúster",
-    "fr": "fraction séquentielle qui varie linéairement avec le cluster",
-    "it": "frazione seriale che varia linearmente con il cluster",
+    "de": "Anteil, der sich linear mit der Cluster-Größe ändert",
+    "es": "fracción serial que varía linealmente con el tamaño del clúster",
+    "es_419": "fracción serial que varía linealmente con el tamaño del clúster",
+    "fr": "fraction séquentielle qui varie linéairement avec la taille du cluster",
+    "it": "frazione seriale che varia linearmente con la dimensione del cluster",
     "ja": "逐次部分の割合がクラスター規模に比例して変化する", "ko": "클러스터 규모에 따라 선형으로 변하는 직렬 비율",
-    "pt_BR": "fração serial que varia linearmente com o cluster", "zh_Hans": "随集群规模线性变化的串行比例",
+    "pt_BR": "fração serial que varia linearmente com o tamanho do cluster", "zh_Hans": "随集群规模线性变化的串行比例",
     "zh_Hant": "隨叢集規模線性變化的串列比例",
 }
 FORMER = (
@@ -96,7 +96,7 @@ FORMER = (
 
 @pytest.mark.parametrize("language", sorted(TAGS))
 def test_the_trend_sentence_names_the_model_as_its_line_does(language):
-    """A rising e supports "the serial fraction changing linearly with the cluster", the model's present name, not
+    """A rising e supports "the serial fraction varying linearly with cluster size", the model's present name, not
     the former "growing serial fraction"; a falling e no longer says that neither model describes it (a linear fit
     does, falling), but why neither range is more than a guess."""
     locale = resolve_locale(TAGS[language])
@@ -205,7 +205,8 @@ PER_DEVICE = {
 @pytest.mark.parametrize("language", sorted(TAGS))
 def test_too_many_values_names_them_as_too_few_does(language):
     """All four values given: the answer says so and asks to leave one out, naming the per-device throughput as
-    the too-few answer ("Give any three of: …") does, not as a bare "throughput" beside a bare "actual"."""
+    the too-few answer ("Give any three of the four values (…)") does, not as a bare "throughput" beside a bare
+    "actual"."""
     locale = resolve_locale(TAGS[language])
     many = answer("devices=64 v=2000 efficiency=90% actual=115200", locale).text
     few = answer("64 2000", locale).text

@@ -64,7 +64,7 @@ def test_one_and_a_half_devices_are_refused_as_not_whole_never_read_as_1500(text
     """`1.500` from an English user is 1.5, which no cluster has: refused with the rule it breaks, not read as the
     German 1500 (a reading the user's own format does not give) nor asked about."""
     reply = answer(text, resolve_locale("en-US"))
-    assert "Devices must be a whole number, such as `64`. You wrote `1.500`." in reply.text
+    assert "The number of devices must be a whole number, such as `64`. You wrote `1.500`." in reply.text
     assert "can be read in more than one way" not in reply.text
 
 

@@ -14,7 +14,7 @@ from bot.engine import answer
 from bot.errors import ErrorCode, UserInputError
 from bot.i18n import shipped_languages
 from bot.model.calculator import Quantity
-from bot.reader.numbers import resolve_locale
+from bot.reader.numbers import NEIGHBOUR_LOCALES, SLACK_LOCALES, resolve_locale
 from bot.reader.parsing import parse_command
 from bot.replies import render_plain_text
 from bot.replies.wording import ZERO_IN_PLURAL, Wording
@@ -78,8 +78,8 @@ def test_one_device_worked_out_is_not_told_its_efficiency_drops_as_a_cluster_gro
     rate = words.rate(words.number(Decimal(1800)))
     one = words.gettext(":information_source: Rounded up to one whole device, which delivers {rate}.")
     cluster = words.gettext(
-        ":information_source: Rounded up to whole devices, which deliver {rate}. This assumes the efficiency "
-        "stays at {efficiency} at that size; it usually drops as a cluster grows."
+        ":information_source: Rounded up to a whole number of devices, which deliver {rate}. This assumes the "
+        "efficiency stays at {efficiency} at that size; it usually drops as a cluster grows."
     )
     assert one.format(rate=rate).replace(":information_source:", "ℹ️") in text, text
     assert cluster.format(rate=rate, efficiency=words.percent(Decimal("0.9"))) not in text
@@ -182,7 +182,8 @@ def test_too_few_values_names_the_four_values_as_the_result_labels_them():
     """`64 2000`: the English answer names "per-device throughput" and "actual throughput", not a bare "actual"
     that reads like a keyword list."""
     text = render_plain_text(answer("64 2000", resolve_locale("en-US")))
-    assert "Give any three of: devices, per-device throughput, efficiency, actual throughput;" in text, text
+    assert ("Give any three of the four values (devices, per-device throughput, efficiency, actual "
+            "throughput);") in text, text
 
 
 @pytest.mark.parametrize("command", ["devices=64 v=2000 actual=100000", "64 2000 90%"])
@@ -192,3 +193,19 @@ def test_the_limits_note_is_true_whether_the_efficiency_was_given_or_worked_out(
     limits = [line for line in text.splitlines() if "Limits." in line]
     assert len(limits) == 1 and "the one efficiency you give" not in limits[0], limits
     assert "whether you give it or dpscale works it out" in limits[0]
+
+
+@pytest.mark.parametrize("tag", SLACK_LOCALES + NEIGHBOUR_LOCALES)
+def test_the_unit_errors_example_is_written_in_the_readers_unit_and_reads_back(tag):
+    """The unknown-unit error's example names the rate in the reader's own unit words (`muestras/s`, `Samples/s`,
+    `échantillons/s`), not always the English `samples/s`, and typed back in that locale it computes: 64 devices
+    at 2,000 and 90% deliver 115,200."""
+    locale = resolve_locale(tag)
+    words = Wording(locale)
+    error = answer("64 TFLOPS 90%", locale).text
+    examples = [example for example in re.findall(r"`([^`]+)`", error) if "GPUs" in example]
+    assert len(examples) == 1, error
+    assert words.rate(words.number(Decimal(2000))) in examples[0], error
+    again = answer(examples[0], locale)
+    assert again.kind == "result", (examples[0], again.text)
+    assert words.number(Decimal(115200)) in render_plain_text(again), (examples[0], again.text)

@@ -38,7 +38,7 @@ def _model_line(fit: Fit, single: Fraction, devices: int, words: Wording) -> str
     _ = words.gettext
     e0 = words.number(_rounded(fit.parameters[0]), 6)
     name = (_("Constant serial fraction (Amdahl, e = {e})").format(e=e0) if fit.model is Model.CONSTANT else
-            _("Serial fraction changing linearly with the cluster (e = {a} {sign} {b} · d)").format(
+            _("Serial fraction varying linearly with cluster size (e = {a} {sign} {b} · d)").format(
                 a=e0, sign="−" if fit.parameters[1] < 0 else "+", b=words.number(_rounded(abs(fit.parameters[1])), 8)))
     residual = words.percent(_rounded(fit.residual), 2)
     throughputs = fit.throughputs(single)
@@ -63,8 +63,8 @@ def _supported(model: Model, words: Wording) -> str:
         return _("The measured e stays about the same from size to size: the trend supports the constant serial "
                  "fraction.")
     if model is Model.GROWING:
-        return _("The measured e rises with the cluster: the trend supports the serial fraction changing linearly "
-                 "with the cluster.")
+        return _("The measured e rises with the cluster: the trend supports the serial fraction varying linearly "
+                 "with cluster size.")
     return _("The measured e falls as the cluster grows: a constant serial fraction cannot follow that, and one "
              "falling linearly reaches zero sooner or later, so take neither range as more than a guess.")
 

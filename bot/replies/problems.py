@@ -111,8 +111,8 @@ def _ask_reasons(words: Wording) -> dict[AskReason, str]:
         _("Your Slack language, {name}, is used in countries that read this number differently."),
         AskReason.LANG: _("Your own number format and the one {lang} chooses read this number differently."),
         AskReason.OTHER_LOCALES: _(
-            "Other Slack languages read it differently, so I ask rather than show a result that may be a "
-            "thousand times off."
+            "Other Slack languages read it differently, so I'm asking rather than showing a result that could "
+            "be off by a factor of a thousand."
         ),
         AskReason.NOT_YOURS: _(
             "It is not written in your number format, {name}, and other formats read it differently."
@@ -149,7 +149,7 @@ def _solved_value(quantity: str | None, value: Decimal, words: Wording) -> str:
 def _template(error: UserInputError, words: Wording) -> str:
     _ = words.gettext
     if error.reason == MENTION:
-        return _("{token} mentions someone, and a command holds only numbers and the words {keys}. Mention people "
+        return _("{token} mentions someone, and a command can contain only numbers and the words {keys}. Mention people "
                  "outside the command.")
     if error.code is ErrorCode.OUT_OF_RANGE:
         if error.quantity == Quantity.EFFICIENCY.value:  # its own entry: a percentage's range takes articles
@@ -171,16 +171,16 @@ def _templates(words: Wording) -> dict[ErrorCode, str]:
             "Too many numbers: devices, throughput and efficiency are already given, so {token} is one too many."
         ),
         ErrorCode.DUPLICATE_QUANTITY: _("{quantity} is given twice ({token}). Give each value once."),
-        ErrorCode.MISSING_VALUE: _("{token} has no value after it; write it like {example}."),
+        ErrorCode.MISSING_VALUE: _("{token} has no value after it; write it as {example}."),
         ErrorCode.NOT_ENOUGH_QUANTITIES: _(
-            "Give any three of: devices, per-device throughput, efficiency, actual throughput; dpscale works out the "
-            "fourth."
+            "Give any three of the four values (devices, per-device throughput, efficiency, actual throughput); "
+            "dpscale works out the fourth."
         ),
         ErrorCode.TOO_MANY_QUANTITIES: _(
             "All four values are given; leave one out (devices, per-device throughput, efficiency or actual "
             "throughput) and dpscale works it out."
         ),
-        ErrorCode.DEVICES_NOT_WHOLE: _("Devices must be a whole number, such as {example}."),
+        ErrorCode.DEVICES_NOT_WHOLE: _("The number of devices must be a whole number, such as {example}."),
         ErrorCode.PERCENT_NOT_ALLOWED: _(
             "{token}: only the efficiency can be a percentage. {quantity} is a plain number."
         ),
@@ -189,7 +189,7 @@ def _templates(words: Wording) -> dict[ErrorCode, str]:
         ),
         ErrorCode.UNKNOWN_LOCALE: _("{token} is not a language I recognize; use a language code such as {example}."),
         ErrorCode.UNKNOWN_UNIT: _(
-            "I don't recognize the unit {token}. I read a number of devices, a throughput per second and an efficiency, "
+            "I don't recognize the unit {token}. I read a number of devices, a throughput in units per second and an efficiency, "
             "as in {example}."
         ),
         ErrorCode.UNPLACED_NUMBER: _(
@@ -236,8 +236,8 @@ def _example(error: UserInputError, words: Wording, number: Callable[[Decimal], 
             return _listed(words, words.plain(Decimal("2000")), _unspaced(words.percent(EXAMPLE[2])))
         return _listed(words, words.plain(Decimal("2000")), words.plain(Decimal("0.9")))
     if error.code in (ErrorCode.UNKNOWN_UNIT, ErrorCode.UNPLACED_NUMBER):  # every value named by its unit
-        return code(f"{words.number(EXAMPLE[0], 0)} GPUs {words.number(EXAMPLE[1])} samples/s "
-                    f"{words.percent(EXAMPLE[2])}")
+        return code(f"{words.number(EXAMPLE[0], 0)} GPUs {words.rate(words.number(EXAMPLE[1]))} "
+                    f"{words.percent(EXAMPLE[2])}")  # the rate in the reader's own unit words: `muestras/s`
     if error.code is ErrorCode.MISSING_VALUE:
         keyed = KEYED.match(error.token or "")  # `efficiency=` or `efficiency=%`: `efficiency`
         key = keyed.group(1) if keyed else error.token or ""

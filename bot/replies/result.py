@@ -190,7 +190,7 @@ def reading_note(note: Note, words: Wording) -> str:
             ":mag: Read {token} as {value} in your number format. If you meant {other}, write it as {example}."
         ).format(token=token, value=value, other=other, example=code(other))
     if note.reading.kind is ReadingKind.OTHER_CONVENTION:
-        return _(":mag: {token} is not written in your number format; read it as {value}.").format(
+        return _(":mag: {token} is not written in your number format; I read it as {value}.").format(
             token=token, value=value
         )
     if note.bare_one:
@@ -230,7 +230,7 @@ def model_notes(result: Result, figures: Figures, words: Wording) -> list[str]:
                                 rate=words.rate(figures.actual)))
     elif result.solved is Quantity.DEVICES:
         notes.append(words.fill(_(
-            ":information_source: Rounded up to whole devices, which deliver {rate}. This assumes the efficiency "
+            ":information_source: Rounded up to a whole number of devices, which deliver {rate}. This assumes the efficiency "
             "stays at {efficiency} at that size; it usually drops as a cluster grows."
         ), rate=words.rate(figures.actual), efficiency=figures.efficiency))
     return notes

@@ -173,8 +173,8 @@ def serial_sentence(trend: SerialTrend, words: Wording) -> str:
     _ = words.gettext
     if trend is SerialTrend.RISING:
         return _(
-            "The serial fraction e rises as the cluster grows: the overhead grows with the cluster (typically the "
-            "gradient all-reduce and synchronization), so each added device adds less than the one before."
+            "The serial fraction e rises as the cluster grows: overhead increases with cluster size (typically the "
+            "gradient all-reduce and synchronization), so each additional device contributes less than the one before."
         )
     if trend is SerialTrend.NONE:
         return _(
@@ -188,7 +188,7 @@ def serial_sentence(trend: SerialTrend, words: Wording) -> str:
         )
     return _(
         "The serial fraction e falls as the cluster grows, which neither growing overhead nor a fixed serial part "
-        "explains: check the measurements, or look for effects such as more memory or cache in total."
+        "explains: check the measurements, or look for effects such as more total memory or cache."
     )
 
 
@@ -214,7 +214,7 @@ def contradiction_notes(series: Series, words: Wording) -> list[str]:
         ) for a, b in series.trend.falling_speedups])
         notes.append(_(
             ":warning: The speedup falls as devices are added (↓): {steps}. The added devices made the cluster "
-            "slower, which no efficiency of this model describes."
+            "slower, which no efficiency in this model can describe."
         ).format(steps=steps))
     return notes
 

@@ -22,7 +22,7 @@ def describe_series_error(error: UserInputError, words: Wording) -> str:
     single = code(f"v={words.number(Decimal(2000))}")
     if error.code is ErrorCode.SERIES_COUNT:
         return _("Besides the throughput of one device, a series needs {low} to {high} cluster sizes, each written "
-                 "like {example}; this one has {given}.").format(
+                 "as {example}; this one has {given}.").format(
             low=error.low or "", high=error.high or "", example=measurement, given=error.value or "0")
     if error.code is ErrorCode.SERIES_NO_THROUGHPUT:
         return _("A series needs the throughput of one device, such as {example} or {one}: every efficiency is "

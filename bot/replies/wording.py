@@ -10,6 +10,7 @@ from functools import cached_property, lru_cache
 from string import Formatter
 
 from babel import Locale
+from babel.lists import format_list
 
 from bot.i18n import catalog_name, translations_for
 from bot.model.calculator import Quantity
@@ -232,6 +233,19 @@ class Wording:
     def join(self, items: list[str]) -> str:
         """`items` as the reply's language lists them: `8 and 16`, `8 台和 16 台`, `8개와 16개` (`bot.names`)."""
         return join_list(items, self.language)
+
+    def alternatives(self, items: list[str]) -> str:
+        """`items` as choices, joined by the reply's language's "or" (CLDR's list pattern): `a, b or c`,
+        `a, b ou c`, `a、b或c`; a code span is kept off a letter (`` `a`、`b` 或 `c` ``), where Slack would not draw it."""
+        marked = str(format_list([f"\x00{i}\x01" for i in range(len(items))], style="or", locale=self.language))
+
+        def item(match: re.Match[str]) -> str:  # a code span beside a letter (`或`, `または`) gets a space
+            text = items[int(match.group(1))]
+            if not (text.startswith("`") and text.endswith("`")):
+                return text
+            before, after = marked[match.start() - 1:match.start()], marked[match.end():match.end() + 1]
+            return " " * before.isalnum() + text + " " * after.isalnum()
+        return re.sub(r"\x00(\d+)\x01", item, marked)
 
     def counted(self, devices: str) -> str:
         """An already written number of devices with the counter its language puts on a count: `64台`, `64개`,

@@ -68,7 +68,7 @@ def scope_missing(context: BoltContext) -> bool:
 
 def no_chart_note(recipient: Recipient) -> str:
     return wording_for(recipient).gettext(
-        "No chart: dpscale may not upload files in this workspace. Someone who manages its apps can reinstall "
+        "No chart: dpscale isn't allowed to upload files in this workspace. Someone who manages its apps can reinstall "
         "dpscale to allow it (the `files:write` permission).")
 
 

@@ -68,10 +68,10 @@ def excerpt_notes(excerpt: Excerpt, author_id: str | None, author: Recipient, re
     who = f"<@{author_id}>" if author_id else escape(app_name) if app_name else _("an app")
     if excerpt.found_nothing and excerpt.seen:  # numbers, but nothing that says which value each one is
         seen = wording_for(reader).comma.join(code(number) for number in excerpt.seen[:6])
-        return (_("In the message by {author} I found {numbers}, but nothing that says which value each one is, "
-                  "so I filled in nothing.").format(author=who, numbers=seen),)
+        return (_("I found {numbers} in {author}'s message, but nothing that says which value each one is, "
+                  "so I didn't fill anything in.").format(author=who, numbers=seen),)
     if excerpt.found_nothing:
-        return (_("I found no numbers to fill in in the message by {author}.").format(author=who),)
+        return (_("I found no numbers to fill in from {author}'s message.").format(author=who),)
     if author.is_unknown or not author_id:
         said = _("Filled in from {author}'s message. Slack didn't tell me their number format, so only numbers "
                  "that read the same in every format were filled in.").format(author=who)
