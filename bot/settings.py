@@ -62,6 +62,7 @@ class FollowUpPolicy:
     max_attempts: int = 6
     retry_after: float = 5.0
     landing_wait: float = LANDING_WAIT
+    call_timeout: float = API_TIMEOUT  # a call cut off by a stop may still be done by Slack until then
     sweep_every: float = 1.0
     first_expiry_after: float = 5.0
     scrub_every: float = 5.0  # at most this often, finished payloads are cut from SQLite's write-ahead log

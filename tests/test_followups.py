@@ -354,17 +354,55 @@ def test_work_past_its_window_whose_answer_landed_gets_no_apology_under_it(world
     assert len(answers(slack, 1)) == 1 and ANSWER in answers(slack, 1)[0]
 
 
-def test_a_stop_hands_back_what_is_queued_and_running_for_the_next_process_at_once(world):
+def test_a_stop_hands_back_what_is_queued_at_once_and_a_post_cut_off_in_flight_once_it_can_no_longer_land(world):
+    """SIGTERM while mention 1's post is in flight and mention 2 waits in the queue; the post outlasts the drain
+    timeout, and Slack shows it 8 s later (longer than the landing wait, within the call's timeout). The queued
+    one is the next process's at once; the cut-off one only once its post can no longer be landing, so the next
+    process finds it instead of posting it again."""
     clock, slack, a, b = world
     a.mention(1)
     a.mention(2)
-    running = a.store.work.take_due(1, LEASE)  # nothing due: both are A's
-    assert running == []
-    a.followups._running.add(("mention", "Ev2"))  # its thread is in the middle of it at the drain timeout
-    a.followups.stop(deadline=0)
-    assert {job.key for job in b.followups.take_up()} == {"Ev1", "Ev2"}  # no lease to wait out
+    cut_off_late = timedelta(seconds=POLICY.landing_wait + 5)
+    taken_at_once: list[set[str]] = []
+
+    def stop_during_the_post() -> None:
+        slack.messages[-1]["lands"] = clock() + cut_off_late
+        a.followups.stop(deadline=0)  # the drain timeout passes while the post is still in flight
+        taken_at_once.append({job.key for job in b.followups.take_up()})
+        raise Crash  # the process exits with its thread in the call
+
+    slack.during_post.append(stop_during_the_post)
+    with pytest.raises(Crash):
+        a.queue.run_next()
+    assert taken_at_once == [{"Ev2"}]
+    b.run_all()
+    clock.advance(POLICY.call_timeout - 1)
+    assert b.followups.take_up() == []  # its post may still be landing
+    clock.advance(1)
+    assert {job.key for job in b.followups.take_up()} == {"Ev1"}
     b.run_all()
     assert len(answers(slack, 1)) == 1 and len(answers(slack, 2)) == 1
+    assert b.store.work.pending() == 0
+
+
+def test_a_job_its_thread_takes_from_the_queue_as_the_stop_hands_it_back_is_left_to_the_next_process(world):
+    """A thread frees up and takes a queued job from its pool at the moment the stop hands that job back: it does
+    nothing with it, so only the next process answers."""
+    clock, slack, a, b = world
+    a.mention(1)
+    pool = a.queue
+    closing = pool.shutdown
+
+    def a_thread_takes_it_meanwhile(wait: bool = True, cancel_futures: bool = False) -> None:
+        pool.run_next()
+        closing(wait, cancel_futures)
+
+    pool.shutdown = a_thread_takes_it_meanwhile  # type: ignore[method-assign]
+    a.followups.stop(deadline=0)
+    assert answers(slack, 1) == []
+    assert {job.key for job in b.followups.take_up()} == {"Ev1"}
+    b.run_all()
+    assert len(answers(slack, 1)) == 1
 
 
 def test_work_taken_as_the_drain_begins_is_handed_back_at_once_not_lost_in_a_closed_pool(world, caplog):

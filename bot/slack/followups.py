@@ -9,16 +9,16 @@ loss a user or an admin would notice.
     else: ack()                                                           # a redelivery: done, or being done
 
 How long work is held, tried and given up is one value, `FollowUpPolicy` (built once from Settings). A job runs
-in its kind's own thread pool, so mentions never queue behind slow Shares. While a job is queued or running here,
-this process's *heartbeat* extends its lease, so no process takes up work that only waits for a thread or a slow
-post; before each step that talks to Slack the job holds its lease again (`hold`), and one that another process
-took over meanwhile stops there (`LeaseLostError`). A job is tried a few times here, then handed back to the database
-while there is time; once the time is up the user gets the kind's apology instead, with a WARNING: nothing
-acknowledged is dropped in silence. A process that dies leaves its leases to run out; every process's sweeper
-takes such jobs up (never its own), rebuilding their client and context through `runtime`.
+in its kind's own thread pool. While it is queued or running here, this process's *heartbeat* extends its lease;
+before each step that talks to Slack it holds its lease again (`hold`), and one another process took over stops
+there (`LeaseLostError`). It is tried a few times here, then handed back to the database while there is time; once
+the time is up the user gets the kind's apology, with a WARNING: nothing acknowledged is dropped in silence. A
+process that dies leaves its leases to run out; every process's sweeper takes such jobs up (never its own),
+rebuilding their client and context through `runtime`.
 
 A stopping process lets go of the jobs not started (or taken as it began to drain) for another to take at once,
-and gives those running the drain timeout; what still runs then is let go of too (the next taker looks for its post).
+and gives those running the drain timeout; what still runs then is let go of too, to be taken once a post it may
+have in flight can no longer land (the next taker looks for that post first).
 """
 
 from __future__ import annotations
@@ -111,6 +111,8 @@ class FollowUps:
         """Do `job`, trying again while that may help, and write the request's one log line when it is settled
         (none when another process holds it now: that process writes it)."""
         with self._lock:
+            if job.id not in self._held:  # handed back by a stop before this thread took it from the queue
+                return
             self._running.add(job.id)
         started = time.perf_counter()
         outcome: str | None = "failed"
@@ -195,8 +197,6 @@ class FollowUps:
         except SQLAlchemyError:
             return job
 
-    # the sweeper: one thread per process, which also beats the heart of what this process holds
-
     def start(self) -> None:
         """Begin sweeping (a worker process starts serving)."""
         if self._sweeper is None or not self._sweeper.is_alive():
@@ -207,11 +207,13 @@ class FollowUps:
 
     def stop(self, deadline: float) -> int:
         """Stop taking work up; let go of the jobs not started; wait for those running until `deadline`, their
-        leases still extended; then let go of what is still running, for the next process to take at once. How
-        many were still unfinished at the deadline."""
+        leases still extended; then let go of what still runs, to be taken once a post it may have in flight can no
+        longer land (the taker looks for it first). How many were still unfinished at the deadline."""
         self._draining.set()
-        with self._lock:
+        with self._lock:  # out of `_held` at once, so that a thread taking one from its queue now leaves it alone
             queued = [job for job_id, job in self._held.items() if job_id not in self._running]
+            for job in queued:
+                del self._held[job.id]
         for kind in self.kinds.values():
             kind.pool.shutdown(wait=False, cancel_futures=True)  # what has not started never will, here
         self._let_go(queued, "not started")
@@ -219,17 +221,17 @@ class FollowUps:
         self._stop.set()
         with self._lock:
             running = [job for job_id, job in self._held.items() if job_id in self._running]
-        self._let_go(running, "still running at the drain timeout")
+        self._let_go(running, "still running at the drain timeout", after=self.policy.call_timeout)
         return left
 
-    def _let_go(self, jobs: list[Job], why: str) -> None:
+    def _let_go(self, jobs: list[Job], why: str, after: float = 0.0) -> None:
         if not jobs:
             return
         try:
-            self.store.work.let_go(jobs)
+            self.store.work.let_go(jobs, after)
             with self._lock:
                 self._held = {job_id: job for job_id, job in self._held.items() if job not in jobs}
-            log.info("%d follow-up job(s) %s handed back for another process to take at once", len(jobs), why)
+            log.info("%d follow-up job(s) %s handed back for another process (in %g s)", len(jobs), why, after)
         except SQLAlchemyError as error:
             log.warning("follow-up jobs %s could not be handed back (%s): taken up when their leases end", why,
                         _why(error))
