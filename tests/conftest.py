@@ -1,7 +1,11 @@
+import fcntl
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -76,24 +80,50 @@ def server(world):
 
 
 @pytest.fixture(scope="session")
-def postgres_server_url():
-    """A PostgreSQL server: DPSCALE_TEST_POSTGRES_URL, or one started here from the distribution's packages."""
+def postgres_server_url(tmp_path_factory):
+    """A PostgreSQL server: DPSCALE_TEST_POSTGRES_URL, or one started here from the distribution's packages, shared
+    by the run's workers (the first to need it starts it, the last to finish stops it; each test has its own
+    database on it)."""
     given = os.environ.get("DPSCALE_TEST_POSTGRES_URL")
     if given:
         yield given
         return
-    directory = Path(tempfile.mkdtemp(prefix="dpscale-pg-"))
-    try:
-        url = postgres_server.start(directory)
-    except (OSError, LookupError, subprocess.SubprocessError) as error:  # no binaries, no postgres user, initdb refused
-        message = f"no PostgreSQL server could be started here: {type(error).__name__}: {error}"
-        if REQUIRE_POSTGRES:
-            pytest.fail(message)
-        pytest.skip(message)
+    shared = tmp_path_factory.getbasetemp()  # the run's own; under xdist, its parent is the same for every worker
+    shared = shared.parent if os.environ.get("PYTEST_XDIST_WORKER") else shared
+    with _locked(shared / "postgres.lock"):
+        users, url_file = shared / "postgres.users", shared / "postgres.url"
+        if not url_file.exists():
+            directory = Path(tempfile.mkdtemp(prefix="dpscale-pg-"))
+            try:
+                url_file.write_text(f"{directory}\n{postgres_server.start(directory)}")
+            except (OSError, LookupError, subprocess.SubprocessError) as error:  # no binaries, no postgres user …
+                message = f"no PostgreSQL server could be started here: {type(error).__name__}: {error}"
+                if REQUIRE_POSTGRES:
+                    pytest.fail(message)
+                pytest.skip(message)
+        directory_text, url = url_file.read_text().split("\n")
+        users.write_text(str(int(users.read_text() or 0) + 1 if users.exists() else 1))
     try:
         yield url
     finally:
-        postgres_server.stop(directory)
+        with _locked(shared / "postgres.lock"):
+            left = int(users.read_text()) - 1
+            users.write_text(str(left))
+            if left == 0:
+                postgres_server.stop(Path(directory_text))
+                shutil.rmtree(directory_text, ignore_errors=True)
+                url_file.unlink()
+
+
+@contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """One worker at a time, across the run's processes."""
+    with path.open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

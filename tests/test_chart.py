@@ -5,15 +5,26 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal as D
+from types import ModuleType
 
 import pytest
 
 from bot.model.forecast import forecast
 from bot.model.series import analyse
 from bot.reader.numbers import resolve_locale
-from bot.replies.chart import MEASURED, chart_png, draw
 from bot.replies.series import series_table
 from bot.replies.wording import wording_for
+
+chart: ModuleType  # bot.replies.chart, set by `_matplotlib` below
+
+@pytest.fixture(scope="module", autouse=True)
+def _matplotlib():
+    """bot.replies.chart (and matplotlib with it) imported by the worker that runs these tests, not by every
+    worker as it collects them."""
+    global chart
+    from bot.replies import chart as module
+    chart = module
+
 
 TWO = [(8, "15800"), (64, "115200")]
 TWELVE = [(2 ** k, str(round(2000 * 2 ** k * (1 - 0.02 * k)))) for k in range(1, 13)]
@@ -26,7 +37,7 @@ def series_of(pairs):
 
 
 def measured(axes):
-    return next(line for line in axes.get_lines() if line.get_color() == MEASURED)
+    return next(line for line in axes.get_lines() if line.get_color() == chart.MEASURED)
 
 
 def texts(figure):
@@ -41,7 +52,7 @@ def texts(figure):
                                                                            "falling speedup"])
 def test_the_measured_points_are_drawn_as_measured_on_log2_axes_beside_the_ideal(pairs):
     series = series_of(pairs)
-    figure = draw(series, wording_for(resolve_locale("en-US")))
+    figure = chart.draw(series, wording_for(resolve_locale("en-US")))
     figure.canvas.draw()
     speedup, efficiency = figure.axes
     sizes = [p.devices for p in series.points]
@@ -61,17 +72,17 @@ def test_the_measured_points_are_drawn_as_measured_on_log2_axes_beside_the_ideal
 
 
 def test_a_series_above_ideal_is_drawn_above_the_ideal_line_and_a_falling_one_falls():
-    above = draw(series_of(ABOVE_IDEAL), wording_for(resolve_locale("en-US")))
+    above = chart.draw(series_of(ABOVE_IDEAL), wording_for(resolve_locale("en-US")))
     assert measured(above.axes[0]).get_ydata()[0] > 2 and measured(above.axes[1]).get_ydata()[0] > 1
     assert above.axes[1].get_ylim()[1] > measured(above.axes[1]).get_ydata()[0]  # the point is inside the panel
-    falling = measured(draw(series_of(FALLING), wording_for(resolve_locale("en-US"))).axes[0]).get_ydata()
+    falling = measured(chart.draw(series_of(FALLING), wording_for(resolve_locale("en-US"))).axes[0]).get_ydata()
     assert falling[2] < falling[1]
 
 
 def test_a_forecast_is_dashed_from_the_largest_size_measured_to_the_size_asked_for():
     series = series_of([(8, "15800"), (16, "31000"), (64, "115200")])
     cast = forecast(series, 128)
-    figure = draw(series, wording_for(resolve_locale("en-US")), cast)
+    figure = chart.draw(series, wording_for(resolve_locale("en-US")), cast)
     speedup = figure.axes[0]
     dashed = [line for line in speedup.get_lines() if line.get_linestyle() == "--"]
     assert {tuple(line.get_xdata()) for line in dashed} == {(64.0, 128)}
@@ -84,19 +95,20 @@ def test_a_forecast_is_dashed_from_the_largest_size_measured_to_the_size_asked_f
 def test_the_pixels_hold_numbers_symbols_and_the_models_letters_only():
     series = series_of(TWELVE)
     for tag in ("en-US", "de-DE", "ja-JP", "fr-FR"):
-        figure = draw(series, wording_for(resolve_locale(tag)), forecast(series, 8192))
+        figure = chart.draw(series, wording_for(resolve_locale(tag)), forecast(series, 8192))
         figure.canvas.draw()
         letters = set(re.sub(r"[^\w]|[\d_]", "", "".join(texts(figure))))
         assert letters <= {"d", "S", "E", "e", "a", "b", "₀"}, tag
 
 
 def test_the_numbers_are_written_in_the_readers_format():
-    figure = draw(series_of([(8, "15800"), (16, "31000"), (64, "115200")]), wording_for(resolve_locale("de-DE")))
+    figure = chart.draw(series_of([(8, "15800"), (16, "31000"), (64, "115200")]), wording_for(resolve_locale("de-DE")))
     assert [t.get_text() for t in figure.axes[1].texts][0] == "e 0,0018"
 
 
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_the_png_of_twelve_sizes_with_a_forecast_is_small_enough_for_a_thumbnail():
     series = series_of(TWELVE)
-    png = chart_png(series, wording_for(resolve_locale("en-US")), forecast(series, 8192))
+    png = chart.chart_png(series, wording_for(resolve_locale("en-US")), forecast(series, 8192))
     assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) < 150_000
-    assert png == chart_png(series, wording_for(resolve_locale("en-US")), forecast(series, 8192))  # reproducible
+    assert png == chart.chart_png(series, wording_for(resolve_locale("en-US")), forecast(series, 8192))  # reproducible

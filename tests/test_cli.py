@@ -111,6 +111,7 @@ def test_cli_json_keeps_the_payload_slack_gets(capsys):
     assert "/dpscale 64" in capsys.readouterr().err
 
 
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_cli_says_its_version():
     done = subprocess.run([sys.executable, "-m", "bot.cli", "--version"], capture_output=True, text=True, check=False)
     assert done.returncode == 0 and re.fullmatch(r"dpscale \d+\.\d+\.\d+\S*\n", done.stdout), done.stdout

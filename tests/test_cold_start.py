@@ -51,7 +51,7 @@ print(json.dumps({"status": response.status, "body": response.body,
 DRAIN = Settings.model_fields["web_drain_timeout"].default  # as the server builds its front
 
 
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_a_start_on_a_current_database_loads_only_what_its_first_answer_uses(tmp_path):
     database_url = f"sqlite:///{tmp_path}/dpscale.sqlite3"
     upgrade(Database(database_url))  # as a previous start left it
@@ -142,7 +142,7 @@ NEVER_PAUSING = [i * 0.1 for i in range(int(IDLE_PATIENCE * 2 / 0.1))]
     ([0.0, 0.05], False),  # the step waits until both are answered
     (NEVER_PAUSING, True),  # the step goes ahead after its patience, beside one of them
 ], ids=["two requests", "load that never pauses"])
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_idle_work_waits_for_requests_in_flight_but_not_forever(requests, beside_a_request):
     finished = threading.Event()
     happened: list[str] = []
@@ -175,6 +175,7 @@ def test_a_failing_step_is_logged_in_one_line_and_the_next_one_runs(caplog):
 
 
 @pytest.mark.parametrize("text", ["64 2000 90%", "help"])
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_the_server_logs_its_warm_up_once_it_serves(server, text):
     """Through the real server: the worker that answered warms up while idle and says so once."""
     from slack_client import send_command

@@ -33,7 +33,7 @@ def test_procfile_has_web_and_worker_processes():
     assert "worker: python -m bot" in procfile
 
 
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_the_committed_language_samples_are_todays_replies():
     done = subprocess.run([sys.executable, "scripts/render_samples.py", "--check"], cwd=ROOT, capture_output=True,
                           text=True)
@@ -56,6 +56,7 @@ def test_the_first_command_stops_an_older_python_with_a_clear_message():
     assert subprocess.run([sys.executable, "-c", guard[2]]).returncode == 0  # this one passes
 
 
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_the_readmes_picture_of_a_reply_is_the_reply():
     text = (ROOT / "README.md").read_text()
     picture = text.split("```\n/dpscale 64 2000 90%\n", 1)[1].split("```", 1)[0]

@@ -220,7 +220,7 @@ def test_a_stop_under_a_slow_slack_abandons_no_acknowledged_mention(tmp_path):
 @pytest.mark.parametrize("behaviour", ["error_once", "portal_once", "truncated_once",
                                        pytest.param(11.0, marks=pytest.mark.slow)],
                          ids=["a 500", "an HTML page", "a cut-short answer", "an answer after 11 s"])
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_a_slack_that_fails_once_or_answers_late_shows_one_answer_and_no_apology(behaviour):
     with running_app(**{"chat.postMessage": behaviour}) as (fake, server):
         body, ts = mention(1, thread="1700000300")
@@ -247,7 +247,7 @@ def test_a_share_whose_response_url_answers_after_11_s_is_shared_once_and_never_
     assert not fake.calls_to("chat.postMessage")
 
 
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_expired_rows_are_deleted_on_a_clock_without_any_write(tmp_path):
     """Rows past their time — handled events, answers' whereabouts, follow-up work, OAuth states — are deleted by
     the server on its own clock (at start, then every DPSCALE_EXPIRY_INTERVAL), with no request made."""

@@ -162,7 +162,7 @@ def test_other_paths_are_404(server, path):
     assert get(server.url + path).status == 404
 
 
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_logs_have_one_line_per_request_and_no_secrets_or_user_text():
     with running_app(locales={"UDE": "de-DE"}) as (_, server):
         send_command(server, "64 2.000 90 % geheim", user="UDE")
@@ -175,7 +175,7 @@ def test_logs_have_one_line_per_request_and_no_secrets_or_user_text():
 
 
 @pytest.mark.parametrize("behaviour", ["error", "ratelimit", "hang", "no-locale"])
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_users_info_failing_still_gets_an_answer_within_3_seconds(behaviour):
     locales = {"UDE": None if behaviour == "no-locale" else "de-DE"}
     failing = {} if behaviour == "no-locale" else {"users.info": behaviour}
@@ -196,7 +196,7 @@ def test_users_info_failing_still_gets_an_answer_within_3_seconds(behaviour):
         ({"DPSCALE_DEFAULT_LOCALE": "xx-YY"}, ["DPSCALE_DEFAULT_LOCALE must be a locale tag"]),
     ],
 )
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_start_up_with_bad_settings_stops_with_a_clear_message(env, problems):
     fake = FakeSlack().start()
     server = AppServer(fake, env=env)

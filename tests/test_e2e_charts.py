@@ -27,7 +27,7 @@ def charts_posted(fake: FakeSlack, name: str) -> list[dict]:
     return [call.params for call in fake.calls_to(f"/response/{name}") if images(call.params)]
 
 
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_a_series_command_is_followed_by_its_chart_uploaded_privately_and_shown_under_the_table(server, fake):
     before = len(fake.calls_to("files.getUploadURLExternal"))
     payload = send_command(server, SERIES + " at=128", user="UEN", response_url=fake.response_url("chart-1")).json()
@@ -45,7 +45,7 @@ def test_a_series_command_is_followed_by_its_chart_uploaded_privately_and_shown_
                               "alt_text": "Scaling efficiency: 98.75% at 8 devices, 90% at 64 devices"}]
 
 
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_a_retried_command_gets_one_chart(server, fake):
     """Slack sends a request again when it saw no answer in time: the same body, with X-Slack-Retry-Num."""
     before = len(fake.calls_to("files.getUploadURLExternal"))
@@ -60,7 +60,7 @@ def test_a_retried_command_gets_one_chart(server, fake):
     assert len(charts_posted(fake, "chart-retried")) == 1
 
 
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_share_posts_the_series_with_its_chart_once(server, fake):
     button = buttons(send_command(server, SERIES, user="UDE", response_url=fake.response_url("chart-own")).json())
     fake.wait_for("/response/chart-own", timeout=DRAWN)
@@ -75,6 +75,7 @@ def test_share_posts_the_series_with_its_chart_once(server, fake):
         "file_id"]
 
 
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_without_files_write_the_table_comes_with_one_line_saying_why_there_is_no_chart():
     fake = FakeSlack(locales={"UEN": "en-US"})
     fake.scopes = "commands,app_mentions:read,chat:write,users:read"
@@ -93,7 +94,7 @@ def test_without_files_write_the_table_comes_with_one_line_saying_why_there_is_n
         fake.stop()
 
 
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_a_chart_slack_keeps_refusing_is_tried_again_then_apologised_for_under_the_table(server, fake):
     """files.getUploadURLExternal answering 500 every time: tried in this process, handed back, taken up again by
     the sweeper, and when the tries are used up the user is told once, under the table, that it holds every figure."""
@@ -114,6 +115,7 @@ def test_a_chart_slack_keeps_refusing_is_tried_again_then_apologised_for_under_t
     assert len(fake.calls_to("/response/chart-refused")) == 1
 
 
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_a_series_forms_result_is_followed_by_its_chart_where_it_was_delivered(server, fake):
     before = len(fake.calls_to("views.open"))
     send_command(server, "series", user="UEN", response_url=fake.response_url("chart-form"))

@@ -37,6 +37,7 @@ def burst(server, users: list[str], text: str = "64 2.000 90 %") -> dict[str, Re
         return dict(zip(users, pool.map(lambda user: send_command(server, text, user=user), users), strict=True))
 
 
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_a_burst_of_new_german_users_whose_lookups_answer_slowly_reads_every_number_the_german_way():
     """Sixteen new users at once, each lookup taking 0.6 s: none is turned away by a cap, none is computed the
     English way; on a loaded machine a lookup past the deadline gives a question, never a wrong value."""
@@ -50,7 +51,7 @@ def test_a_burst_of_new_german_users_whose_lookups_answer_slowly_reads_every_num
 
 
 @pytest.mark.parametrize("behaviour", ["hang", "ratelimit", "error"])
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_when_slack_cannot_tell_the_locale_a_number_locales_read_differently_is_asked_about(behaviour):
     with running_app({"UDE": "de-DE"}, **{"users.info": behaviour}) as (fake, server):
         doubtful = send_command(server, "64 2.000 90 %", user="UDE")
@@ -63,7 +64,7 @@ def test_when_slack_cannot_tell_the_locale_a_number_locales_read_differently_is_
     assert "locale=en_US@unknown" in server.output()
 
 
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_a_rate_limit_pauses_for_its_retry_after_and_the_log_says_so():
     with running_app({"UDE": "de-DE"}, **{"users.info": "ratelimit"}) as (fake, server):
         fake.retry_after = "4"
@@ -72,6 +73,7 @@ def test_a_rate_limit_pauses_for_its_retry_after_and_the_log_says_so():
         assert "for 4 s" in server.output()
 
 
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_a_per_user_error_mixed_with_healthy_users_leaves_everyone_elses_format_alone():
     healthy = [f"UDE{n}" for n in range(10)]
     with running_app(dict.fromkeys(healthy, "de-DE")) as (fake, server):
@@ -86,7 +88,7 @@ def test_a_per_user_error_mixed_with_healthy_users_leaves_everyone_elses_format_
     assert "slack error 200" not in server.output() and "users.info failed" not in server.output()
 
 
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_a_mention_reply_is_written_so_no_locale_misreads_it_and_asks_when_the_locale_is_unknown():
     with running_app({"UDE": "de-DE", "UNEW": "de-DE"}) as (fake, server):
         fake.users["UNEW"] = "hang"

@@ -32,7 +32,7 @@ def submit_series(server, user: str, view: dict, throughput: str, measurements: 
     return submit_view(server, user, view, {"series_throughput": throughput, "series_rows": measurements})
 
 
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_a_slash_command_answers_a_series_with_its_table_privately(server):
     payload = send_command(server, GERMAN, user="UDE").json()
     assert payload["response_type"] == "ephemeral"
@@ -43,7 +43,7 @@ def test_a_slash_command_answers_a_series_with_its_table_privately(server):
     assert_within_limits(payload["blocks"])
 
 
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_a_mention_answers_a_series_in_its_thread_with_figures_every_locale_reads_alike(server, fake):
     before = len(fake.calls_to("chat.postMessage"))
     send_mention(server, f"<@{BOT_USER_ID}> {GERMAN}", "UDE", "EvSeries1", "1700000100.000100")
@@ -54,6 +54,7 @@ def test_a_mention_answers_a_series_in_its_thread_with_figures_every_locale_read
     assert "Skalierungseffizienz: 98,75" in call.params["text"]
 
 
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_a_mention_with_a_broken_series_names_the_measurement(server, fake):
     before = len(fake.calls_to("chat.postMessage"))
     send_mention(server, f"<@{BOT_USER_ID}> v=2000 8=15.8.00 16=31000", "UEN", "EvSeries2", "1700000100.000200")
@@ -61,7 +62,7 @@ def test_a_mention_with_a_broken_series_names_the_measurement(server, fake):
     assert call.params["text"].startswith("In `8=15.8.00`: `15.8.00` is not a number I can read")
 
 
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_share_posts_a_series_once_for_the_channel(server, fake):
     button = buttons(send_command(server, GERMAN, user="UDE").json())["dpscale_share"]
     duplicates = server.log_so_far().count("kind=share locale=de_DE outcome=duplicate")
@@ -76,6 +77,7 @@ def test_share_posts_a_series_once_for_the_channel(server, fake):
     assert posts[1].params == {"delete_original": True}
 
 
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_the_series_word_opens_the_form_and_its_result_is_the_table(server, fake):
     before = len(fake.calls_to("views.open"))
     send_command(server, "Messreihe", user="UDE", response_url=fake.response_url("series-form"))
@@ -109,7 +111,7 @@ def test_the_series_forms_errors_go_under_their_field_naming_the_row(server, fak
         ("durchsatz=2k 16=31k 8=15,8k", "2k", "16 = 31k\n8 = 15,8k"),
     ],
 )
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_edit_reopens_the_series_form_filled_as_written(server, fake, text, throughput, measurements):
     button = buttons(send_command(server, text, user="UDE").json())["dpscale_edit"]
     before = len(fake.calls_to("views.open"))
@@ -120,6 +122,7 @@ def test_edit_reopens_the_series_form_filled_as_written(server, fake, text, thro
     assert inputs == {"series_throughput": throughput, "series_rows": measurements}
 
 
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_explanations_show_the_faq_privately(server, fake):
     button = buttons(send_command(server, "v=2000 8=15800 16=31000", user="UEN").json())["dpscale_explain"]
     click(server, "UEN", button, fake.response_url("series-explain"))
@@ -128,7 +131,7 @@ def test_explanations_show_the_faq_privately(server, fake):
     assert "*What is scaling efficiency?*" in json.dumps(posted["blocks"])
 
 
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_a_lang_series_is_shared_and_edited_in_its_own_language(server, fake):
     payload = send_command(server, "v=2000 8=15800 16=31000 lang=de", user="UEN").json()
     assert payload["text"].startswith("Skalierungseffizienz: 98,75")

@@ -37,6 +37,7 @@ def width(fit):
 
 @settings(max_examples=60, deadline=None)
 @given(SIZES, st.fractions(F(1, 500), F(1, 10)))
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_an_amdahl_series_is_attributed_to_the_constant_model_and_its_e_recovered(sizes, e):
     cast = forecast(series_of(lambda d: e, sizes), 256)
     assert cast.supported is Model.CONSTANT
@@ -46,6 +47,7 @@ def test_an_amdahl_series_is_attributed_to_the_constant_model_and_its_e_recovere
 
 @settings(max_examples=60, deadline=None)
 @given(SIZES, st.fractions(F(0), F(1, 50)), st.fractions(F(1, 10**5), F(1, 500)))
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_a_growing_overhead_series_is_attributed_to_the_growing_model(sizes, a, b):
     """e = a + b·d, with e at the largest size at least twice e at the smallest (b·d_max ≥ a + 2·b·d_min), and some
     size below 99.5 % (where every size scales within half a percent of ideal, nothing measured limits it)."""
@@ -65,7 +67,7 @@ def test_a_growing_overhead_series_is_attributed_to_the_growing_model(sizes, a, 
 @settings(max_examples=60, deadline=None)
 @given(SIZES, st.fractions(F(1, 500), F(1, 20)),
        st.lists(st.fractions(F(-3, 100), F(3, 100)), min_size=8, max_size=8).filter(lambda n: len(set(n)) > 1))
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_noise_widens_the_range(sizes, e, noise):
     noise = [n if n else F(1, 1000) for n in noise]  # every point moved, not all by the same share
     clean = forecast(series_of(lambda d: e, sizes), 256)

@@ -47,6 +47,7 @@ def opened_view(fake: FakeSlack, before: int) -> dict:
     return json.loads(view) if isinstance(view, str) else view
 
 
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_a_private_result_carries_localized_share_and_edit_buttons(server):
     payload = send_command(server, "64 2.000 90 %", user="UDE").json()
     found = buttons(payload)
@@ -80,7 +81,7 @@ def test_share_posts_the_result_in_the_channel_attributed_and_retires_the_privat
         ("64 2000 90% lang=fr", "Impossible de partager ce résultat dans le canal"),
     ],
 )
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_share_that_slack_refuses_says_so_clearly(server, fake, text, expected):
     fake.behaviour["/response/share-expired"] = "error"
     before = len(fake.calls_to("chat.postMessage"))
@@ -113,7 +114,7 @@ def test_the_command_with_no_numbers_opens_a_localized_form(server, fake):
     assert_within_limits(view["blocks"], max_blocks=MAX_VIEW_BLOCKS)
 
 
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_if_the_form_cannot_open_the_user_gets_the_help():
     with running_app({"UEN": "en-US"}, **{"views.open": "error"}) as (fake, server):
         response = send_command(server, "", user="UEN", response_url=fake.response_url("no-form"))
@@ -122,7 +123,7 @@ def test_if_the_form_cannot_open_the_user_gets_the_help():
     assert delivered["text"] == "How to use dpscale" and delivered["response_type"] == "ephemeral"
 
 
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_a_slow_views_open_gets_only_the_time_left_and_holds_up_no_ones_command():
     """Twenty users open the form while views.open takes 6 s: each is acknowledged at once, gets the help once
     the trigger's ~2.5 s are spent, and another user's command is answered while every views.open still waits."""
@@ -207,6 +208,7 @@ def test_when_the_conversation_cannot_be_reached_the_result_comes_by_direct_mess
     assert set(buttons(message)) == {"dpscale_edit"}  # Share would only share it into the direct message
 
 
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_edit_on_a_result_that_came_by_direct_message_keeps_it_a_direct_messages_copy(server, fake):
     """The edited result replaces the direct message in place: still no Share, still the note saying why."""
     message = result_by_direct_message(server, fake, "form-lost")
@@ -307,7 +309,7 @@ def test_buttons_and_the_edit_form_follow_the_language_a_lang_word_chose(server,
 UNKNOWN_NOTE = "Slack did not tell me your language in time, so this answer is in English"
 
 
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_a_private_result_for_a_reader_slack_did_not_name_says_why_and_its_shared_copy_does_not():
     """users.info hangs: the private result says why it is in English; the copy Share posts for the whole channel
     does not (the note speaks to one reader), nor does a result whose language `lang=` chose."""

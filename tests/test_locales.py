@@ -142,7 +142,7 @@ def test_a_burst_of_new_users_is_looked_up_in_parallel_and_none_falls_back(fake)
     assert {locale for locale, _ in results.values()} == {"de_DE"}
 
 
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_lookups_in_flight_are_bounded_and_a_request_beyond_the_bound_is_read_in_the_unknown_format(fake):
     """A burst larger than the bound: the first MAX_LOOKUPS users are looked up, the rest read in the unknown format
     at once (not after waiting), and looked up on their next request."""

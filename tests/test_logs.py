@@ -109,6 +109,7 @@ def test_the_servers_loggers_write_through_dpscales_handler_and_their_access_log
     assert not any("secret" in line for line in lines)
 
 
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_a_long_message_is_cut_and_its_length_told():
     (line,) = [each for each in logged("text", "x" * 60_000) if "bot.requests" in each]
     assert len(line) < MAX_MESSAGE + 100 and line.endswith("… (60021 chars)")  # "kind=command outcome=" and the 60,000

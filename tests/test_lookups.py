@@ -103,6 +103,7 @@ def command(app: App, user: str, text: str = "64 2000 90%") -> str:
     return json.dumps(json.loads(response.body), ensure_ascii=False)
 
 
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_a_command_of_a_user_the_process_knows_costs_no_database_round_trip(database_url, fake):
     app, store = started(database_url, fake)
     store.preferences.set_number_format(Workspace(team_id="T0TEAM"), "UEN2", "de-CH")

@@ -67,6 +67,7 @@ def test_an_unknown_format_is_named(text):
         ("format=fr-FR format=en-US", "The number format is given twice (`format=en-US`). Give each value once."),
     ],
 )
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_a_format_word_without_a_value_or_given_twice_is_said_so_and_saves_nothing(server, text, said):
     """As for `lang=`: an empty `format=` or a second one gets its own message, and no choice is saved (the next
     command is still read in the Slack language's format)."""
@@ -287,6 +288,7 @@ def test_every_sentence_about_the_users_format_names_the_chosen_one():
     assert "United States" not in help_text + form + ask.text
 
 
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_a_home_tab_slack_will_not_publish_is_one_log_line_and_the_choice_is_still_saved(server, fake):
     """`views.publish` failing (Slack's 500) when Home opens and after a choice: one line each naming the failure,
     no traceback, and the choice still reads the user's next command."""

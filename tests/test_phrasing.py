@@ -62,6 +62,7 @@ DEVICE_RANGES = {"es": "entre 1 y 1.000.000", "it": "tra 1 e 1.000.000", "en": "
 
 
 @pytest.mark.parametrize("language", sorted(TAGS))
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_the_efficiencys_range_is_its_own_sentence(language):
     """`64 2000 150%`: the range of a percentage has its own entry, so Spanish and Italian write its articles
     ("entre el 0,01 % y el 100 %", "tra lo 0,01% e il 100%"); a count's range keeps the shared entry."""

@@ -48,7 +48,7 @@ ACK_DEADLINE = 3.0
 
 
 @pytest.mark.parametrize("behaviour", ["hang", "error", "ratelimit"])
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_under_concurrent_load_every_command_is_answered_within_3_seconds(behaviour):
     """48 commands from 48 users at once while users.info hangs, fails or is rate-limited."""
     with running_app(**{"users.info": behaviour}) as (_, server), ThreadPoolExecutor(max_workers=24) as pool:
@@ -58,7 +58,7 @@ def test_under_concurrent_load_every_command_is_answered_within_3_seconds(behavi
     assert all("115\u202f200 samples/s" in r.json()["text"] for r in responses)  # read alike by every locale
 
 
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_a_slow_chat_post_message_does_not_delay_slash_commands():
     with running_app(**{"chat.postMessage": 2.0}) as (fake, server):
         with ThreadPoolExecutor(max_workers=16) as pool:
@@ -77,7 +77,7 @@ def test_a_slow_chat_post_message_does_not_delay_slash_commands():
 
 
 @pytest.mark.parametrize("forged", [None, "0.0"])
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_a_command_that_waited_for_a_thread_gets_only_what_is_left_of_slacks_deadline(forged):
     """One worker thread: B arrives while A's users.info keeps the thread for 2 s. B's own lookup is as slow, and
     B may wait for it only for what is left of Slack's 3 s since B arrived, not for a fresh 2.5 s after the
@@ -209,6 +209,7 @@ def stall(server: AppServer, count: int) -> list[socket.socket]:
     return held
 
 
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_stalled_connections_do_not_keep_signed_commands_waiting(server):
     held = stall(server, 32)
     try:
@@ -327,7 +328,7 @@ print(received.count(b"HTTP/1.1 200"), received.count(b"x"))
 
 
 @pytest.mark.parametrize("size", [10, 5_000_000], ids=["short answers", "a long answer still being sent"])
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_a_pipelined_request_waiting_behind_a_slow_one_is_answered_not_cut_off(size):
     """The request deadline runs only while the server reads: a second request sent at once on the same
     connection, waiting while the first (slower than the deadline) is served and its answer sent, is answered
@@ -353,7 +354,7 @@ def raw_request(server: AppServer, head: bytes, body_chunks: int = 0, chunk: byt
             return b""
 
 
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_oversized_bodies_are_refused_with_413_without_growing_the_worker_or_the_log():
     """Eight unsigned 25 MB bodies, announced by Content-Length or sent chunked; their text is never logged."""
     marker = b"OVERSIZED-BODY-TEXT\n" * 4096  # 80 KiB per chunk, a newline every 20 bytes
@@ -380,7 +381,7 @@ def test_oversized_bodies_are_refused_with_413_without_growing_the_worker_or_the
     assert len(log) < 4096
 
 
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_an_endless_chunk_size_line_is_refused_at_once():
     """A chunk size line that never ends is malformed framing: refused with 400 as soon as its size cannot be a
     number any more (httptools' parser bounds it), never kept growing or held for the request's whole 10 s."""
@@ -511,7 +512,7 @@ def test_a_button_whose_value_is_not_text_opens_an_empty_form_without_a_tracebac
     assert "Traceback" not in server.log_so_far()
 
 
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_json_nested_about_as_deep_as_the_stack_allows_gets_an_answer_and_no_traceback():
     """Bolt parses a body again, further down the stack than the front: nested a little less deep than the
     front's own parse can manage, a body used to pass the front and fail in Bolt with 500 and a traceback."""
@@ -575,7 +576,7 @@ def test_head_gets_the_headers_of_get_and_no_body(server):
     assert rest.startswith(b"HTTP/1.1 200 OK") and rest.endswith(b"\r\n\r\nok")
 
 
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_a_request_failing_verification_is_logged_without_its_body():
     """A genuine request signed with a clock skewed by ten minutes: 401, and the log names the failure only."""
     with running_app() as (fake, server):
@@ -589,7 +590,7 @@ def test_a_request_failing_verification_is_logged_without_its_body():
     assert log_problems(log, sent_texts=server.sent_texts) == []
 
 
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_python_m_bot_serves_http_from_any_working_directory():
     fake = FakeSlack().start()
     with tempfile.TemporaryDirectory() as elsewhere:
@@ -620,6 +621,7 @@ logging.getLogger("slack_sdk.web.base_client").error("Failed to send a request t
 """
 
 
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_each_log_record_is_one_line_whatever_its_values_hold():
     done = subprocess.run([sys.executable, "-c", LOGGING_PROGRAM], capture_output=True, text=True, timeout=30)
     assert untimed(done.stderr).splitlines() == [
@@ -695,7 +697,7 @@ logging.getLogger("bot.server").info("in the parent")
 """
 
 
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_a_forked_process_writes_its_own_lines_and_not_its_parents_again():
     done = subprocess.run([sys.executable, "-c", FORKING_PROGRAM], capture_output=True, text=True, timeout=30)
     assert sorted(untimed(done.stderr).splitlines()) == [
@@ -720,6 +722,7 @@ print(len(gc.get_objects()) - before)
 """
 
 
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_replies_in_every_offered_locale_leave_nothing_new_for_the_collector_once_the_server_has_started():
     """The server freezes its start-up heap with every locale's data loaded: answering in each then leaves no
     more than a few objects per locale (the first reply alone used to bring in some 28,000)."""
@@ -760,7 +763,7 @@ STARTUP_FAILURES = {
 
 @pytest.mark.parametrize("mode", ["http", "socket mode"])
 @pytest.mark.parametrize("case", STARTUP_FAILURES, ids=list(STARTUP_FAILURES))
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_a_failed_token_check_at_start_up_exits_1_with_one_line_saying_why(case, mode):
     """Bolt checks the bot token with auth.test as the app is built: when that fails the process (the web one, or
     `python -m bot` in Socket Mode) exits 1 with one ERROR line telling a refused token from Slack being
@@ -856,6 +859,7 @@ def test_content_length_beside_chunked_framing_is_refused_and_nothing_after_it_i
     assert received.startswith(b"HTTP/1.1 400 ") and received.count(b"HTTP/1.1 ") == 1
 
 
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_a_killed_worker_is_replaced_and_logged_within_a_second_and_requests_go_on():
     from test_shutdown import children_of
 
@@ -883,6 +887,7 @@ def _kill_the_worker(server, children_of):
     return replaced, worker, answered, server.log_so_far()
 
 
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_host_keeps_the_server_on_the_address_it_names():
     fake = FakeSlack().start()
     app = AppServer(fake, env={"HOST": "127.0.0.1"}).start()

@@ -75,7 +75,7 @@ tokens = st.one_of(
 )
 
 
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_every_row_fires_on_generated_input():
     seen: Counter[str] = Counter()
 
@@ -141,6 +141,7 @@ def test_every_grouping_name_has_its_one_row():
     assert [question.name for question in QUESTIONS] == list(Grouping)
 
 
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_docs_reading_is_todays_rule_table():
     done = subprocess.run([sys.executable, "scripts/reading_rules.py", "--check"], cwd=ROOT, capture_output=True,
                           text=True)

@@ -78,6 +78,7 @@ def test_an_empty_command_opens_the_form_in_the_users_language(app, fake):
     assert "デバイス" in json.dumps(view, ensure_ascii=False)
 
 
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_when_the_form_cannot_open_the_user_gets_the_help(fake, app):
     fake.behaviour["views.open"] = "error"
     response = command(app, "", "UDE", response_url=fake.response_url("no-form"))

@@ -89,7 +89,7 @@ rates = st.decimals(min_value=D("0.001"), max_value=D("1e9"), places=3, allow_na
 shares = st.fractions(min_value=F(1, 100), max_value=F(11, 10), max_denominator=1000)
 
 
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_efficiency_and_serial_fraction_match_their_definitions():
     """For random series: E = A / (d·v), S = A / v and e = (1/S − 1/d) / (1 − 1/d), exactly, at every size; the
     examples reach every course of e and sizes both above and below ideal."""

@@ -74,6 +74,7 @@ def labels(view: dict) -> list[str]:
     ("UDE", "<@UDPSCALE> 64 2.000 90 %", "UJA",
      {"devices": "64", "throughput": "2000", "efficiency": "90%"}, "`1.234.567,89`", "デバイス数"),
 ])
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_the_shortcut_opens_the_form_filled_from_the_message_in_the_authors_format(
     server, fake, author, text, clicker, expected, example, label
 ):
@@ -97,6 +98,7 @@ def test_an_ambiguous_number_is_left_empty_and_asked_about_in_the_clickers_langu
     assert "Nicht eingetragen" in said and "`2.000`" in said and "2000" in said, said
 
 
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_a_message_from_an_app_is_read_in_the_unknown_format(server, fake):
     """No author to ask Slack about: only numbers every format reads alike are filled in, `2,000` is asked."""
     message = {"bot_id": "B1", "text": "64 devices, 2,000 samples/s, 90 %", "ts": "1700000000.000300"}
@@ -106,6 +108,7 @@ def test_a_message_from_an_app_is_read_in_the_unknown_format(server, fake):
     assert "an app" in notes(view) and "`2,000`" in notes(view)
 
 
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_a_message_without_numbers_opens_an_empty_form_that_says_so(server, fake):
     message = {"user": "UDE", "text": "Wer kommt mit zum Mittagessen?", "ts": "1700000000.000400"}
     message_action(server, fake, "UEN", message, "shortcut-none")
@@ -137,6 +140,7 @@ def test_the_filled_form_submitted_posts_the_result_where_the_shortcut_was_used(
     assert posted["response_type"] == "ephemeral" and "115,200 samples/s" in posted["text"]
 
 
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_an_author_slack_does_not_describe_in_time_is_read_in_the_unknown_format(server, fake):
     """users.info for the author hangs: the form still opens in time, `2.000` is asked, not read as German."""
     fake.users["USLOW"] = "hang"

@@ -268,7 +268,7 @@ def _stamp(line: str) -> float:
     return int(hours) * 3600 + int(minutes) * 60 + float(seconds)
 
 
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_a_stop_while_a_chart_waits_to_be_tried_again_hands_it_back_without_waiting_out_the_backoff():
     """A series' chart whose delivery keeps failing waits 1 s, then 3 s, between tries; SIGTERM in that wait ends it:
     the job is handed back for another process and the worker stops well inside the 3 s it would have waited."""

@@ -25,7 +25,7 @@ CLI_BOT_TOKEN, CLI_APP_TOKEN = "xoxb-made-by-the-cli", "xapp-1-made-by-the-cli"
 CHECKOUT = (".slack", "manifest.json", "bot", "locales")
 
 
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_slack_run_starts_socket_mode_with_the_tokens_the_cli_hands_its_start_hook(tmp_path):
     """The CLI runs .slack/hooks.json's start hook through the shell, in the project's directory, with the new
     development app's tokens as SLACK_CLI_XOXB and SLACK_CLI_XAPP, and the activated virtualenv's python3 first
@@ -81,7 +81,7 @@ def _start(env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
     ("DATABASE_URL", {"DATABASE_URL": _closed_port_url()}, 1, "could not be reached (connection refused)"),
     ("PORT", {}, 1, "is in use on 127.0.0.1 by another process: stop it, or set PORT to a free port"),
 ])
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_each_bad_setting_stops_start_up_with_one_line_naming_it(tmp_path, log_format, setting, env, status, says):
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
@@ -95,6 +95,7 @@ def test_each_bad_setting_stops_start_up_with_one_line_naming_it(tmp_path, log_f
     assert "Traceback" not in done.stderr and "s3cret-pw" not in done.stderr and "startup-secret" not in done.stderr
 
 
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_a_database_that_does_not_exist_is_named_with_how_to_make_it(tmp_path, postgres_server_url):
     missing = postgres_server_url.rsplit("/", 1)[0] + "/no_such_dpscale"
     done = _start({"DATABASE_URL": missing, "PORT": str(free_port()), "LOG_FORMAT": "json"}, tmp_path)
@@ -104,6 +105,7 @@ def test_a_database_that_does_not_exist_is_named_with_how_to_make_it(tmp_path, p
         "DATABASE_URL")
 
 
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_http_without_a_signing_secret_names_it_even_beside_an_app_token(tmp_path):
     done = _start({"SLACK_SIGNING_SECRET": "", "SLACK_APP_TOKEN": "xapp-1-startup", "PORT": str(free_port())},
                   tmp_path)
@@ -111,6 +113,7 @@ def test_http_without_a_signing_secret_names_it_even_beside_an_app_token(tmp_pat
     assert done.returncode == 2 and "SLACK_SIGNING_SECRET is required over HTTP" in line
 
 
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_a_healthy_start_says_mode_address_processes_and_database_in_one_line_and_warns_of_nothing():
     fake = FakeSlack().start()
     server = AppServer(fake)
@@ -136,7 +139,7 @@ def test_the_start_line_shows_the_database_without_its_password(url, shown):
 
 
 
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_slack_out_of_reach_at_start_up_is_one_line_too(tmp_path):
     """The client's own lines about each failed try and retry of `auth.test` are left out: the one line says it."""
     done = _start({"PORT": str(free_port())}, tmp_path)  # _start's SLACK_API_URL is a port no one listens on

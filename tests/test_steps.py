@@ -86,6 +86,7 @@ def test_every_manifest_declares_the_step_as_the_listener_reads_it():
 
 
 @pytest.mark.e2e
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_the_step_completes_with_its_outputs_using_the_steps_own_token(server, fake):
     status, calls = run(server, fake, {"devices": "64", "throughput": "2000", "efficiency": "90%"}, "Fx1")
     assert status == 200 and [c.method for c in calls] == ["functions.completeSuccess"]

@@ -171,6 +171,7 @@ def test_an_expired_key_may_be_handled_again_and_expired_rows_are_deleted(store)
     assert keys == {"old", "live"}
 
 
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_a_released_key_may_be_handled_again_at_once(store):
     workspace = Workspace(team_id="T1")
     assert store.handled.first(EVENT, "message:C1:1.1", 60, workspace)
@@ -299,6 +300,7 @@ def wait_until(condition, timeout: float = 5.0) -> bool:
     return condition()
 
 
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_a_process_keeps_what_it_read_until_another_process_changes_it(postgres_server_url):
     """Two stores stand for two processes: each keeps the rows it read, and forgets one the moment the other
     changes it (NOTIFY); a row changed behind their backs (no NOTIFY) shows the first one really reads memory."""
@@ -363,6 +365,7 @@ def started_watcher(store: Store) -> threading.Thread:
     return watcher
 
 
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_a_cache_that_no_one_holds_any_more_stops_its_watcher(tmp_path):
     """A process that drops a store (a test's app, a reloaded configuration) does not keep its watcher thread
     polling the file for ever."""
@@ -392,6 +395,7 @@ def install_everything(store: Store, team_id: str, tokens: TokenCipher = TOKENS)
     ))
 
 
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_no_stored_column_holds_a_token_and_the_store_reads_every_one_back(store):
     install_everything(store, "T1")
     raw = raw_rows(store)
@@ -477,7 +481,7 @@ def store_command(database_url: str, keys: str, *argv: str) -> subprocess.Comple
                           timeout=60, cwd=Path(__file__).resolve().parent.parent)
 
 
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_the_documented_commands_rotate_the_key_and_undo_the_encryption(tmp_path):
     """docs/security.md's steps: a new key first, `rotate-keys`, the old key dropped; then `downgrade 0005-1`."""
     url = f"sqlite:///{tmp_path / 'dpscale.sqlite3'}"
@@ -501,7 +505,7 @@ def test_the_documented_commands_rotate_the_key_and_undo_the_encryption(tmp_path
     store.close()
 
 
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_a_postgresql_server_that_never_answers_fails_the_connection_instead_of_holding_it():
     # a host that takes the TCP connection and then says nothing (gone mid-failover): without libpq's
     # connect_timeout a request's thread would wait for the kernel's TCP timeout, minutes

@@ -107,7 +107,7 @@ def answered(text: str) -> bool:
     return "115200" in re.sub(r"[,\u202f ]", "", text)
 
 
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_a_workspace_installs_and_is_answered_with_its_own_token_and_a_second_with_its_own(multi):
     fake, server, store = multi
     install(server, "T1")
@@ -127,7 +127,7 @@ def test_a_workspace_installs_and_is_answered_with_its_own_token_and_a_second_wi
     assert "xoxb-" not in stored and "T1" in stored
 
 
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_a_server_whose_key_does_not_read_the_stored_tokens_says_so_in_one_line_and_does_not_serve(multi,
                                                                                                    database_url):
     fake, server, _ = multi
@@ -149,6 +149,7 @@ def test_a_server_whose_key_does_not_read_the_stored_tokens_says_so_in_one_line_
     (None, "DPSCALE_TOKEN_KEYS is required in multi-workspace mode"),
     ("short-s3cret", "DPSCALE_TOKEN_KEYS key 1 of 1 is not a Fernet key"),
 ])
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_multi_workspace_mode_does_not_start_without_a_key_for_the_tokens_and_says_so_in_one_line(
         tmp_path, keys, line):
     env = {"PATH": os.environ["PATH"], "PYTHONPATH": str(ROOT), "SLACK_SIGNING_SECRET": "s",
@@ -164,7 +165,7 @@ def test_multi_workspace_mode_does_not_start_without_a_key_for_the_tokens_and_sa
     assert "s3cret" not in done.stderr and not (tmp_path / "d.db").exists()  # nothing started, nothing stored
 
 
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_a_replayed_forged_or_expired_state_is_refused_with_a_clear_page(multi):
     fake, server, store = multi
     state = begin_install(server)
@@ -184,7 +185,7 @@ def test_a_replayed_forged_or_expired_state_is_refused_with_a_clear_page(multi):
     assert fake.installs == 1  # no refused state ever reached oauth.v2.access
 
 
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_an_oauth_redirects_error_no_one_authenticated_is_logged_by_its_length_in_a_short_line(multi):
     """`error=` of 60,000 characters with terminal controls in it, as anyone can send it: the page says the
     installation failed, and the log says so in a line under 300 bytes that holds none of it."""
@@ -205,7 +206,7 @@ def test_an_oauth_redirects_error_no_one_authenticated_is_logged_by_its_length_i
     assert not re.search(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]", log)  # no control character but the newlines
 
 
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_the_install_pages_answer_only_get_and_other_methods_make_no_state(multi):
     """HEAD or POST on the install and redirect pages: 405 naming GET, no body to HEAD, and no OAuth state made
     (a monitor probing the page must not fill the state table); GET still opens the flow."""
@@ -224,6 +225,7 @@ def test_the_install_pages_answer_only_get_and_other_methods_make_no_state(multi
         assert [row.state for row in connection.execute(select(oauth_states))] == [state]
 
 
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_a_workspace_that_never_installed_gets_a_clear_refusal(multi):
     fake, server, _ = multi
     response = command(server, "64 2000 90%", "T9", response_url=fake.response_url("refused"))
@@ -233,7 +235,7 @@ def test_a_workspace_that_never_installed_gets_a_clear_refusal(multi):
     assert "Traceback" not in server.log_so_far()
 
 
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_uninstalling_deletes_the_installation_and_the_workspaces_preferences(multi):
     fake, server, store = multi
     install(server, "T1")
@@ -259,7 +261,7 @@ def test_uninstalling_deletes_the_installation_and_the_workspaces_preferences(mu
     assert "115 200" in command(server, "64 2000 90%", "T2").json()["text"].replace("\u202f", " ")
 
 
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_a_chosen_number_format_reads_numbers_but_keeps_the_slack_language(multi):
     fake, server, _ = multi
     install(server, "T1")
@@ -274,7 +276,7 @@ def test_a_chosen_number_format_reads_numbers_but_keeps_the_slack_language(multi
     assert "Write it as `2` or `2000`" in command(server, "64 2.000 90 %", "T1").json()["text"]  # English again
 
 
-@pytest.mark.slow  # over 2 s: left out of the fast loop
+@pytest.mark.slow  # over 1 s: left out of the fast loop
 def test_an_org_wide_installation_serves_every_workspace_of_the_organisation(multi):
     fake, server, _ = multi
     install(server, "org-E1")
