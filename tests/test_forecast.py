@@ -121,6 +121,16 @@ def test_the_second_model_is_not_named_as_growing_when_its_fitted_slope_falls(ta
     assert RISING[tag] not in line.split("e =")[0].lower()
 
 
+@pytest.mark.parametrize("tag", sorted(RISING))
+def test_a_negative_fitted_term_is_written_with_the_minus_sign_not_a_hyphen(tag):
+    """Speedup falling from 16 to 32 devices: the second model's constant term is negative (e = −0.0154 + …); in a
+    formula both of its signs are the minus sign U+2212, whatever hyphen the language's numbers use."""
+    reply = answer("v=2000 8=15000 16=24000 32=20000 at=128", resolve_locale(tag))
+    text = "\n".join(b["text"]["text"] for b in reply.blocks if b["type"] == "section")
+    formula = next(line for line in text.splitlines() if "· d" in line).split("e =")[1]
+    assert formula.lstrip().startswith("−") and "-" not in formula.split("· d")[0], formula
+
+
 @pytest.mark.parametrize("text, word", [("v=2000 8=15800 16=31000 64=115200 bei=128", "de-DE"),
                                         ("v=2000 8=15800 16=31000 64=115200 予測=128", "ja-JP"),
                                         ("v=2000 8=15800 16=31000 64=115200 à=128", "fr-FR")])

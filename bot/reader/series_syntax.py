@@ -104,6 +104,8 @@ def parse_series(words: list[str], recipient: Recipient) -> SeriesCommand:
     `bot.reader.parsing.parse_words`); raises UserInputError naming the measurement that is wrong."""
     reader = reader_for(recipient)
     words = [word for word in words if word not in (LIST_CUT, BOUNDARY)]
+    if words and folded(words[0]).casefold() in SERIES_WORDS:  # `series v=2000 8=15800 …`: the word says what follows
+        words = words[1:]
     joined = join_space_groups(words, 0)  # `8=15 800`: one measurement, where spaces group digits
     keys = [(None if keyed is None or _is_size(keyed[0]) else keyed[0], keyed[1] if keyed else word)
             for word in words for keyed in [split_keyed(word)]]

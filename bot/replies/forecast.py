@@ -36,7 +36,8 @@ def forecast_blocks(cast: Forecast, single: Fraction, words: Wording) -> list[Bl
 
 def _model_line(fit: Fit, single: Fraction, devices: int, words: Wording) -> str:
     _ = words.gettext
-    e0 = words.number(_rounded(fit.parameters[0]), 6)
+    # in a formula, a minus is the sign −, as in `− 0.0000052 · d`, not the hyphen CLDR gives English numbers
+    e0 = ("−" if fit.parameters[0] < 0 else "") + words.number(_rounded(abs(fit.parameters[0])), 6)
     name = (_("Constant serial fraction (Amdahl, e = {e})").format(e=e0) if fit.model is Model.CONSTANT else
             _("Serial fraction varying linearly with cluster size (e = {a} {sign} {b} · d)").format(
                 a=e0, sign="−" if fit.parameters[1] < 0 else "+", b=words.number(_rounded(abs(fit.parameters[1])), 8)))
