@@ -143,8 +143,19 @@ def test_an_error_in_a_measurement_names_it_in_every_language(tag):
 
 
 def test_a_single_command_is_not_a_series():
-    for text in ("64 2000 90%", "d=64 v=2000 e=90%", "64 2000 a=115200", "help"):
+    """A stray `= 5` after a percentage (`90%=5`) is no measurement: the command's own reader names it."""
+    for text in ("64 2000 90%", "d=64 v=2000 e=90%", "64 2000 a=115200", "help", "64 2000 90% =5", "64 2000 90 % = 5"):
         assert not is_series(split_words(text, Recipient.parse("en-US"))[0])
+
+
+@pytest.mark.parametrize(("tag", "text"), [("en-US", "series v=2000 8=15800 16=31000 64=115200"),
+                                           ("de-DE", "Messreihe v=2.000 8=15.800 16=31.000 64=115.200"),
+                                           ("ja-JP", "シリーズ v=2,000 8=15,800 16=31,000 64=115,200"),
+                                           ("fr-FR", "série v=2000 8=15800 16=31000 64=115200")])
+def test_a_series_may_begin_with_the_series_word_that_opens_its_form(tag, text):
+    """The help names the word; a user who types the measurements after it gets the series, not "series is not a
+    measurement"."""
+    assert values(read(text, tag)) == SEED
 
 
 @pytest.mark.parametrize(("text", "wanted"), [("series", True), ("Messreihe", True), ("ＳＥＲＩＥＳ", True),

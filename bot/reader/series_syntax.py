@@ -96,7 +96,8 @@ def is_series(words: list[str]) -> bool:
 
 
 def _is_size(key: str) -> bool:
-    return any(map(str.isnumeric, key))
+    """A cluster size's key (`8`, `1.024`), never a percentage (`90% =5` is a stray value, not a measurement)."""
+    return any(map(str.isnumeric, key)) and not any(sign in key for sign in "%٪％﹪‰")
 
 
 def parse_series(words: list[str], recipient: Recipient) -> SeriesCommand:
