@@ -82,7 +82,7 @@ MODEL = {  # the linear model as its own line names it, as the trend sentence na
     "es_419": "fracción serial que varía linealmente con el tamaño del clúster",
     "fr": "fraction séquentielle qui varie linéairement avec la taille du cluster",
     "it": "frazione seriale che varia linearmente con la dimensione del cluster",
-    "ja": "逐次部分の割合がクラスター規模に比例して変化する", "ko": "클러스터 규모에 따라 선형으로 변하는 직렬 비율",
+    "ja": "逐次部分の割合がクラスター規模に線形に変化する", "ko": "클러스터 규모에 따라 선형으로 변하는 직렬 비율",
     "pt_BR": "fração serial que varia linearmente com o tamanho do cluster", "zh_Hans": "随集群规模线性变化的串行比例",
     "zh_Hant": "隨叢集規模線性變化的串列比例",
 }
