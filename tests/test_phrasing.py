@@ -235,3 +235,20 @@ def test_the_han_rule_leaves_other_languages_alone():
     assert words.fill("{a} 与 {b}", a="甲", b="乙") == "甲 与 乙"
     assert Wording(resolve_locale("zh-CN")).fill("{a} 与 {b}", a="甲", b="乙") == "甲与乙"
     assert Wording(resolve_locale("zh-CN")).fill("{a} 与 {b}", a="img/s", b="2,000") == "img/s 与 2,000"
+
+
+WRITTEN = ["0", "1", "1.5", "2", "2.5", "21", "21.1", "101", "1000000", "1000000.5", "0.5", "115200", "57.6"]
+
+
+@pytest.mark.parametrize("language", sorted(TAGS))
+def test_a_rates_unit_takes_the_plural_form_cldr_gives_the_number_as_written(language):
+    """The shortcut for rates of 2 and more (decimals too) picks the form CLDR's rule picks for the number as the
+    reply writes it; only Brazilian Portuguese's zero, plural by usage, differs from the rule."""
+    from decimal import Decimal
+
+    words = Wording(resolve_locale(TAGS[language]))
+    for text in WRITTEN:
+        written = words.number(Decimal(text))
+        category = words.language.plural_form(Decimal(text))
+        expected = 2 if language == "pt_BR" and text == "0" else (1 if category == "one" else 2)
+        assert words._plural_count(written) == expected, (written, category)

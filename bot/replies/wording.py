@@ -128,7 +128,10 @@ class Wording:
         """A count that picks, in the catalog's plural forms, the form CLDR gives `written` (a number as this
         wording wrote it, its decimals part of its plural: English `1 sample/s`, `1.5 samples/s`)."""
         digits = written.translate(self._plain_digits)
-        if digits.isdigit() and self._one_below_two and int(digits) >= 2:  # most rates: no rule to run
+        whole = digits.partition(".")[0]
+        # most rates: no rule to run. A language whose `one` takes no whole number from 2 on gives it to no decimal
+        # from 2 on either (CLDR's rules of that kind bound the whole part, `i` or `n`): `2.5 samples/s`
+        if whole.isdigit() and self._one_below_two and int(whole) >= 2:
             return 2
         digits = "".join(c for c in digits if c.isdecimal() or c == ".")
         try:
