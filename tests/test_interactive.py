@@ -277,7 +277,7 @@ def test_a_lang_result_is_shared_and_edited_in_its_own_language_and_format(serve
                        "field_actual": None}
     shown = json.dumps(view["blocks"], ensure_ascii=False)  # its examples read alike in both formats: ungrouped
     assert "e.g. 2000" in shown and "2,000" not in shown
-    assert "Numbers written like `2000`, `0.9` read alike in both." in shown
+    assert "Numbers written like `2000` or `0.9` read alike in both." in shown
     # both formats named: not "your format (English)", which would leave the German one unsaid
     assert ("Numbers are read in the English format and in your own, German (Germany); I ask about any "
             "number the two read differently.") in shown
@@ -303,7 +303,7 @@ def test_buttons_and_the_edit_form_follow_the_language_a_lang_word_chose(server,
     click(server, "UEN", found["dpscale_edit"], fake.response_url("edit-lang"))
     view = opened_view(fake, before)
     assert view["submit"]["text"] == "Berechnen"
-    assert "`2000`, `0,9`" in json.dumps(view["blocks"], ensure_ascii=False)  # read in two formats: ungrouped
+    assert "`2000` oder `0,9`" in json.dumps(view["blocks"], ensure_ascii=False)  # read in two formats: ungrouped
 
 
 UNKNOWN_NOTE = "Slack did not tell me your language in time, so this answer is in English"

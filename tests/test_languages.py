@@ -187,7 +187,7 @@ def test_a_form_whose_two_formats_read_numbers_alike_names_one():
     own = Recipient.parse("en-US").choosing(resolve_locale("de-DE"))
     german = own.answering_in(resolve_locale("de"))
     rule = form_view(german, FormMetadata.of(german, None))["blocks"][-1]["elements"][0]["text"]
-    assert rule == "Zahlen werden in deinem Format „Deutsch“ gelesen, zum Beispiel `2.000`, `0,9`."
+    assert rule == "Zahlen werden in deinem Format „Deutsch“ gelesen, zum Beispiel `2.000` oder `0,9`."
 
 
 def _shown_commands(reply) -> list[str]:

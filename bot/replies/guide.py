@@ -134,7 +134,7 @@ def _reading_rules(words: Wording) -> str:
 
 def two_formats_rule(words: Wording, own: Recipient) -> str:
     """How numbers are read after a `lang=` word whose format reads them otherwise than the user's `own`."""
-    example = words.comma.join(code(words.plain(value)) for value in (Decimal(2000), Decimal("0.9")))
+    example = words.alternatives([code(words.plain(value)) for value in (Decimal(2000), Decimal("0.9"))])
     return words.gettext(
         "Numbers are read in the {name} format and in your own, {own}; I ask about any number the two "
         "read differently. Numbers written like {example} read alike in both."

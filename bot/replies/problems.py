@@ -248,8 +248,8 @@ def _example(error: UserInputError, words: Wording, number: Callable[[Decimal], 
 
 
 def _listed(words: Wording, *examples: str) -> str:
-    """Examples as code, separated as the reply's language separates a list."""
-    return words.comma.join(map(code, examples))
+    """Examples as code, joined by the language's "or" (`2000` ou `0,9`: never a list comma beside a decimal one)."""
+    return words.alternatives([code(example) for example in examples])
 
 
 def _unspaced(text: str) -> str:

@@ -46,7 +46,7 @@ def form_rule(words: Wording, metadata: FormMetadata) -> str:
         return unknown_format_rule(words)
     if two_formats(metadata):
         return two_formats_rule(words, own)
-    example = words.comma.join(code(words.number(value, 2)) for value in (Decimal(2000), Decimal("0.9")))
+    example = words.alternatives([code(words.number(value, 2)) for value in (Decimal(2000), Decimal("0.9"))])
     return _("Numbers are read in your {name} format, for example {example}.").format(
         name=escape(words.locale_name), example=example)
 
