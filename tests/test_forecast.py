@@ -3,6 +3,7 @@ was made from, noise widening the range, and the weak-forecast sentences as the 
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal as D
 from fractions import Fraction as F
 
@@ -119,6 +120,18 @@ def test_the_second_model_is_not_named_as_growing_when_its_fitted_slope_falls(ta
     line = next(line for line in text.splitlines() if "· d" in line)
     assert "−" in line
     assert RISING[tag] not in line.split("e =")[0].lower()
+
+
+@pytest.mark.parametrize("tag", sorted(RISING))
+def test_a_fit_through_every_measurement_states_no_margin_of_zero(tag):
+    """Two sizes: the two-parameter model passes through both, so its line gives no "to within 0%" (the weak
+    note says why two sizes prove little); the one-parameter model keeps its margin."""
+    reply = answer("v=2000 8=15800 64=115200 at=128", resolve_locale(tag))
+    lines = [line for b in reply.blocks if b["type"] == "section" for line in b["text"]["text"].splitlines()
+             if line.startswith("•")]
+    assert len(lines) == 2
+    zero = re.compile(r"(?<![\d.,])0[\s\u202f\u00a0]?%")
+    assert not zero.search(lines[1]) and re.search(r"0[.,]11[\s\u202f\u00a0]?%", lines[0]), lines
 
 
 @pytest.mark.parametrize("tag", sorted(RISING))

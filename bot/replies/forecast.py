@@ -50,6 +50,9 @@ def _model_line(fit: Fit, single: Fraction, devices: int, words: Wording) -> str
     low, high = (words.times(words.number(_rounded(s))) for s in fit.speedups)
     a_low, a_high = (words.number(_rounded(a), 0) for a in throughputs)
     if low == high:  # a fit with no measurement to spare: no spread to show, and still not a measurement
+        if not _rounded(fit.residual):  # through every point, as any such fit is: no margin to state (`0%`)
+            return "• " + words.fill(_("{model}: speedup about {speedup}, about {throughput}."), model=name,
+                                     speedup=low, throughput=words.rate(a_high))
         return "• " + words.fill(_("{model}: speedup about {speedup}, about {throughput}; it fits the measurements "
                                    "to within {residual}."), model=name, speedup=low,
                                  throughput=words.rate(a_high), residual=residual)
