@@ -85,8 +85,8 @@ def build_format_saved_reply(tag: str | None, recipient: RecipientLike) -> Reply
     if tag is None:
         text = _("Done: your numbers follow your Slack language again.")
     else:
-        text = _("Done: your numbers are now read and written in the {name} format, as {example}. "
-                 "`format=slack` goes back to your Slack language.").format(
+        text = _("Done: your numbers are now read and written in the {name} format, as in {example}. "
+                 "`format=slack` switches back to your Slack language.").format(
             example=code(example_number(tag)), name=escape(_format_name(tag, recipient)))
     return Reply(text=text, blocks=[section(":white_check_mark: " + text)], kind=ReplyKind.HELP)
 
@@ -94,8 +94,8 @@ def build_format_saved_reply(tag: str | None, recipient: RecipientLike) -> Reply
 def build_unknown_format_reply(token: str, recipient: RecipientLike) -> Reply:
     recipient = as_recipient(recipient)
     words = wording_for(recipient)
-    text = words.gettext("I don't recognize the number format {token}. Write a language and region code such as "
-                         "{examples}, or write {slack} to follow your Slack language.").format(
+    text = words.gettext("I don't recognize the number format {token}. Use a language and region code such as "
+                         "{examples}. To follow your Slack language, use {slack}.").format(
         token=code(token), slack=code("format=slack"),
         examples=words.alternatives([code(f"format={tag}") for tag in ("de-DE", "en-US", "fr-FR")]))
     return Reply(text=text, blocks=[section(":warning: " + text)], kind=ReplyKind.ERROR)

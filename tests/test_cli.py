@@ -42,14 +42,14 @@ def test_console_script_runs_as_a_module():
 def test_cli_with_an_unknown_locale_asks_about_numbers_slack_locales_read_differently(capsys):
     assert main(["64 2.000 90 %", "--locale", "unknown"]) == 2
     err = capsys.readouterr().err
-    assert "Write it as 2 or 2000" in err and "Slack did not tell me your number format in time" in err
+    assert "Write 2 or 2000 instead" in err and "Slack didn't tell me your number format in time" in err
     assert main(["64 2000 90 %", "--locale", "unknown"]) == 0
     assert "115\u202f200 samples/s" in capsys.readouterr().out
 
 
 def test_cli_in_a_known_locale_asks_when_another_slack_locale_reads_a_thousand_times_more(capsys):
     assert main(["64 2.000 90%", "--locale", "en-US"]) == 2
-    assert "Write it as 2 or 2000" in capsys.readouterr().err
+    assert "Write 2 or 2000 instead" in capsys.readouterr().err
     assert main(["64 1,00,000 90%", "--locale", "en-IN"]) == 0
     assert "57.6×" in capsys.readouterr().out
 

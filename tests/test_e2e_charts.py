@@ -86,7 +86,7 @@ def test_without_files_write_the_table_comes_with_one_line_saying_why_there_is_n
         assert any(b.get("block_id") == "dpscale_series_table" for b in payload["blocks"])
         notes = [e["text"] for b in payload["blocks"] if b["type"] == "context" for e in b["elements"]]
         assert ":bar_chart: No chart: dpscale isn't allowed to upload files in this workspace. Someone who manages " \
-               "its apps can reinstall dpscale to allow it (the `files:write` permission)." in notes
+               "the workspace's apps can allow it by reinstalling dpscale with the `files:write` permission." in notes
         server.wait_for_log("kind=command")
         assert not fake.calls_to("files.getUploadURLExternal") and not fake.calls_to("/response/no-scope")
     finally:

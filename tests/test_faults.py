@@ -119,5 +119,5 @@ def test_a_users_info_answer_later_than_the_requests_wait_is_kept_for_the_users_
             time.sleep(0.01)
         second = send_command(server, "64 2.000 90 %", user="UDE")
         assert fake.finished_count("users.info") == 1  # one lookup, heard after the first command stopped waiting
-    assert "can be read in more than one way" in first.json()["text"]  # asked about, as an unknown reader's
+    assert "is ambiguous" in first.json()["text"]  # asked about, as an unknown reader's
     assert "115.200 Samples/s" in second.json()["text"], second.json()["text"][:120]

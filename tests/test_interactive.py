@@ -203,7 +203,7 @@ def result_by_direct_message(server, fake, name: str) -> dict:
 def test_when_the_conversation_cannot_be_reached_the_result_comes_by_direct_message(server, fake):
     message = result_by_direct_message(server, fake, "form-gone")
     assert message["channel"] == "UEN"
-    assert "I could not post in the conversation" in json.dumps(message["blocks"])
+    assert "I couldn't post in the conversation" in json.dumps(message["blocks"])
     assert "115,200" in message["text"]
     assert set(buttons(message)) == {"dpscale_edit"}  # Share would only share it into the direct message
 
@@ -219,7 +219,7 @@ def test_edit_on_a_result_that_came_by_direct_message_keeps_it_a_direct_messages
     replaced = fake.wait_for("/response/dm-edit", 1)[0].params
     assert replaced["replace_original"] is True and "57,600" in replaced["text"]
     assert set(buttons(replaced)) == {"dpscale_edit"}
-    assert "I could not post in the conversation" in json.dumps(replaced["blocks"])
+    assert "I couldn't post in the conversation" in json.dumps(replaced["blocks"])
 
 
 @pytest.mark.parametrize(
@@ -275,9 +275,9 @@ def test_a_lang_result_is_shared_and_edited_in_its_own_language_and_format(serve
     initial = {b["block_id"]: b["element"].get("initial_value") for b in view["blocks"] if b["type"] == "input"}
     assert initial == {"field_devices": "64", "field_throughput": "2000", "field_efficiency": "0,9",
                        "field_actual": None}
-    shown = json.dumps(view["blocks"], ensure_ascii=False)  # its examples read alike in both formats: ungrouped
+    shown = json.dumps(view["blocks"], ensure_ascii=False)  # its examples read the same in both formats: ungrouped
     assert "e.g. 2000" in shown and "2,000" not in shown
-    assert "Numbers written like `2000` or `0.9` read alike in both." in shown
+    assert "Numbers written like `2000` or `0.9` read the same in both." in shown
     # both formats named: not "your format (English)", which would leave the German one unsaid
     assert ("Numbers are read in the English format and in your own, German (Germany); I ask about any "
             "number the two read differently.") in shown
@@ -306,7 +306,7 @@ def test_buttons_and_the_edit_form_follow_the_language_a_lang_word_chose(server,
     assert "`2000` oder `0,9`" in json.dumps(view["blocks"], ensure_ascii=False)  # read in two formats: ungrouped
 
 
-UNKNOWN_NOTE = "Slack did not tell me your language in time, so this answer is in English"
+UNKNOWN_NOTE = "Slack didn't tell me your language in time, so this answer is in English"
 
 
 @pytest.mark.slow  # over 1 s: left out of the fast loop

@@ -63,7 +63,7 @@ def test_a_locale_slack_does_not_offer_gets_the_closest_catalog_of_its_language(
 def test_lang_with_a_language_of_another_region_answers_in_that_language():
     reply = answer("64 2000 90% lang=pt", Recipient.parse("de-DE"))
     assert reply.blocks[0]["text"]["text"].startswith("Throughput real")
-    assert "does not speak" not in str(reply.blocks) and "ainda não fala" not in str(reply.blocks)
+    assert "doesn't speak" not in str(reply.blocks) and "ainda não fala" not in str(reply.blocks)
 
 
 def test_every_shipped_catalog_serves_a_slack_locale():
@@ -154,7 +154,7 @@ def test_a_language_without_a_catalog_gets_english_and_the_reply_says_so_once(ta
     """The English note names the language in English, as it names the format beside it (not `русский`)."""
     for reply in (answer(_seed(tag), Recipient.parse(tag)), build_help_reply(Recipient.parse(tag))):
         text = str(reply.blocks)
-        assert text.count(f"dpscale does not speak {name} yet") == 1
+        assert text.count(f"dpscale doesn't speak {name} yet") == 1
 
 
 def test_the_note_names_the_format_a_lang_word_chose_not_the_users_own():
@@ -171,14 +171,14 @@ def test_a_copy_for_the_whole_channel_carries_no_note_about_the_sharers_format()
 
     reply = answer("64 2.000 %90", Recipient.parse("tr-TR").for_channel())
     assert "115\u202f200 samples/s actual" in reply.text
-    assert "does not speak" not in str(reply.blocks)
+    assert "doesn't speak" not in str(reply.blocks)
     unknown = answer("64 2000 %90", Recipient.parse("tr-TR@unknown"))  # nor under one read in the unknown format
-    assert unknown.kind == "result" and "does not speak" not in str(unknown.blocks)
+    assert unknown.kind == "result" and "doesn't speak" not in str(unknown.blocks)
 
 
 @pytest.mark.parametrize("tag", SLACK_LOCALES)
 def test_a_language_with_a_catalog_gets_no_such_note(tag):
-    assert "does not speak" not in str(answer(_seed(tag), Recipient.parse(tag)).blocks)
+    assert "doesn't speak" not in str(answer(_seed(tag), Recipient.parse(tag)).blocks)
 
 
 def test_a_form_whose_two_formats_read_numbers_alike_names_one():

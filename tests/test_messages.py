@@ -29,7 +29,7 @@ def reply_text(text: str, locale: str) -> str:
         ("en-US", "devices=64 e=0.9 actual=115200", ["Per-device throughput needed: 2,000 samples/s"]),
         # one device: the figures use the efficiency given, and the note says so rather than contradict them
         ("en-US", "1 2000 90%", ["Actual throughput (calculated): 1,800 samples/s",
-                                 "These figures apply the 90% you gave", "scaling efficiency is 100% by definition"]),
+                                 "These figures use the 90% you gave", "scaling efficiency is 100% by definition"]),
         ("en-US", "8 0.004 50%", ["0.004 samples/s", "0.016 samples/s", "4×"]),
         ("de-DE", "2 0,5 100 %", ["0,5 Samples/s", "1 Sample/s"]),  # the unit in the plural CLDR gives the count
         ("fr-FR", "2 2 000 100 %", ["Perte de scaling\u202f: 0 échantillon/s", "4\u202f000 échantillons/s"]),
@@ -45,16 +45,16 @@ def test_results_are_written_in_the_readers_locale(locale, text, shown):
 @pytest.mark.parametrize(
     ("locale", "text", "note"),
     [
-        ("de-DE", "64 2000 0.9", "0.9 ist nicht in deinem Zahlenformat geschrieben; gelesen als 90\u00a0%"),
-        ("en-US", "64 2000 1", "Read 1 as a fraction: 100%. If you meant 1%, write 1%."),
+        ("de-DE", "64 2000 0.9", "0.9 ist nicht in deinem Zahlenformat geschrieben; ich habe es als 90\u00a0% gelesen"),
+        ("en-US", "64 2000 1", "I read 1 as a fraction: 100%. If you meant 1%, write 1%."),
         ("de-DE", "64 2000 1",
          "1 als Dezimalzahl gelesen, also 100\u00a0%. Falls du 1\u00a0% gemeint hast, schreibe 1\u00a0%."),
         ("fr-FR", "64 2 000 0.9", "0.9 n’est pas écrit dans votre format de nombres"),
         ("en-US", "64 0,5k 90%", "0,5k is not written in your number format; I read it as 500."),
-        ("en-US", "64 2000 90", "Read 90 as a percentage: 90%."),
+        ("en-US", "64 2000 90", "I read 90 as a percentage: 90%."),
         # the value read, every decimal of it: not cut to 0 at six decimals
         ("de-DE", "64 0.0000001 90 %",
-         "0.0000001 ist nicht in deinem Zahlenformat geschrieben; gelesen als 0,0000001."),
+         "0.0000001 ist nicht in deinem Zahlenformat geschrieben; ich habe es als 0,0000001 gelesen."),
         ("en-US", "64 0,0000012 90%", "0,0000012 is not written in your number format; I read it as 0.0000012."),
     ],
 )
@@ -77,16 +77,16 @@ def test_a_number_written_as_dpscale_writes_it_carries_no_reading_note(locale, t
 @pytest.mark.parametrize(
     ("locale", "text", "question"),
     [
-        ("en-US", "64 2.000 90%", "2.000 can be read in more than one way. Write it as 2 or 2000: every number "
-                                  "format reads those alike. Other Slack languages read it differently, so I'm "
+        ("en-US", "64 2.000 90%", "2.000 is ambiguous. Write 2 or 2000 instead, which read "
+                                  "the same in every number format. Other Slack languages read it differently, so I'm "
                                   "asking rather than showing a result that could be off by a factor of a "
                                   "thousand."),
         ("de-DE", "64 2,000 90 %", "2,000 lässt sich unterschiedlich lesen. Schreibe 2 oder 2000:"),
         ("fr-FR", "64 2.000 90 %", "n’est pas écrit dans votre format de nombres, «\u202ffrançais (France)\u202f»"),
         ("es-LA", "64 2.000 90%", "se usa en países que leen este número de forma distinta"),
         ("en-US", "64 2,000 90% lang=de", "Dein eigenes Zahlenformat und das mit lang= gewählte"),
-        ("en-US@unknown", "64 2.000 90%", "Slack did not tell me your number format in time"),
-        ("en-US", "64 1.500 90%", "Write it as 1.5 or 1500:"),
+        ("en-US@unknown", "64 2.000 90%", "Slack didn't tell me your number format in time"),
+        ("en-US", "64 1.500 90%", "Write 1.5 or 1500 instead,"),
         ("en-US", "64 2000 1.500%", None),  # 1500 % is impossible: not offered, 1.5 % is read
     ],
 )
@@ -231,12 +231,12 @@ def test_the_worked_formula_multiplies_the_numbers_it_shows_and_nothing_small_is
     ("locale", "text", "shown"),
     [
         ("en-US", "64 2000 actual=12.79",
-         "The scaling efficiency must be between 0.01% and 100%. With 12.79 it would come out at 0.00999%."),
+         "The scaling efficiency must be between 0.01% and 100%. With 12.79, it would come out to 0.00999%."),
         ("de-DE", "64 2.000 actual=12,79",
          "Die Skalierungseffizienz muss zwischen 0,01\u00a0% und 100\u00a0% liegen. "
          "Mit 12,79 ergäbe sich 0,00999\u00a0%."),
         ("en-US", "v=1 e=50% actual=3000000",
-         "The number of devices must be between 1 and 1,000,000. With 3000000 you would need 6,000,000 devices."),
+         "The number of devices must be between 1 and 1,000,000. With 3000000, you would need 6,000,000 devices."),
         ("fr-FR", "v=1 e=50% actual=3000000", "il faudrait 6\u202f000\u202f000 d’accélérateurs."),  # CLDR's *many*
         ("ja-JP", "v=1 e=50% actual=3000000", "6,000,000台のデバイスが必要になります。"),
     ],
@@ -324,9 +324,9 @@ def test_a_reply_orjson_refuses_is_written_as_json_all_the_same():
 @pytest.mark.parametrize(
     ("locale", "text", "shown"),
     [
-        ("tr-TR", "d=64 92,5 % 80", "In 92,5 % 80 I can't tell where one number ends and the next begins. Write "
-                                    "numbers without spaces inside them, like 2000, %90."),
-        ("de-DE", "geräte=64 92,5 % 80 lang=tr", "Schreibe Zahlen ohne Leerzeichen darin, etwa 2000, 90%."),
+        ("tr-TR", "d=64 92,5 % 80", "In 92,5 % 80, I can't tell where one number ends and the next begins. "
+                                    "Write numbers without spaces, like 2000 or %90."),
+        ("de-DE", "geräte=64 92,5 % 80 lang=tr", "Schreibe Zahlen ohne Leerzeichen darin, etwa 2000 oder 90%."),
     ],
 )
 def test_asked_which_number_a_percent_sign_belongs_to_the_example_is_a_percentage_without_a_space(
@@ -338,11 +338,11 @@ def test_asked_which_number_a_percent_sign_belongs_to_the_example_is_a_percentag
 @pytest.mark.parametrize(
     ("locale", "text", "expected"),
     [
-        ("en-US", "1 200 300 90%", "like `2000`, `0.9`."),  # spaces that may group or separate: unspaced examples
-        ("de-DE", "1 200 300 90 %", "etwa `2000`, `0,9`."),
-        ("ja-JP", "1 200 300 90%", "`2000`、`0.9`"),
-        ("zh-CN", "1 200 300 90%", "`2000`、`0.9`"),
-        ("zh-TW", "1 200 300 90%", "`2000`、`0.9`"),
+        ("en-US", "1 200 300 90%", "like `2000` or `0.9`."),  # spaces that may group or separate: unspaced examples
+        ("de-DE", "1 200 300 90 %", "etwa `2000` oder `0,9`."),
+        ("ja-JP", "1 200 300 90%", "`2000` または `0.9`"),
+        ("zh-CN", "1 200 300 90%", "`2000` 或 `0.9`"),
+        ("zh-TW", "1 200 300 90%", "`2000` 或 `0.9`"),
     ],
 )
 def test_a_list_of_examples_is_separated_as_the_replys_language_separates_a_list(locale, text, expected):
@@ -355,15 +355,15 @@ def test_a_list_of_examples_is_separated_as_the_replys_language_separates_a_list
 @pytest.mark.parametrize(
     ("locale", "text", "shown"),
     [
-        ("en-US", "64 2000,000 90%", ["2000,000 can be read in more than one way. Write it as 2000 or 2000000",
+        ("en-US", "64 2000,000 90%", ["2000,000 is ambiguous. Write 2000 or 2000000",
                                             "a misplaced thousands separator"]),
         ("de-DE", "64 2000.000 90 %", ["2000.000", "2000", "2000000", "Faktor 1000"]),
         ("en-US", "64 2000 1.5", ["1.5 is more than 1", "below 10%", "write 1.5%", "like 0.9"]),
         ("fr-FR", "64 2000 1,5", ["1,5 est supérieur à 1", "1,5\u00a0%", "0,9"]),
         ("en-US", "64 2000 90% <@U123ABC>", ["<@U123ABC> mentions someone", "devices="]),
         ("ja-JP", "64 2000 90% @anna", ["@anna は誰かへのメンションです"]),
-        ("en-US", "64 20 00 90%", ["In 20 00 I can't tell where one number ends"]),
-        ("en-US", "64 012 90%", ["In 64 012 I can't tell"]),
+        ("en-US", "64 20 00 90%", ["In 20 00, I can't tell where one number ends"]),
+        ("en-US", "64 012 90%", ["In 64 012, I can't tell"]),
     ],
 )
 def test_errors_name_the_token_that_is_wrong_and_how_to_write_it(locale, text, shown):

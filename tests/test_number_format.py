@@ -159,7 +159,7 @@ def test_choosing_in_app_home_saves_the_format_and_commands_use_it(server, fake)
     assert send_command(server, "64 2.000 90 %", user="UMENU").json()["text"].startswith(
         "64 devices × 2.000 samples/s at 90\u00a0% efficiency: 115.200 samples/s actual")
     # another user's numbers are untouched
-    assert "Write it as `2` or `2000`" in send_command(server, "64 2.000 90 %", user="UEN").json()["text"]
+    assert "Write `2` or `2000` instead" in send_command(server, "64 2.000 90 %", user="UEN").json()["text"]
 
 
 @pytest.mark.parametrize(
@@ -185,7 +185,7 @@ def test_app_homes_menu_shows_the_format_a_command_chose(server, fake, user, wor
     [
         ("UFMT", "format=de-DE 64 2.000 90 %", "115.200 samples/s actual"),  # a result, read in the new format
         # an ask: the choice is said all the same
-        ("UFMT2", "format=de-DE lang=en 64 2,000 90%", "can be read in more than one way"),
+        ("UFMT2", "format=de-DE lang=en 64 2,000 90%", "is ambiguous"),
     ],
 )
 def test_a_format_word_beside_numbers_is_confirmed_above_the_answer(server, user, text, answered):
@@ -193,7 +193,7 @@ def test_a_format_word_beside_numbers_is_confirmed_above_the_answer(server, user
     payload = send_command(server, text, user=user).json()
     assert answered in payload["text"]
     first = json.dumps(payload["blocks"][0], ensure_ascii=False)
-    assert "Done: your numbers are now read and written in the German (Germany) format, as `1.234.567,89`." in first
+    assert "Done: your numbers are now read and written in the German (Germany) format, as in `1.234.567,89`." in first
 
 
 def test_a_no_break_space_beside_a_format_word_still_only_groups_digits(server):
@@ -219,7 +219,7 @@ def test_a_mention_saves_a_format_word_as_a_command_does(server, fake, user, tex
     assert response.status == 200
     posted = fake.wait_for("chat.postMessage", before + 1)[before].params
     blocks = json.dumps(posted["blocks"], ensure_ascii=False)
-    assert "Done: your numbers are now read and written in the German (Germany) format, as `1.234.567,89`." in blocks
+    assert "Done: your numbers are now read and written in the German (Germany) format, as in `1.234.567,89`." in blocks
     if answered is not None:
         assert answered in posted["text"]
     # saved: the user's next command reads 2.000 as two thousand
@@ -240,7 +240,7 @@ def test_an_edited_mention_does_not_save_its_format_word_again(server, fake):
                                                                               "application/json")).status == 200
     fake.wait_for("chat.update", updates + 1)  # the answer, updated for the new efficiency
     # still French: `2.000` is not how French writes two thousand, so it is asked about
-    assert "can be read in more than one way" in send_command(server, "64 2.000 90 %", user="UMEN3").json()["text"]
+    assert "is ambiguous" in send_command(server, "64 2.000 90 %", user="UMEN3").json()["text"]
 
 
 def test_the_format_word_answers_in_the_slack_language(server):
@@ -307,8 +307,8 @@ def test_a_home_tab_slack_will_not_publish_is_one_log_line_and_the_choice_is_sti
 
 
 @pytest.mark.parametrize(("tag", "listed"), [
-    ("en-US", "`format=de-DE`, `format=en-US`, or `format=fr-FR`, or write `format=slack` to follow"),
-    ("en-GB", "`format=de-DE`, `format=en-US` or `format=fr-FR`, or write `format=slack` to follow"),
+    ("en-US", "`format=de-DE`, `format=en-US`, or `format=fr-FR`. To follow your Slack language, use `format=slack`"),
+    ("en-GB", "`format=de-DE`, `format=en-US` or `format=fr-FR`; to follow your Slack language, write `format=slack`"),
     ("de-DE", "`format=de-DE`, `format=en-US` oder `format=fr-FR` – oder schreibe `format=slack`, um"),
     ("fr-FR", "`format=de-DE`, `format=en-US` ou `format=fr-FR`, ou écrivez `format=slack` pour"),
     ("es-ES", "`format=de-DE`, `format=en-US` o `format=fr-FR`, o escribe `format=slack` para"),

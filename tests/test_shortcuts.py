@@ -151,4 +151,4 @@ def test_an_author_slack_does_not_describe_in_time_is_read_in_the_unknown_format
     finally:
         fake.users.pop("USLOW")
     assert filled(view) == {"devices": "64", "efficiency": "90\u00a0%"}
-    assert "Zahlenformat der Person nicht mitgeteilt" in notes(view) and "`2.000`" in notes(view)
+    assert "wie <@USLOW> Zahlen schreibt" in notes(view) and "`2.000`" in notes(view)

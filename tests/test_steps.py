@@ -56,7 +56,7 @@ def test_a_steps_inputs_give_its_figures_read_in_the_readers_format(locale, inpu
 
 @pytest.mark.parametrize(("locale", "inputs", "message"), [
     ("en-US", {"devices": "64", "throughput": "2.000", "efficiency": "90%"},
-     "Per-device throughput (samples/s): 2.000 can be read in more than one way. Write it as 2 or 2000"),
+     "Per-device throughput (samples/s): 2.000 is ambiguous. Write 2 or 2000"),
     ("en-US", {"devices": "64", "throughput": "2000", "efficiency": "150%"},
      "Scaling efficiency: The scaling efficiency must be between 0.01% and 100%. You wrote 150%."),
     ("en-US", {"devices": "sixty", "throughput": "2000", "efficiency": "90%"},

@@ -156,12 +156,12 @@ def test_no_slack_command_is_left_in_the_terminals_help(language, capsys):
     assert "/dpscale" not in capsys.readouterr().out
 
 
-SERIES_NOTE = (":books: What scaling efficiency is, why it falls as a cluster grows and how to improve it: press "
-               "*Explanations* under a private result, or open dpscale's Home tab. These figures hold only at the "
-               "sizes measured; nothing is extrapolated.")
-FORECAST_NOTE = (":books: What scaling efficiency is, why it falls as a cluster grows and how to improve it: press "
-                 "*Explanations* under a private result, or open dpscale's Home tab. The table's figures hold at the "
-                 "sizes measured; only the forecast is extrapolated.")
+SERIES_NOTE = (":books: To learn what scaling efficiency is, why it drops as a cluster grows and how to improve it, "
+               "click *Explanations* under a private result or open dpscale's Home tab. These figures hold only at "
+               "the sizes measured; nothing is extrapolated.")
+FORECAST_NOTE = (":books: To learn what scaling efficiency is, why it drops as a cluster grows and how to improve it, "
+                 "click *Explanations* under a private result or open dpscale's Home tab. The table's figures hold "
+                 "at the sizes measured; only the forecast is extrapolated.")
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

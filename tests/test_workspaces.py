@@ -197,7 +197,7 @@ def test_an_oauth_redirects_error_no_one_authenticated_is_logged_by_its_length_i
         urllib.request.urlopen(f"{server.url}/slack/oauth_redirect?{query}", timeout=10)
     assert failed.value.code == 500 and "Installation failed" in failed.value.read().decode()
     cancelled = urllib.request.urlopen(f"{server.url}/slack/oauth_redirect?error=access_denied&state=s", timeout=10)
-    assert "Installation cancelled" in cancelled.read().decode()
+    assert "Installation canceled" in cancelled.read().decode()
     log = logged(server, "reason=access_denied")
     (line,) = [each for each in log.splitlines() if "reason=other" in each]
     assert line.endswith("WARNING bot.slack.workspaces installation refused: reason=other (60000 chars)")
@@ -231,7 +231,7 @@ def test_a_workspace_that_never_installed_gets_a_clear_refusal(multi):
     response = command(server, "64 2000 90%", "T9", response_url=fake.response_url("refused"))
     assert response.status == 200
     refusal = fake.wait_for("/response/refused")[0].params
-    assert refusal["text"].startswith("dpscale is not installed in this workspace")
+    assert refusal["text"].startswith("dpscale isn't installed in this workspace")
     assert "Traceback" not in server.log_so_far()
 
 
@@ -257,7 +257,7 @@ def test_uninstalling_deletes_the_installation_and_the_workspaces_preferences(mu
         assert connection.execute(select(preferences.c.team_id)).scalars().all() == ["T2"]
         assert connection.execute(select(answers.c.team_id)).scalars().all() == ["T2"]
     command(server, "64 2000 90%", "T1", response_url=fake.response_url("gone"))
-    assert fake.wait_for("/response/gone")[0].params["text"].startswith("dpscale is not installed")
+    assert fake.wait_for("/response/gone")[0].params["text"].startswith("dpscale isn't installed")
     assert "115 200" in command(server, "64 2000 90%", "T2").json()["text"].replace("\u202f", " ")
 
 
@@ -266,14 +266,14 @@ def test_a_chosen_number_format_reads_numbers_but_keeps_the_slack_language(multi
     fake, server, _ = multi
     install(server, "T1")
     saved = command(server, "format=de-DE", "T1").json()["text"]
-    assert saved.startswith("Done: your numbers are now read and written in the German (Germany) format, as "
+    assert saved.startswith("Done: your numbers are now read and written in the German (Germany) format, as in "
                              "`1.234.567,89`.")
     reply = command(server, "64 2.000 90 %", "T1").json()["text"]
     assert reply == ("64 devices × 2.000 samples/s at 90\u00a0% efficiency: 115.200 samples/s actual, "
                      "57,6× speedup")  # English words, German numbers
     assert "2.000" in command(server, "64 2.000 90 % lang=de", "T1").json()["text"]
     assert "Done" in command(server, "format=slack", "T1").json()["text"]
-    assert "Write it as `2` or `2000`" in command(server, "64 2.000 90 %", "T1").json()["text"]  # English again
+    assert "Write `2` or `2000` instead" in command(server, "64 2.000 90 %", "T1").json()["text"]  # English again
 
 
 @pytest.mark.slow  # over 1 s: left out of the fast loop
@@ -353,8 +353,8 @@ def test_a_number_format_chosen_on_one_process_is_used_by_the_other_within_momen
         return post(server.url + "/slack/events", body,
                     signed_headers(body, "application/x-www-form-urlencoded")).json()["text"]
 
-    assert "Write it as `2` or `2000`" in reply(second, "64 2.000 90 %")  # the second process has read "no choice"
-    assert "Write it as `2` or `2000`" in reply(second, "64 2.000 90 %")  # and keeps it
+    assert "Write `2` or `2000` instead" in reply(second, "64 2.000 90 %")  # the second process has read "no choice"
+    assert "Write `2` or `2000` instead" in reply(second, "64 2.000 90 %")  # and keeps it
     assert reply(first, "format=de-DE").startswith("Done")
     deadline = time.monotonic() + 2.0  # the notice's way from one process to the other
     while not (answer := reply(second, "64 2.000 90 %")).startswith("64 devices") and time.monotonic() < deadline:

@@ -136,17 +136,17 @@ def two_formats_rule(words: Wording, own: Recipient) -> str:
     """How numbers are read after a `lang=` word whose format reads them otherwise than the user's `own`."""
     example = words.alternatives([code(words.plain(value)) for value in (Decimal(2000), Decimal("0.9"))])
     return words.gettext(
-        "Numbers are read in the {name} format and in your own, {own}; I ask about any number the two "
-        "read differently. Numbers written like {example} read alike in both."
+        "Numbers are read in the {name} format and in your own, {own}; I ask about any number the two read "
+        "differently. Numbers written like {example} read the same in both."
     ).format(name=escape(words.locale_name), own=escape(words.format_name(own)), example=example)
 
 
 def unknown_format_rule(words: Wording) -> str:
     """What reading in the unknown format means, for a reader whose Slack locale is not known yet."""
     return words.gettext(
-        "Slack has not told me your language's number format yet, so a number that Slack's languages read "
-        "differently, such as {example}, is asked about rather than guessed. Numbers every language reads alike "
-        "are read: {thousands}, {fraction}."
+        "Slack hasn't told me your language's number format yet, so I ask about numbers that Slack's languages "
+        "read differently, such as {example}, instead of guessing. Numbers that read the same in every language, "
+        "such as {thousands} and {fraction}, work as usual."
     ).format(
         example=code("2.000"),
         thousands=code(words.number(Decimal(2000))),

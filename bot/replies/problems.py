@@ -82,11 +82,11 @@ def _number_templates(words: Wording) -> dict[ErrorCode, str]:
             "Write the number with the digits 0 to 9, like {example}."
         ),
         ErrorCode.AMBIGUOUS_NUMBER: _(
-            "{token} can be read in more than one way. Write it as {options}: every number format reads those alike."
+            "{token} is ambiguous. Write {options} instead, which read the same in every number format."
         ),
         ErrorCode.AMBIGUOUS_GROUPING: _(
-            "In {token} I can't tell where one number ends and the next begins. Write numbers without spaces "
-            "inside them, like {example}."
+            "In {token}, I can't tell where one number ends and the next begins. Write numbers without spaces, "
+            "like {example}."
         ),
         ErrorCode.UNKNOWN_SUFFIX: _(
             "{token} has a suffix I don't recognize; use k (thousand), M (million) or G (billion)."
@@ -104,7 +104,7 @@ def _ask_reasons(words: Wording) -> dict[AskReason, str]:
     _ = words.gettext
     sentences = {
         AskReason.UNKNOWN_FORMAT: _(
-            "Slack did not tell me your number format in time, and Slack's languages read this number differently."
+            "Slack didn't tell me your number format in time, and Slack's languages read this number differently."
         ),
         AskReason.REGION: _("The {name} number format you chose is used in countries that read this number "
                             "differently.") if words.chosen_format else
@@ -131,9 +131,9 @@ def _solved_sentence(quantity: str | None, value: Decimal, token: str, words: Wo
     devices`), any other value as a figure."""
     written = _solved_value(quantity, value, words)
     if quantity == Quantity.DEVICES.value:
-        return words.ngettext("With {token} you would need {value} device.", "With {token} you would need {value} "
-                              "devices.", int(value)).format(token=token, value=written)
-    return words.gettext("With {token} it would come out at {value}.").format(token=token, value=written)
+        return words.ngettext("With {token}, you would need {value} device.", "With {token}, you would need "
+                              "{value} devices.", int(value)).format(token=token, value=written)
+    return words.gettext("With {token}, it would come out to {value}.").format(token=token, value=written)
 
 
 def _solved_value(quantity: str | None, value: Decimal, words: Wording) -> str:
@@ -164,7 +164,7 @@ def _template(error: UserInputError, words: Wording) -> str:
 def _templates(words: Wording) -> dict[ErrorCode, str]:
     _ = words.gettext
     return {
-        ErrorCode.TOO_LONG: _("That is too long: a command may have at most {limit} characters."),
+        ErrorCode.TOO_LONG: _("That's too long: a command can have at most {limit} characters."),
         ErrorCode.UNKNOWN_WORD: _("I don't recognize {token}. Use numbers, or the words {keys}."),
         **_number_templates(words),
         ErrorCode.TOO_MANY_NUMBERS: _(
@@ -189,8 +189,8 @@ def _templates(words: Wording) -> dict[ErrorCode, str]:
         ),
         ErrorCode.UNKNOWN_LOCALE: _("{token} is not a language I recognize; use a language code such as {example}."),
         ErrorCode.UNKNOWN_UNIT: _(
-            "I don't recognize the unit {token}. I read a number of devices, a throughput in units per second and an efficiency, "
-            "as in {example}."
+            "I don't recognize the unit {token}. I expect a number of devices, a throughput per second and an "
+            "efficiency, as in {example}."
         ),
         ErrorCode.UNPLACED_NUMBER: _(
             "I can't tell what {token} stands for: write {options}, or name each number with a unit, like {example}."

@@ -187,20 +187,20 @@ def reading_note(note: Note, words: Wording) -> str:
     if note.reading.kind is ReadingKind.AMBIGUOUS and note.reading.alternative is not None:
         other = noted_value(note.reading.alternative, note.quantity, words)
         return _(
-            ":mag: Read {token} as {value} in your number format. If you meant {other}, write it as {example}."
+            ":mag: I read {token} as {value} in your number format. If you meant {other}, write {example}."
         ).format(token=token, value=value, other=other, example=code(other))
     if note.reading.kind is ReadingKind.OTHER_CONVENTION:
         return _(":mag: {token} is not written in your number format; I read it as {value}.").format(
             token=token, value=value
         )
     if note.bare_one:
-        return _(":mag: Read {token} as a fraction: {value}. If you meant {one}, write {example}.").format(
+        return _(":mag: I read {token} as a fraction: {value}. If you meant {one}, write {example}.").format(
             token=token, value=words.hundred, one=words.percent(Decimal("0.01")),
             example=code(words.percent(Decimal("0.01"))),
         )
     return _(
-        ":mag: Read {token} as a percentage: {value}. Write a fraction such as {example} or add a percent sign to be "
-        "explicit."
+        ":mag: I read {token} as a percentage: {value}. To be explicit, write a fraction such as {example} or add "
+        "a percent sign."
     ).format(token=token, value=value, example=code(words.number(EXAMPLE[2], 2)))
 
 
@@ -243,13 +243,12 @@ def single_device_note(result: Result, figures: Figures, words: Wording) -> str:
     rate = words.rate(figures.throughput)
     if result.solved is Quantity.EFFICIENCY:
         return words.fill(_(
-            ":information_source: A single device on its own delivers its full per-device throughput, so its "
-            "scaling efficiency is {hundred} by definition. An actual throughput of {actual} against {rate} per "
-            "device means the two were measured differently (with another batch size or input pipeline, for "
-            "example)."
+            ":information_source: A single device always delivers its full per-device throughput, so its scaling "
+            "efficiency is {hundred} by definition. An actual throughput of {actual} against {rate} per device "
+            "means the two were measured differently (with a different batch size or input pipeline, for example)."
         ), hundred=words.hundred, actual=words.rate(figures.actual), rate=rate)
     return words.fill(_(
-        ":information_source: These figures apply the {efficiency} you gave. A single device on its own delivers "
-        "its full per-device throughput, {rate}, so its scaling efficiency is {hundred} by definition; efficiency "
-        "matters from two devices up."
+        ":information_source: These figures use the {efficiency} you gave, but a single device always delivers its "
+        "full per-device throughput ({rate}), so its scaling efficiency is {hundred} by definition. Efficiency only "
+        "matters with two or more devices."
     ), efficiency=figures.efficiency, rate=rate, hundred=words.hundred)

@@ -58,12 +58,12 @@ def build_series_reply(series: Series, command: SeriesCommand, recipient: Recipi
     if remarks:
         blocks.append(section(_fitted(remarks)))
     blocks.append(context([_(
-        ":books: What scaling efficiency is, why it falls as a cluster grows and how to improve it: press "
-        "*Explanations* under a private result, or open dpscale's Home tab. These figures hold only at the sizes "
+        ":books: To learn what scaling efficiency is, why it drops as a cluster grows and how to improve it, click "
+        "*Explanations* under a private result or open dpscale's Home tab. These figures hold only at the sizes "
         "measured; nothing is extrapolated."
 ) if command.at is None else _(
-        ":books: What scaling efficiency is, why it falls as a cluster grows and how to improve it: press "
-        "*Explanations* under a private result, or open dpscale's Home tab. The table's figures hold at the sizes "
+        ":books: To learn what scaling efficiency is, why it drops as a cluster grows and how to improve it, click "
+        "*Explanations* under a private result or open dpscale's Home tab. The table's figures hold at the sizes "
         "measured; only the forecast is extrapolated."
     )]))
     blocks.append(limits_block(recipient))
@@ -178,8 +178,8 @@ def serial_sentence(trend: SerialTrend, words: Wording) -> str:
         )
     if trend is SerialTrend.NONE:
         return _(
-            "The serial fraction e is zero, or close to it, at every size: nothing in these measurements limits the "
-            "speedup, which keeps pace with the cluster over these sizes."
+            "The serial fraction e is zero, or close to it, at every size: nothing in these measurements limits "
+            "the speedup, which keeps pace with the cluster across the sizes measured."
         )
     if trend is SerialTrend.FLAT:
         return _(
@@ -188,7 +188,7 @@ def serial_sentence(trend: SerialTrend, words: Wording) -> str:
         )
     return _(
         "The serial fraction e falls as the cluster grows, which neither growing overhead nor a fixed serial part "
-        "explains: check the measurements, or look for effects such as more total memory or cache."
+        "explains: check the measurements, or look for superlinear effects, such as more combined memory or cache."
     )
 
 
@@ -214,7 +214,7 @@ def contradiction_notes(series: Series, words: Wording) -> list[str]:
         ) for a, b in series.trend.falling_speedups])
         notes.append(_(
             ":warning: The speedup falls as devices are added (↓): {steps}. The added devices made the cluster "
-            "slower, which no efficiency in this model can describe."
+            "slower, which no single efficiency in this model can describe."
         ).format(steps=steps))
     return notes
 

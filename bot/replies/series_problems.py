@@ -31,8 +31,8 @@ def describe_series_error(error: UserInputError, words: Wording) -> str:
         first, second = (list(error.suggestions) + ["", ""])[:2]
         return _("{first} and {second} are both for the same number of devices. Give each cluster size once.").format(
             first=code(first), second=code(second))
-    return _("{token} is not a measurement. Write each as devices=throughput, such as {example}, and the single "
-             "device's throughput as {one}.").format(token=code(error.token or ""), example=measurement, one=single)
+    return _("{token} is not a measurement. Write each measurement as devices=throughput, such as {example}, and "
+             "the single-device throughput as {one}.").format(token=code(error.token or ""), example=measurement, one=single)
 
 
 def in_measurement(error: UserInputError, message: str, words: Wording) -> str:

@@ -78,7 +78,7 @@ class Wording:
             return []
         name = words.get_language_name(self.language) or words.language  # in the reply's language
         return [self.gettext(
-            ":information_source: dpscale does not speak {language} yet, so it answers in English; numbers are "
+            ":information_source: dpscale doesn't speak {language} yet, so it answers in English; numbers are "
             "still read and written in the {format} format."
         ).format(language=name, format=self.locale_name)]
 
@@ -87,8 +87,8 @@ class Wording:
         its numbers read alike in every format."""
         language = self.language
         return self.gettext(
-            ":information_source: Slack did not tell me your language in time, so this answer is in {language}, "
-            "with numbers written so that every language reads them alike."
+            ":information_source: Slack didn't tell me your language in time, so this answer is in {language}, "
+            "with numbers written so that they read the same in every language."
         ).format(language=language.get_language_name(language) or str(language))
 
     def key(self, quantity: Quantity | None) -> str:

@@ -68,8 +68,8 @@ def scope_missing(context: BoltContext) -> bool:
 
 def no_chart_note(recipient: Recipient) -> str:
     return wording_for(recipient).gettext(
-        "No chart: dpscale isn't allowed to upload files in this workspace. Someone who manages its apps can reinstall "
-        "dpscale to allow it (the `files:write` permission).")
+        "No chart: dpscale isn't allowed to upload files in this workspace. Someone who manages the workspace's "
+        "apps can allow it by reinstalling dpscale with the `files:write` permission.")
 
 
 def with_no_chart_note(reply: Reply, recipient: Recipient) -> Reply:

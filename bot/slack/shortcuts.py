@@ -73,8 +73,8 @@ def excerpt_notes(excerpt: Excerpt, author_id: str | None, author: Recipient, re
     if excerpt.found_nothing:
         return (_("I found no numbers to fill in from {author}'s message.").format(author=who),)
     if author.is_unknown or not author_id:
-        said = _("Filled in from {author}'s message. Slack didn't tell me their number format, so only numbers "
-                 "that read the same in every format were filled in.").format(author=who)
+        said = _("Filled in from {author}'s message. Slack didn't tell me their number format, so I filled in only "
+                 "the numbers that read the same in every format.").format(author=who)
     else:
         example = code(written_example(author))
         said = _("Filled in from {author}'s message, with its numbers read the way {author} writes them: "

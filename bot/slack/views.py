@@ -114,8 +114,8 @@ def share_failed_reply(recipient: Recipient) -> Reply:
 
 def direct_message_note(recipient: Recipient) -> Block:
     return context([wording_for(recipient).gettext(
-        ":information_source: I could not post in the conversation where you ran the command, so your result is "
-        "here."
+        ":information_source: I couldn't post in the conversation where you ran the command, so here's your "
+        "result."
     )])
 
 

@@ -80,8 +80,8 @@ def oauth_options(settings: Settings, store: Store, default: Locale) -> dict[str
         "authorize": authorize,
         "installation_store_bot_only": True,
         "user_facing_authorize_error_message": _(
-            "dpscale is not installed in this workspace (or was removed). Ask someone who may add apps to "
-            "install it again."),
+            "dpscale isn't installed in this workspace (or was removed). Ask someone who can add apps to reinstall "
+            "it."),
     }
 
 
@@ -151,7 +151,7 @@ def install_pages(default: Locale) -> CallbackOptions:
                 "This installation link has expired or was already used, or it was started in another browser. "
                 "Please start again at {link}.").format(link=again))
         if args.reason == "access_denied":
-            return _page(200, _("Installation cancelled"), _(
+            return _page(200, _("Installation canceled"), _(
                 "dpscale was not installed. You can start again at {link} whenever you like.").format(link=again))
         return installation_failed_page(default)
 
@@ -162,7 +162,7 @@ def installation_failed_page(default: Locale) -> BoltResponse:
     """The page of an installation that did not complete, whether Slack or dpscale failed it: to try again."""
     _ = translations_for(default).gettext
     return _page(500, _("Installation failed"), _(
-        "Slack did not complete the installation. Please try again at {link} in a moment."
+        "Slack didn't complete the installation. Please try again at {link} in a moment."
     ).format(link=f'<a href="{INSTALL_PATH}">{INSTALL_PATH}</a>'))
 
 
