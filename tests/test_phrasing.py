@@ -252,3 +252,28 @@ def test_a_rates_unit_takes_the_plural_form_cldr_gives_the_number_as_written(lan
         category = words.language.plural_form(Decimal(text))
         expected = 2 if language == "pt_BR" and text == "0" else (1 if category == "one" else 2)
         assert words._plural_count(written) == expected, (written, category)
+
+
+@pytest.mark.parametrize("language", sorted(TAGS))
+def test_devices_worked_out_exactly_are_not_said_to_be_rounded(language):
+    """115,200 samples/s at 1,800 a device is exactly 64 devices: the note keeps the efficiency's assumption and
+    says nothing of rounding; 115,201 needs a 65th device, and the note says so."""
+    recipient = resolve_locale(TAGS[language])
+
+    def notes(text: str) -> list[str]:
+        reply = answer(text, recipient)
+        return [e["text"] for b in reply.blocks if b["type"] == "context" for e in b["elements"]
+                if e["text"].startswith(":information_source:")]
+
+    words = Wording(recipient)
+    rounded = words.gettext(":information_source: Rounded up to a whole number of devices, which deliver {rate}. "
+                            "This assumes the efficiency stays at {efficiency} at that size; it usually drops as "
+                            "a cluster grows.")
+    assumed = words.gettext(":information_source: This assumes the efficiency stays at {efficiency} at that "
+                            "size; it usually drops as a cluster grows.")
+    assert rounded != assumed
+    exact, over = notes("v=2000 E=90% A=115200"), notes("v=2000 E=90% A=115201")
+    opening = rounded.split("{rate}")[0]
+    assert not any(note.startswith(opening) for note in exact) and len(exact) == 1
+    assert exact[0].startswith(assumed.split("{efficiency}")[0])
+    assert any(note.startswith(opening) for note in over)

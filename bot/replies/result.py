@@ -225,9 +225,14 @@ def model_notes(result: Result, figures: Figures, words: Wording) -> list[str]:
             "added, so measure again at other sizes.",
             figures.count,
         ).format(devices=figures.devices))
+    exact = result.target is not None and result.actual == result.target  # nothing was rounded: 115,200 = 64 × 1,800
     if result.solved is Quantity.DEVICES and result.devices == 1:
-        notes.append(words.fill(_(":information_source: Rounded up to one whole device, which delivers {rate}."),
-                                rate=words.rate(figures.actual)))
+        if not exact:
+            notes.append(words.fill(_(":information_source: Rounded up to one whole device, which delivers {rate}."),
+                                    rate=words.rate(figures.actual)))
+    elif result.solved is Quantity.DEVICES and exact:
+        notes.append(words.fill(_(":information_source: This assumes the efficiency stays at {efficiency} at that "
+                                  "size; it usually drops as a cluster grows."), efficiency=figures.efficiency))
     elif result.solved is Quantity.DEVICES:
         notes.append(words.fill(_(
             ":information_source: Rounded up to a whole number of devices, which deliver {rate}. This assumes the efficiency "
