@@ -201,7 +201,7 @@ def reading_note(note: Note, words: Wording) -> str:
     return _(
         ":mag: I read {token} as a percentage: {value}. To be explicit, write a fraction such as {example} or add "
         "a percent sign."
-    ).format(token=token, value=value, example=code(words.number(EXAMPLE[2], 2)))
+    ).format(token=token, value=value, example=code(words.number(note.reading.value, 4)))  # 95: `0.95`, not `0.9`
 
 
 def noted_value(value: Decimal, quantity: Quantity, words: Wording) -> str:
