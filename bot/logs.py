@@ -138,6 +138,7 @@ class LineWriter:
         self.interval = interval
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
+        self.writing = threading.Lock()  # held across each write, and across a fork (`hold_writer_for_fork`)
 
     @property
     def running(self) -> bool:
@@ -174,8 +175,9 @@ class LineWriter:
         if not batch:
             return
         try:
-            self.stream.write("\n".join(batch) + "\n")
-            self.stream.flush()
+            with self.writing:
+                self.stream.write("\n".join(batch) + "\n")
+                self.stream.flush()
         except (OSError, ValueError):  # stderr closed or gone: there is nowhere left to tell
             pass
 
@@ -188,10 +190,26 @@ def stop_writer() -> None:
         _listener = None
 
 
+def hold_writer_for_fork() -> None:
+    """Before a fork: wait for a write under way to end, and let none begin until the fork is done. A child forked
+    in the middle of one would inherit stderr's buffer locked by a thread it does not have: its first write, and its
+    exit, would wait for ever."""
+    if _listener is not None:
+        _listener.writing.acquire()
+
+
+def release_writer_after_fork() -> None:
+    """After a fork, in the parent: writes go on."""
+    if _listener is not None and _listener.writing.locked():
+        _listener.writing.release()
+
+
 def restart_writer_in_child() -> None:
     """A forked process has the queue but not the thread that wrote it: start one of its own (run after every
     fork, whoever forks: a process manager's workers log as the parent did). Lines still queued at the fork are
     the parent's to write; the child's copy of them is dropped, so that none is written twice."""
+    if _listener is not None:
+        _listener.writing = threading.Lock()  # the parent's copy was held across the fork
     if _listener is not None and not _listener.running:
         _listener.take_queued()  # the parent writes these
         _listener.start()

@@ -35,7 +35,7 @@ import resource
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from bot.logs import configure_logging, restart_writer_in_child
+from bot.logs import configure_logging, hold_writer_for_fork, release_writer_after_fork, restart_writer_in_child
 from bot.settings import Settings, load_settings
 from bot.startup import StartupError, check_port, load_settings_or_report, log_start, open_store
 from bot.web.asgi import Front, Lifespan
@@ -160,7 +160,9 @@ def _raise_file_limit() -> None:
             resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
-os.register_at_fork(after_in_child=restart_writer_in_child)  # a forked worker writes its own log lines
+# a forked worker writes its own log lines; no fork happens while the parent's writer is in the middle of a write
+os.register_at_fork(before=hold_writer_for_fork, after_in_parent=release_writer_after_fork,
+                    after_in_child=restart_writer_in_child)
 
 
 def main() -> int:

@@ -705,6 +705,50 @@ def test_a_forked_process_writes_its_own_lines_and_not_its_parents_again():
     ]
 
 
+FORK_MID_WRITE_PROGRAM = """
+import os, sys, threading, time
+import bot.server  # registers what a fork does with the log writer
+from bot import logs
+
+class SlowStream:  # as stderr's buffer: a lock held across each write, taking a while
+    lock = threading.Lock()
+    started = threading.Event()
+    def write(self, text):
+        with self.lock:
+            self.started.set()
+            time.sleep(0.5)
+    def flush(self):
+        with self.lock:
+            pass
+
+import queue
+lines = queue.SimpleQueue()
+logs._listener = logs.LineWriter(lines, SlowStream(), interval=0.01)
+logs._listener.start()
+lines.put("a line the parent is writing as it forks")
+SlowStream.started.wait(5)
+pid = os.fork()  # the writer thread is in the middle of its write
+if pid == 0:
+    lines.put("the child's own line")
+    writer = threading.Thread(target=logs.stop_writer, daemon=True)
+    writer.start()
+    writer.join(5)
+    os._exit(1 if writer.is_alive() else 0)  # 1: the child's write waits for a lock nobody will release
+_, status = os.waitpid(pid, 0)
+print(os.waitstatus_to_exitcode(status))
+"""
+
+
+@pytest.mark.slow  # over 1 s: left out of the fast loop
+def test_a_worker_forked_while_its_parent_writes_a_log_line_can_still_write_and_exit():
+    """A fork in the middle of the parent's write copies stderr's buffer locked by a thread the child does not
+    have: the worker's every write and its exit would wait for ever (a worker stopped by SIGTERM that never went
+    away). The fork waits for the write to end."""
+    done = subprocess.run([sys.executable, "-c", FORK_MID_WRITE_PROGRAM], capture_output=True, text=True, timeout=60,
+                          cwd=Path(__file__).resolve().parent.parent)
+    assert done.stdout.strip() == "0", done.stderr
+
+
 HEAP_PROGRAM = """
 import gc
 from bot.engine import answer

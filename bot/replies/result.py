@@ -12,7 +12,7 @@ from bot.reader.reading import ReadingKind
 from bot.reader.recipient import Recipient
 from bot.replies.blocks import Reply, code, context, fields, header, section
 from bot.replies.guide import FaqExample, explanation_blocks
-from bot.replies.wording import EXAMPLE, Wording, wording_for
+from bot.replies.wording import Wording, wording_for
 
 BAR_WIDTH = 20
 MAX_GIVEN_DIGITS = 8  # decimals a given value is shown with, at most
