@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 if TYPE_CHECKING:
     from bot.settings import Settings
 
-__all__ = ["LineWriter", "configure_logging", "logging_config", "restart_writer_in_child", "stop_writer"]
+__all__ = ["LineWriter", "configure_logging", "hold_writer_for_fork", "logging_config", "release_writer_after_fork",
+           "restart_writer_in_child", "stop_writer"]
 
 # loggers whose messages may quote a request, a reply or Web API arguments
 LIBRARY_LOGGERS = ("bot.bolt", "slack_bolt", "slack_sdk", "slack")
