@@ -102,7 +102,7 @@ def postgres_server_url(tmp_path_factory):
                     pytest.fail(message)
                 pytest.skip(message)
         directory_text, url = url_file.read_text().split("\n")
-        users.write_text(str(int(users.read_text() or 0) + 1 if users.exists() else 1))
+        users.write_text(str((int(users.read_text()) if users.exists() else 0) + 1))
     try:
         yield url
     finally:

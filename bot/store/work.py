@@ -162,7 +162,7 @@ class Work:
     def let_go(self, jobs: Iterable[Job], after: float = 0.0) -> int:
         """Jobs this process holds but will not do (it is stopping): free for another process at once, or `after`
         seconds from now; how many were still its own to free."""
-        return sum(self._set(job, lease_until=self.clock() + timedelta(seconds=after), holder="") for job in jobs)
+        return sum(self.retry_later(job, after) for job in jobs)
 
     def pending(self) -> int:
         """How many jobs are not done (whoever holds them)."""
