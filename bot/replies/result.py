@@ -43,6 +43,10 @@ class Figures:
     loss_share: str
     target: str
     count: int  # the number of devices, for plural forms
+    throughput_rate: str  # the rates, each with its unit in its plural, written once for every sentence that shows it
+    actual_rate: str
+    ideal_rate: str
+    loss_rate: str
 
     @classmethod
     def of(cls, result: Result, words: Wording) -> Figures:
@@ -52,20 +56,26 @@ class Figures:
         solved = result.solved
         percent_digits = _given_digits(result.efficiency * 100, 2, MAX_GIVEN_DIGITS) if solved is not E else 2
         throughput_digits = _given_digits(result.throughput, 2, MAX_GIVEN_DIGITS) if solved is not V else 2
+        throughput, ideal = words.number(result.throughput, throughput_digits), words.number(result.ideal)
+        actual, loss = words.number(result.actual), words.number(result.loss)
         return cls(
             devices=devices,
-            throughput=words.number(result.throughput, throughput_digits),
+            throughput=throughput,
             efficiency=words.percent(result.efficiency, percent_digits),
             efficiency_fraction=words.number(result.efficiency, percent_digits + 2),
-            ideal=words.number(result.ideal),
-            actual=words.number(result.actual),
+            ideal=ideal,
+            actual=actual,
             speedup=words.times(speedup),
             speedup_number=speedup,
             devices_times=words.times(devices),
-            loss=words.number(result.loss),
+            loss=loss,
             loss_share=words.percent(result.loss / result.ideal),
             target=words.number(result.target) if result.target is not None else "",
             count=int(result.devices),
+            throughput_rate=words.rate(throughput),
+            actual_rate=words.rate(actual),
+            ideal_rate=words.rate(ideal),
+            loss_rate=words.rate(loss),
         )
 
 
@@ -95,8 +105,8 @@ def headline(result: Result, figures: Figures, words: Wording) -> str:
     if result.solved is Quantity.DEVICES:
         return _("Devices needed: {devices}").format(devices=figures.devices)
     if result.solved is Quantity.THROUGHPUT:
-        return _("Per-device throughput needed: {rate}").format(rate=words.rate(figures.throughput))
-    return _("Actual throughput: {rate}").format(rate=words.rate(figures.actual))
+        return _("Per-device throughput needed: {rate}").format(rate=figures.throughput_rate)
+    return _("Actual throughput: {rate}").format(rate=figures.actual_rate)
 
 
 def summary(figures: Figures, words: Wording) -> str:
@@ -107,9 +117,9 @@ def summary(figures: Figures, words: Wording) -> str:
         figures.count,
     ),
         devices=figures.devices,
-        rate=words.rate(figures.throughput),
+        rate=figures.throughput_rate,
         efficiency=figures.efficiency,
-        actual=words.rate(figures.actual),
+        actual=figures.actual_rate,
         speedup=figures.speedup,
     )
 
@@ -138,13 +148,13 @@ def result_fields(result: Result, figures: Figures, words: Wording) -> list[tupl
     _ = words.gettext
     labels = _labels(words, result.solved)
     speedup = _("{speedup} (ideal {ideal})").format(speedup=figures.speedup, ideal=figures.devices_times)
-    loss = _("{rate} ({share} of ideal)").format(rate=words.rate(figures.loss), share=figures.loss_share)
+    loss = _("{rate} ({share} of ideal)").format(rate=figures.loss_rate, share=figures.loss_share)
     return [
         (labels[Quantity.DEVICES], words.counted(figures.devices)),
-        (labels[Quantity.THROUGHPUT], words.rate(figures.throughput)),
+        (labels[Quantity.THROUGHPUT], figures.throughput_rate),
         (labels[Quantity.EFFICIENCY], figures.efficiency),
-        (_("Ideal throughput"), words.rate(figures.ideal)),
-        (labels[Quantity.ACTUAL], words.rate(figures.actual)),
+        (_("Ideal throughput"), figures.ideal_rate),
+        (labels[Quantity.ACTUAL], figures.actual_rate),
         (_("Speedup over one device"), speedup),
         (_("Scaling loss"), loss),
     ]
@@ -229,7 +239,7 @@ def model_notes(result: Result, figures: Figures, words: Wording) -> list[str]:
     if result.solved is Quantity.DEVICES and result.devices == 1:
         if not exact:
             notes.append(words.fill(_(":information_source: Rounded up to one whole device, which delivers {rate}."),
-                                    rate=words.rate(figures.actual)))
+                                    rate=figures.actual_rate))
     elif result.solved is Quantity.DEVICES and exact:
         notes.append(words.fill(_(":information_source: This assumes the efficiency stays at {efficiency} at that "
                                   "size; it usually drops as a cluster grows."), efficiency=figures.efficiency))
@@ -237,7 +247,7 @@ def model_notes(result: Result, figures: Figures, words: Wording) -> list[str]:
         notes.append(words.fill(_(
             ":information_source: Rounded up to a whole number of devices, which deliver {rate}. This assumes the efficiency "
             "stays at {efficiency} at that size; it usually drops as a cluster grows."
-        ), rate=words.rate(figures.actual), efficiency=figures.efficiency))
+        ), rate=figures.actual_rate, efficiency=figures.efficiency))
     return notes
 
 
@@ -245,13 +255,13 @@ def single_device_note(result: Result, figures: Figures, words: Wording) -> str:
     """One device below 100 %: the figures shown are the user's, and why one device has no scaling loss of its
     own (a given efficiency is applied as given; a measured one says the two throughputs were measured apart)."""
     _ = words.gettext
-    rate = words.rate(figures.throughput)
+    rate = figures.throughput_rate
     if result.solved is Quantity.EFFICIENCY:
         return words.fill(_(
             ":information_source: A single device always delivers its full per-device throughput, so its scaling "
             "efficiency is {hundred} by definition. An actual throughput of {actual} against {rate} per device "
             "means the two were measured differently (with a different batch size or input pipeline, for example)."
-        ), hundred=words.hundred, actual=words.rate(figures.actual), rate=rate)
+        ), hundred=words.hundred, actual=figures.actual_rate, rate=rate)
     return words.fill(_(
         ":information_source: These figures use the {efficiency} you gave, but a single device always delivers its "
         "full per-device throughput ({rate}), so its scaling efficiency is {hundred} by definition. Efficiency only "

@@ -30,6 +30,20 @@ HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 EXAMPLE = (Decimal(64), Decimal(2000), Decimal("0.9"))  # the source document's example: devices, samples/s, E
 
 
+@lru_cache(maxsize=None)  # one per catalog: a dozen
+def one_below_two(catalog: str) -> bool:
+    """Whether the plural rule of `catalog`'s language gives `one` to no whole number from 2 on. CLDR's `one` rules
+    either stop below 2 (English, French, Portuguese) or repeat with the last digits (Russian 21, 101): the latter
+    show within the first thousand. Worked out once per language, not once per recipient: every reader of a
+    catalog shares its rule, and a worker's warm-up makes several dozen recipients.
+
+    >>> one_below_two("en"), one_below_two("fr")
+    (True, True)
+    """
+    rule = Locale.parse(catalog).plural_form
+    return all(rule(n) != "one" for n in range(2, 1001))
+
+
 @lru_cache(maxsize=256)
 def wording_for(recipient: RecipientLike) -> Wording:
     """The recipient's `Wording`, made once: every reply, button and error asks for one."""
@@ -122,7 +136,13 @@ class Wording:
         samples/s`, `1 sample/s`; French `0 échantillon/s`, `1,5 échantillon/s` (French `one` is below 2)."""
         if self._rate is not None:
             return self._rate.format(value=value)
-        return self.ngettext("{value} sample/s", "{value} samples/s", self._plural_count(value)).format(value=value)
+        return self._rate_forms[self._plural_count(value) - 1].format(value=value)
+
+    @cached_property
+    def _rate_forms(self) -> tuple[str, str]:
+        """The unit's two forms, for a count of 1 and of 2 (`_plural_count` gives one of those)."""
+        return (self.ngettext("{value} sample/s", "{value} samples/s", 1),
+                self.ngettext("{value} sample/s", "{value} samples/s", 2))
 
     def _plural_count(self, written: str) -> int:
         """A count that picks, in the catalog's plural forms, the form CLDR gives `written` (a number as this
@@ -150,11 +170,8 @@ class Wording:
 
     @cached_property
     def _one_below_two(self) -> bool:
-        """Whether the language's plural rule gives `one` to no whole number from 2 on. CLDR's `one` rules either
-        stop below 2 (English, French, Portuguese) or repeat with the last digits (Russian 21, 101): the latter
-        show within the first thousand."""
-        rule = self.language.plural_form
-        return all(rule(n) != "one" for n in range(2, 1001))
+        """Whether the language's plural rule gives `one` to no whole number from 2 on (`one_below_two`)."""
+        return one_below_two(catalog_name(self.recipient.words))
 
     def fill(self, template: str, **values: str) -> str:
         """`template` with its `{name}` fields filled from `values`. In a language that sets no space between Han
