@@ -6,7 +6,7 @@ import copy
 import re
 from collections.abc import Callable
 from decimal import Decimal
-from functools import cached_property, lru_cache
+from functools import cache, cached_property, lru_cache
 from string import Formatter
 
 from babel import Locale
@@ -30,7 +30,7 @@ HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 EXAMPLE = (Decimal(64), Decimal(2000), Decimal("0.9"))  # the source document's example: devices, samples/s, E
 
 
-@lru_cache(maxsize=None)  # one per catalog: a dozen
+@cache  # one per catalog: a dozen
 def one_below_two(catalog: str) -> bool:
     """Whether the plural rule of `catalog`'s language gives `one` to no whole number from 2 on. CLDR's `one` rules
     either stop below 2 (English, French, Portuguese) or repeat with the last digits (Russian 21, 101): the latter
