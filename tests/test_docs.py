@@ -67,3 +67,18 @@ def test_the_readmes_picture_of_a_reply_is_the_reply():
     assert len(figures) >= 8
     for figure in figures:
         assert figure in shown, figure
+
+
+@pytest.mark.slow  # over 1 s: left out of the fast loop
+def test_the_reading_kit_renders_every_input_and_view_of_a_language(tmp_path):
+    """scripts/render_reading.py, what a native reader of a language reads: every input answered (a result, an
+    error or a question, never a crash), and the views' own texts."""
+    done = subprocess.run([sys.executable, "scripts/render_reading.py", str(tmp_path), "--locale", "fr-FR"],
+                          cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    text = (tmp_path / "fr-FR.txt").read_text(encoding="utf-8")
+    sections = text.split("\n## ")[1:]
+    assert len(sections) >= 60
+    assert all(len(section.strip().splitlines()) >= 2 for section in sections), [s[:60] for s in sections]
+    assert "Traceback" not in text and "Exception" not in text
+    assert "## the Home tab" in text and "## the series form" in text
