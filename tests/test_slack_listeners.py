@@ -92,3 +92,32 @@ def test_views_open_gets_only_the_time_left_and_is_not_tried_once_it_has_run_out
     assert not open_form(client, "trigger", resolve_locale("en-US"), metadata, deadline=time.monotonic() - 0.1)
     assert len(fake.calls_to("views.open")) == 1  # no time left: not even tried
     assert time_left(time.monotonic() + 60) == ACK_BUDGET  # never more than the budget
+
+
+def test_each_request_gets_a_web_api_client_of_its_own_with_the_apps_settings(app):
+    """A request's client (`bot.slack.plumbing.SlackApp`) is its own, as Bolt's is: a token set on one request's
+    client reaches no other request and not the app's, and each carries its request's team."""
+    seen: list[WebClient] = []
+
+    def capture(context, next):  # noqa: A002 - Bolt passes `next` by name
+        seen.append(context.client)
+        next()
+
+    app.middleware(capture)
+    for team in ("T1", "T2"):
+        body = slash_command_body("64 2000 90%", team_id=team)
+        headers = signed_headers(body, "application/x-www-form-urlencoded")
+        assert app.dispatch(BoltRequest(body=body, headers=headers)).status == 200
+    first, second = seen
+    assert first is not second and app.client not in (first, second)
+    assert [client.default_params for client in seen] == [{"team_id": "T1"}, {"team_id": "T2"}]
+    for client in seen:
+        assert (client.token, client.base_url, client.timeout, client.proxy, client.headers["User-Agent"]) == (
+            app.client.token, app.client.base_url, app.client.timeout, app.client.proxy,
+            app.client.headers["User-Agent"])
+        assert client.retry_handlers == app.client.retry_handlers
+        assert client.retry_handlers is not app.client.retry_handlers
+    first.token = "xoxb-changed-by-a-listener"
+    first.retry_handlers.clear()
+    assert (second.token, app.client.token) == (BOT_TOKEN, BOT_TOKEN)
+    assert second.retry_handlers and app.client.retry_handlers

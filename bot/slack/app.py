@@ -37,7 +37,7 @@ from bot.slack import (
 from bot.slack.delivery import BadAnswerRetry
 from bot.slack.followups import Runtime
 from bot.slack.locales import LocaleDirectory
-from bot.slack.plumbing import ProvideServices, Services
+from bot.slack.plumbing import ProvideServices, Services, SlackApp
 from bot.store import Job, Store, upgrade
 from bot.store.tokens import TokenCipher, TokenKeyError
 
@@ -165,7 +165,7 @@ def create_app(settings: Settings, store: Store | None = None, services: Service
         raise TokenCheckError(str(error)) from None
     try:
         with quiet_token_check():
-            app = App(
+            app = SlackApp(
                 name="dpscale",  # unnamed, Bolt names an app after its caller's file with inspect.stack(): 40 ms
                 client=client,
                 signing_secret=secret.get_secret_value() if secret else None,
