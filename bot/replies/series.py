@@ -58,12 +58,12 @@ def build_series_reply(series: Series, command: SeriesCommand, recipient: Recipi
     if remarks:
         blocks.append(section(_fitted(remarks)))
     blocks.append(context([_(
-        ":books: To learn what scaling efficiency is, why it drops as a cluster grows and how to improve it, click "
-        "*Explanations* under a private result or open dpscale's Home tab. These figures hold only at the sizes "
+        ":books: To learn what scaling efficiency is, why it drops as a cluster grows, and how to improve it, "
+        "click *Explanations* under a private result or open dpscale's Home tab. These figures hold only at the sizes "
         "measured; nothing is extrapolated."
 ) if command.at is None else _(
-        ":books: To learn what scaling efficiency is, why it drops as a cluster grows and how to improve it, click "
-        "*Explanations* under a private result or open dpscale's Home tab. The table's figures hold at the sizes "
+        ":books: To learn what scaling efficiency is, why it drops as a cluster grows, and how to improve it, "
+        "click *Explanations* under a private result or open dpscale's Home tab. The table's figures hold at the sizes "
         "measured; only the forecast is extrapolated."
     )]))
     blocks.append(limits_block(recipient))

@@ -122,11 +122,12 @@ class Wording:
         samples/s`, `1 sample/s`; French `0 échantillon/s`, `1,5 échantillon/s` (French `one` is below 2)."""
         if self._rate is not None:
             return self._rate.format(value=value)
-        return self.ngettext("{value} sample/s", "{value} samples/s", self._plural_count(value)).format(value=value)
+        return self.ngettext("{value} sample/s", "{value} samples/s", self.plural_count(value)).format(value=value)
 
-    def _plural_count(self, written: str) -> int:
-        """A count that picks, in the catalog's plural forms, the form CLDR gives `written` (a number as this
-        wording wrote it, its decimals part of its plural: English `1 sample/s`, `1.5 samples/s`)."""
+    def plural_count(self, written: str) -> int:
+        """A count that picks, for `ngettext`, the catalog's plural form CLDR gives `written` (a number as this
+        wording wrote it, its decimals part of its plural: English `1 sample/s`, `1.5 samples/s`, French
+        `1,5 échantillon/s`)."""
         digits = written.translate(self._plain_digits)
         whole = digits.partition(".")[0]
         # most rates: no rule to run. A language whose `one` takes no whole number from 2 on gives it to no decimal
@@ -179,6 +180,16 @@ class Wording:
     def times(self, value: str) -> str:
         """An already written number as a multiple: `57.6×`."""
         return self._times.format(value=value)
+
+    def times_from(self, value: str) -> str:
+        """An already written number as the lower bound of a range of multiples: `102×` in `102× to 104×`, but
+        `102` in Japanese `102〜104倍`, Korean `102~104배` and Chinese `102 至 104 倍`, whose counter goes on the
+        upper bound alone."""
+        return self._times_from.format(value=value)
+
+    @cached_property
+    def _times_from(self) -> str:
+        return self.pgettext("the lower bound of a range of multiples, such as 102 in 102× to 104×", "{value}×")
 
     _rate: str | None = None  # the user's own unit word (`with_unit`): written as they wrote it, in no plural
 
