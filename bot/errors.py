@@ -30,6 +30,7 @@ class ErrorCode(StrEnum):
     UNKNOWN_UNIT = "unknown_unit"  # a unit after a number that dpscale does not read (`2000 TFLOPS`)
     UNPLACED_NUMBER = "unplaced_number"  # a number the grammar cannot place with certainty (`bot.reader.grammar`)
     UNCLEAR_EFFICIENCY = "unclear_efficiency"  # bare, above 1 and below 10: no fraction, hardly a percentage
+    FORECAST_WITHOUT_SERIES = "forecast_without_series"  # `at=128` in a single calculation: only a series forecasts
     # a measurement series (`bot.reader.series_syntax`)
     SERIES_COUNT = "series_count"
     SERIES_NO_THROUGHPUT = "series_no_throughput"

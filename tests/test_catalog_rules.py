@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from babel.lists import format_list
 from babel.messages.pofile import read_po
 
 from blockkit import MAX_VIEW_BLOCKS, assert_within_limits
@@ -77,6 +78,7 @@ def placeholder_values(words: Wording) -> dict[str, str]:
         "slack": code("format=slack"),
         "usage": code("/dpscale " + _("DEVICES THROUGHPUT EFFICIENCY")),
         "options": _("{first} or {second}").format(first=code("2"), second=code("2000")),
+        "padded": code(words.plain(Decimal("1.234"))),  # an ambiguous number's decimal reading, its zero added
         "first": code("2"), "second": code("2000"),
         "thousands": code(words.number(Decimal(2000))), "fraction": code(words.number(Decimal("0.9"))),
         "percent": code(words.percent(e)), "lang": code(words.key(None) + "de"),
@@ -104,7 +106,7 @@ def placeholder_values(words: Wording) -> dict[str, str]:
         "b": words.number(Decimal("0.00000365"), 8), "model": _("Constant serial fraction (Amdahl, e = {e})").format(
             e=words.number(Decimal("0.00191"), 6)), "residual": words.percent(Decimal("0.008")),
         "throughput": words.rate(words.number(Decimal(204000), 0)), "throughput_low": words.number(Decimal(204000), 0),
-        "throughput_high": words.rate(words.number(Decimal(209000), 0)), "reach": words.number(Decimal(4), 0),
+        "throughput_high": words.rate(words.number(Decimal(209000), 0)), "ratio": words.number(Decimal(64), 0),
         "largest": words.number(Decimal(64), 0), "file": "scaling.png",
         # the message shortcut: whose message, and the question about one of its numbers
         "author": "<@U0123ABCD>", "numbers": words.comma.join(code(number) for number in ("64", "2000")),
@@ -231,6 +233,53 @@ def test_japanese_and_chinese_prose_has_no_ascii_parenthesis_or_comma(language):
     assert offending(language, f"{CJK_LETTER} ?[(),]|[(),] ?{CJK_LETTER}", without_markup) == []
 
 
+CJK_TEXT = "[\u3000-\u30ff\u3400-\u9fff\uff00-\uffef]"  # kana, Han and full-width punctuation
+
+
+@pytest.mark.parametrize("language", ["ja", "zh_Hans", "zh_Hant"])
+def test_bold_in_japanese_and_chinese_needs_no_ascii_space_inside_the_prose(language):
+    """Slack draws `*bold*` only where each asterisk has a space, a line's edge or ASCII punctuation outside it:
+    beside kana, Han or full-width punctuation the asterisks show. A bold span written with an ASCII space between
+    it and Japanese or Chinese text (`*局限性：* 这是`, `下方的 *說明* 按鈕`) leaves a stray space in the prose, so
+    a bold span stands on a line of its own, or after an emoji code, and names in running text take the language's
+    quotation marks instead (`「說明」按鈕`)."""
+    found = []
+    for text in rendered(language):
+        prose = re.sub(r"`[^`]*`", "C", text)
+        for span in re.finditer(r"(?<![*\w])\*[^*\n]+\*(?![*\w])", prose):
+            before, after = prose[max(0, span.start() - 2):span.start()], prose[span.end():span.end() + 2]
+            if re.search(f"{CJK_TEXT} $|{CJK_TEXT}$", before) or re.match(f" {CJK_TEXT}|{CJK_TEXT}", after):
+                found.append(prose[max(0, span.start() - 12):span.end() + 12])
+    assert found == []
+
+
+LIST_ITEM = r"[\w(][\w\-’'()]*(?: [\w\-’'()]+){0,2}"  # one to three words of a list in prose: `per-device throughput`
+# "…, B and C" with no comma before the conjunction (not a clause: `, such as 2 and 3`, `, so …`)
+NOT_AN_ITEM = r"(?!(?:such|so|which|for|like|write|and|or|but|with|as|then)\b)"
+NO_SERIAL_COMMA = re.compile(rf", {NOT_AN_ITEM}({LIST_ITEM}) (?:and|or) ")
+SERIAL_COMMA = re.compile(r"[\w\-’']+(?: [\w\-’']+){0,2}, [\w\-’']+(?: [\w\-’']+){0,2}, (?:and|or) ")
+
+
+@pytest.mark.parametrize("language", ["en", "en_GB"])
+def test_english_prose_lists_follow_the_locales_list_pattern(language):
+    """CLDR's en-US list pattern has the serial comma ("8, 16, and 32"), en-GB's has not ("8, 16 and 32"); the
+    lists written in the prose of each catalog follow the same pattern as those joined in code by Babel's
+    `format_list`, so that one reply never mixes the two."""
+    serial = format_list(["a", "b", "c"], locale=language) == "a, b, and c"
+    found = []
+    for text in rendered(language):
+        prose = re.sub(r"`[^`]*`", "§", text)  # a code span is no word of a list
+        pattern = NO_SERIAL_COMMA if serial else SERIAL_COMMA
+        found += [prose[max(0, m.start() - 30):m.end() + 10] for m in pattern.finditer(prose)]
+    assert found == []
+
+
+def test_italian_counts_clusters_not_cluster_sizes():
+    """"Efficienza di scaling misurata su 3 dimensioni del cluster" counted sizes like a spec sheet; Italian counts
+    the clusters measured ("su 3 cluster di dimensioni diverse")."""
+    assert offending("it", r"\d+ dimensioni del cluster") == []
+
+
 def test_korean_shows_no_fallback_particle():
     particles = r"을\(를\)|를\(을\)|이\(가\)|가\(이\)|은\(는\)|는\(은\)|와\(과\)|과\(와\)|\(으\)|\(이\)"
     assert offending("ko", particles) == []
@@ -241,6 +290,13 @@ def test_no_particle_marker_is_left_visible(language):
     """`{quantity}{은/는}` in a catalog is filled with 은 or 는 (bot/replies/particles.py): never shown as written."""
     assert offending(language, MARKER.pattern) == []
     assert offending(language, r"[은는이가을를과와로라]/[은는이가을를과와로라]") == []
+
+
+def test_korean_reading_notes_open_on_the_token_not_on_a_value_crutch():
+    """A particle cannot follow a code span in Slack, so the 🔍 notes once read "`12,5` 값은 … 읽었습니다", a noun put
+    there only to carry the particle; they now open on the token as a label (":mag: `12,5`: … 12.5%로 읽었습니다")."""
+    assert offending("ko", r":mag: `[^`]+` 값[은을이]") == []
+    assert offending("ko", r":mag: `[^`]+`: ") != []
 
 
 def test_korean_particles_fit_the_values_they_follow():

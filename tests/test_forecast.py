@@ -13,7 +13,10 @@ from hypothesis import strategies as st
 
 from bot.engine import answer
 from bot.model.forecast import Model, Weakness, analyse, forecast
+from bot.reader.keywords import word_list
+from bot.reader.languages import LANGUAGES
 from bot.reader.numbers import resolve_locale
+from bot.replies.wording import Wording
 
 SIZES = st.lists(st.sampled_from([2, 4, 8, 12, 16, 24, 32, 48, 64, 96, 128]), min_size=3, max_size=8, unique=True)
 V = 2000
@@ -81,18 +84,83 @@ def test_two_sizes_make_a_weak_forecast_and_the_reply_says_why():
     reply = answer("v=2000 8=15800 64=115200 at=128", resolve_locale("en-US"))
     text = "\n".join(b["text"]["text"] for b in reply.blocks if b["type"] == "section")
     assert ":warning: This forecast is weak: with two sizes measured, any two-parameter model fits them exactly" in text
-    assert "more than 4 times" not in text
+    assert "times the largest size measured" not in text
 
 
 def test_eight_times_beyond_the_largest_size_is_a_weak_forecast_and_the_reply_says_why():
     reply = answer("v=2000 8=15800 16=31000 64=115200 at=512", resolve_locale("en-US"))
     text = "\n".join(b["text"]["text"] for b in reply.blocks if b["type"] == "section")
-    assert (":warning: This forecast is weak: 512 devices is more than 4 times the largest size measured (64), "
+    assert (":warning: This forecast is weak: 512 devices is 8 times the largest size measured (64), "
             "and small errors in e grow large that far out.") in text
     assert "with two sizes measured" not in text
     assert forecast(analyse(D(2000), [(D(8), D(15800)), (D(16), D(31000)), (D(64), D(115200))]), 256).weak == ()
     assert forecast(analyse(D(2000), [(D(8), D(15800)), (D(16), D(31000)), (D(64), D(115200))]), 257).weak == (
         Weakness.FAR,)
+
+
+def _weakness(text: str, locale) -> str:
+    """The reply's one line saying the forecast is far beyond the sizes measured."""
+    reply = answer(text, locale)
+    lines = [line for b in reply.blocks if b["type"] == "section" for line in b["text"]["text"].splitlines()
+             if line.startswith(":warning:")]
+    assert len(lines) == 1, lines
+    return lines[0]
+
+
+def _numbers_in(line: str) -> list[str]:
+    return re.findall(r"\d+(?:[.,]\d+)?", line)
+
+
+RANGES = {"en-US": "102× to 104×", "en-GB": "102× to 104×", "de-DE": "102× bis 104×", "es-ES": "de 102× a 104×",
+          "es-419": "de 102× a 104×", "fr-FR": "de 102× à 104×", "it-IT": "da 102× a 104×", "ja-JP": "102〜104倍",
+          "ko-KR": "102~104배", "pt-BR": "de 102× a 104×", "zh-CN": "102× 至 104×", "zh-TW": "102 至 104 倍"}
+
+
+@pytest.mark.parametrize("tag", sorted(RANGES))
+@pytest.mark.parametrize(("size", "ratio"), [(512, "8"), (4096, "64"), (300, "4.7"), (1000, "16")])
+def test_a_far_forecast_says_how_many_times_the_largest_size_it_is_not_the_threshold(tag, size, ratio):
+    """"4,096 devices is more than 4 times the largest size measured (64)" gave the warning's threshold; every
+    language now states the ratio itself (64 times; about 4.7 times for 300 devices), and never the 4."""
+    locale = resolve_locale(tag)
+    words = Wording(locale)
+    line = _weakness(f"v=2000 8=15800 16=31000 64=115200 at={size}", locale)
+    numbers = _numbers_in(line.replace(words.number(D(size), 0), " "))
+    assert words.number(D(ratio), 1) in numbers and "4" not in numbers, line
+
+
+@pytest.mark.parametrize("tag", sorted(RANGES))
+def test_a_forecast_asked_of_a_single_calculation_says_it_needs_a_series_and_shows_one(tag):
+    """`at=128` beside devices, throughput and efficiency: not "I don't recognize at=128", but that a forecast
+    needs a measurement series, with one written in the reader's own words (its series word, its forecast word)
+    that, typed back, gives a forecast for the size asked."""
+    locale = resolve_locale(tag)
+    words = Wording(locale)
+    own = LANGUAGES[word_list(str(words.language))]
+    for token in ("at=128", f"{own.forecast[0]}=128"):
+        reply = answer(f"64 2000 90% {token}", locale)
+        assert reply.is_error and token in reply.text, reply.text
+        unknown = words.gettext("I don't recognize {token}. Use numbers, or the words {keys}.")
+        assert unknown.format(token=f"`{token}`", keys=f"`{words.key_list(lang=True)}`") not in reply.text
+        examples = [example for example in re.findall(r"`([^`]+)`", reply.text) if example.endswith("=128")
+                    and example != token]
+        assert len(examples) == 1, reply.text
+        assert f" {own.series[0]} " in examples[0] and examples[0].endswith(f" {own.forecast[0]}=128"), examples
+        again = answer(examples[0].removeprefix("/dpscale "), locale)
+        assert again.kind.value == "result", again.text
+        forecast_lines = [line for b in again.blocks if b["type"] == "section"
+                          for line in b["text"]["text"].splitlines() if line.startswith("•")]
+        assert len(forecast_lines) == 2, again.text
+
+
+@pytest.mark.parametrize("tag", sorted(RANGES))
+def test_a_range_of_multiples_puts_the_counter_where_the_language_does(tag):
+    """Japanese, Korean and Taiwanese Chinese write a range's counter once, on its upper bound (`102〜104倍`, not
+    `102倍〜104倍`), as they write the throughput's unit (`204,000〜209,000サンプル/秒`); a sign such as `×` stays on
+    both bounds."""
+    reply = answer("v=2000 8=15800 16=31000 64=115200 at=128", resolve_locale(tag))
+    line = next(line for b in reply.blocks if b["type"] == "section" for line in b["text"]["text"].splitlines()
+                if line.startswith("•"))
+    assert RANGES[tag] in line, line
 
 
 def test_the_forecast_states_ranges_of_both_models_never_one_measured_number():

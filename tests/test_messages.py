@@ -1,13 +1,19 @@
 """What the user reads: the reply's numbers in their locale, notes on doubtful readings, errors, help, limits."""
 
 import json
+import re
 
 import pytest
 
 from blockkit import assert_no_broadcast, assert_within_limits
 from bot.engine import answer
+from bot.errors import ErrorCode, UserInputError
+from bot.reader.numbers import SLACK_LOCALES
+from bot.reader.parsing import parse_command
+from bot.reader.reading import read_number
 from bot.reader.recipient import Recipient
 from bot.replies import render_plain_text
+from bot.replies.problems import describe_error
 
 
 def reply_text(text: str, locale: str) -> str:
@@ -97,6 +103,37 @@ def test_a_number_two_formats_read_differently_is_asked_about_with_both_readings
     reply = answer(text, Recipient.parse(locale))
     assert reply.is_error is (question is not None)
     assert question is None or question in render_plain_text(reply)
+
+
+CATALOG_LOCALES = ["en-US", "en-GB", "de-DE", "es-ES", "es-LA", "fr-FR", "it-IT", "ja-JP", "ko-KR", "pt-BR", "zh-CN",
+                   "zh-TW"]  # one Slack locale per shipped catalog
+
+
+@pytest.mark.parametrize("locale", CATALOG_LOCALES)
+def test_an_ambiguous_numbers_readings_are_offered_as_every_format_reads_them_and_the_added_zero_is_explained(locale):
+    """`1.234` (or `1,234`) is 1.234 or 1234. Each reading is offered written so that every Slack number format
+    reads it as that value, the decimal one with a fourth decimal (`1.2340`), since three decimals could be a group
+    of thousands; and the reply says what the added zero is for, naming `1.2340` beside `1234` again, instead of
+    leaving a zero that looks like a slip."""
+    recipient = Recipient.parse(locale)
+    asked = []
+    for text in ("64 1.234 90%", "64 1,234 90%"):
+        try:
+            parse_command(text, recipient)
+        except UserInputError as error:
+            if error.code is ErrorCode.AMBIGUOUS_NUMBER:
+                asked.append(error)
+    assert asked, locale
+    for error in asked:
+        message = describe_error(error, recipient)
+        offered = [span for span in re.findall(r"`([^`]+)`", message) if span != error.token]
+        assert len(set(offered)) == 2, message
+        for written in set(offered):
+            for other in SLACK_LOCALES:
+                assert read_number(written, Recipient.parse(other)).value in error.readings, (written, other)
+        padded = [written for written in set(offered) if re.search(r"[.,]\d*0$", written)]
+        assert len(padded) == 1 and offered.count(padded[0]) == 2, message
+        assert all(offered.count(written) == 2 for written in offered), message
 
 
 @pytest.mark.parametrize(
@@ -267,7 +304,7 @@ def test_in_the_form_a_solved_value_that_breaks_a_rule_is_shown_under_the_input_
         ("fr-FR", "1 500 k", "86\u202f400\u202f000 échantillons/s"),
         ("en-US", "2000 samples/s", "`2000 samples/s` is not a number I can read. Write numbers like `2,000`"),
         ("ja-JP", "2000サンプル/秒", "`2000サンプル/秒` は数値として読み取れません"),
-        ("en-US", "2T", "`2T` has a suffix I don't recognize; use k (thousand), M (million) or G (billion)."),
+        ("en-US", "2T", "`2T` has a suffix I don't recognize; use k (thousand), M (million), or G (billion)."),
     ],
 )
 def test_a_form_field_reads_a_spaced_suffix_and_says_a_unit_is_no_number(locale, throughput, expected):

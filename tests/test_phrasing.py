@@ -77,9 +77,9 @@ FALLING = "v=2000 8=15000 16=30500 64=124000 at=128"  # e falls from 0.0095 to 0
 MODEL = {  # the linear model as its own line names it, as the trend sentence names it
     "en": "serial fraction varying linearly with cluster size",
     "en_GB": "serial fraction varying linearly with cluster size",
-    "de": "Anteil, der sich linear mit der Cluster-Größe ändert",
-    "es": "fracción serial que varía linealmente con el tamaño del clúster",
-    "es_419": "fracción serial que varía linealmente con el tamaño del clúster",
+    "de": "linearen seriellen Anteil",
+    "es": "fracción serial lineal",
+    "es_419": "fracción serial lineal",
     "fr": "fraction séquentielle qui varie linéairement avec la taille du cluster",
     "it": "frazione seriale che varia linearmente con la dimensione del cluster",
     "ja": "逐次部分の割合がクラスター規模に線形に変化する", "ko": "클러스터 규모에 따라 선형으로 변하는 직렬 비율",
@@ -215,7 +215,7 @@ def test_too_many_values_names_them_as_too_few_does(language):
     assert "Give only three" not in many and many != few
     if language == "en":
         assert many == (
-            "All four values are given; leave one out (devices, per-device throughput, efficiency or "
+            "All four values are given; leave one out (devices, per-device throughput, efficiency, or "
             "actual throughput) and dpscale works it out."
         )
 
@@ -251,7 +251,7 @@ def test_a_rates_unit_takes_the_plural_form_cldr_gives_the_number_as_written(lan
         written = words.number(Decimal(text))
         category = words.language.plural_form(Decimal(text))
         expected = 2 if language == "pt_BR" and text == "0" else (1 if category == "one" else 2)
-        assert words._plural_count(written) == expected, (written, category)
+        assert words.plural_count(written) == expected, (written, category)
 
 
 @pytest.mark.parametrize("language", sorted(TAGS))
@@ -266,14 +266,28 @@ def test_devices_worked_out_exactly_are_not_said_to_be_rounded(language):
                 if e["text"].startswith(":information_source:")]
 
     words = Wording(recipient)
-    rounded = words.gettext(":information_source: Rounded up to a whole number of devices, which deliver {rate}. "
-                            "This assumes the efficiency stays at {efficiency} at that size; it usually drops as "
-                            "a cluster grows.")
+    rounded = words.ngettext(
+        ":information_source: Rounded up to {devices} device, which delivers {rate}. This assumes the efficiency "
+        "stays at {efficiency} at that size; it usually drops as a cluster grows.",
+        ":information_source: Rounded up to {devices} devices, which deliver {rate}. This assumes the efficiency "
+        "stays at {efficiency} at that size; it usually drops as a cluster grows.", 65)
     assumed = words.gettext(":information_source: This assumes the efficiency stays at {efficiency} at that "
                             "size; it usually drops as a cluster grows.")
     assert rounded != assumed
     exact, over = notes("v=2000 E=90% A=115200"), notes("v=2000 E=90% A=115201")
-    opening = rounded.split("{rate}")[0]
+    opening = rounded.split("{devices}")[0]
     assert not any(note.startswith(opening) for note in exact) and len(exact) == 1
     assert exact[0].startswith(assumed.split("{efficiency}")[0])
     assert any(note.startswith(opening) for note in over)
+
+
+@pytest.mark.parametrize("tag", ["en-US", "en-GB"])
+def test_the_help_says_to_name_any_three_values_with_the_keys(tag):
+    """"Give any three of devices, throughput, efficiency and actual (cluster throughput), named with `devices= …`"
+    ran a list of values into a list of keys; the help now says to name any three values with the keys, and what
+    the one key that is no plain word, actual, stands for."""
+    text = render_plain_text(answer("help", resolve_locale(tag)))
+    keys = Wording(resolve_locale(tag)).key_list()
+    line = next(line for line in text.splitlines() if keys in line)
+    assert "Give any three of" not in line and "named with" not in line, line
+    assert re.search(rf"name any three values with {re.escape(keys)} \(actual (is|being) the", line), line

@@ -12,12 +12,15 @@ import pytest
 from bot.cli import in_terminal
 from bot.engine import answer
 from bot.errors import ErrorCode, UserInputError
-from bot.i18n import shipped_languages
+from bot.i18n import catalog_name, shipped_languages
 from bot.model.calculator import Quantity
+from bot.reader.keywords import word_list
+from bot.reader.languages import LANGUAGES as LANGUAGES_WORDS
 from bot.reader.numbers import NEIGHBOUR_LOCALES, SLACK_LOCALES, resolve_locale
 from bot.reader.parsing import parse_command
 from bot.replies import render_plain_text
-from bot.replies.wording import ZERO_IN_PLURAL, Wording
+from bot.replies.plurals import ZERO_IN_PLURAL
+from bot.replies.wording import Wording
 from bot.slack.series_form import series_form_view
 from bot.slack.state import FormMetadata
 
@@ -77,12 +80,13 @@ def test_one_device_worked_out_is_not_told_its_efficiency_drops_as_a_cluster_gro
     text = render_plain_text(answer(command, locale))
     rate = words.rate(words.number(Decimal(1800)))
     one = words.gettext(":information_source: Rounded up to one whole device, which delivers {rate}.")
-    cluster = words.gettext(
-        ":information_source: Rounded up to a whole number of devices, which deliver {rate}. This assumes the "
-        "efficiency stays at {efficiency} at that size; it usually drops as a cluster grows."
-    )
+    cluster = words.ngettext(
+        ":information_source: Rounded up to {devices} device, which delivers {rate}. This assumes the efficiency "
+        "stays at {efficiency} at that size; it usually drops as a cluster grows.",
+        ":information_source: Rounded up to {devices} devices, which deliver {rate}. This assumes the efficiency "
+        "stays at {efficiency} at that size; it usually drops as a cluster grows.", 1)
     assert one.format(rate=rate).replace(":information_source:", "ℹ️") in text, text
-    assert cluster.format(rate=rate, efficiency=words.percent(Decimal("0.9"))) not in text
+    assert cluster.format(devices="1", rate=rate, efficiency=words.percent(Decimal("0.9"))) not in text
     assert words.hundred in text
 
 
@@ -95,7 +99,7 @@ def test_four_plain_numbers_are_one_too_many_in_every_language(language):
         parse_command("64 2000 90 80%", locale)
     assert (caught.value.code, caught.value.token) == (ErrorCode.TOO_MANY_NUMBERS, "90")
     expected = Wording(locale).gettext(
-        "Too many numbers: devices, throughput and efficiency are already given, so {token} is one too many."
+        "Too many numbers: devices, throughput, and efficiency are already given, so {token} is one too many."
     ).format(token="90")
     assert expected in render_plain_text(answer("64 2000 90 80%", locale))
 
@@ -156,11 +160,11 @@ def test_no_slack_command_is_left_in_the_terminals_help(language, capsys):
     assert "/dpscale" not in capsys.readouterr().out
 
 
-SERIES_NOTE = (":books: To learn what scaling efficiency is, why it drops as a cluster grows and how to improve it, "
-               "click *Explanations* under a private result or open dpscale's Home tab. These figures hold only at "
+SERIES_NOTE = (":books: To learn what scaling efficiency is, why it drops as a cluster grows, and how to improve "
+               "it, click *Explanations* under a private result or open dpscale's Home tab. These figures hold only at "
                "the sizes measured; nothing is extrapolated.")
-FORECAST_NOTE = (":books: To learn what scaling efficiency is, why it drops as a cluster grows and how to improve it, "
-                 "click *Explanations* under a private result or open dpscale's Home tab. The table's figures hold "
+FORECAST_NOTE = (":books: To learn what scaling efficiency is, why it drops as a cluster grows, and how to improve "
+                 "it, click *Explanations* under a private result or open dpscale's Home tab. The table's figures hold "
                  "at the sizes measured; only the forecast is extrapolated.")
 
 
@@ -196,16 +200,34 @@ def test_the_limits_note_is_true_whether_the_efficiency_was_given_or_worked_out(
 
 
 @pytest.mark.parametrize("tag", SLACK_LOCALES + NEIGHBOUR_LOCALES)
-def test_the_unit_errors_example_is_written_in_the_readers_unit_and_reads_back(tag):
-    """The unknown-unit error's example names the rate in the reader's own unit words (`muestras/s`, `Samples/s`,
-    `échantillons/s`), not always the English `samples/s`, and typed back in that locale it computes: 64 devices
-    at 2,000 and 90% deliver 115,200."""
+def test_the_unit_errors_example_is_written_in_the_readers_words_and_reads_back(tag):
+    """The unknown-unit error's example counts devices with its language's own word (`64 GPU` in Italian, French
+    and Spanish, `64台`, `64개`, `64 张卡`; the English `64 GPUs` only where the language writes it so), a word its
+    table in `bot.reader.languages` reads as devices, and names the rate in the reader's own unit words
+    (`muestras/s`, `Samples/s`); typed back in that locale it computes: 64 devices at 2,000 and 90% deliver
+    115,200."""
     locale = resolve_locale(tag)
     words = Wording(locale)
+    own = LANGUAGES_WORDS[word_list(catalog_name(locale))]
+    count = own.example_count.format(words.number(Decimal(64), 0))
+    assert own.example_count.replace("{}", "").strip().casefold() in {
+        word.casefold() for word in own.labels[Quantity.DEVICES]}, own.example_count
     error = answer("64 TFLOPS 90%", locale).text
-    examples = [example for example in re.findall(r"`([^`]+)`", error) if "GPUs" in example]
-    assert len(examples) == 1, error
+    examples = [example for example in re.findall(r"`([^`]+)`", error) if example.startswith(count + " ")]
+    assert len(examples) == 1, (count, error)
     assert words.rate(words.number(Decimal(2000))) in examples[0], error
     again = answer(examples[0], locale)
     assert again.kind == "result", (examples[0], again.text)
     assert words.number(Decimal(115200)) in render_plain_text(again), (examples[0], again.text)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("measurement", ["8=abc", "8=²000", "8=2000x"])
+def test_an_error_in_a_measurement_has_one_colon_a_sentence(language, measurement):
+    """The measurement an error is in, then the error: Korean once joined two colons in one sentence
+    ("8=abc: 읽을 수 없는 숫자입니다: abc."), where its errors already end on the token after a colon."""
+    text = answer(f"v=2000 {measurement} 16=31000", resolve_locale(TAGS[language])).text
+    assert measurement in text, text
+    prose = re.sub(r"`[^`]*`", "C", text)
+    for sentence in re.split(r"(?<=[.。])\s*", prose):
+        assert len(re.findall("[:：]", sentence)) <= 1, (sentence, text)

@@ -33,6 +33,8 @@ class Words:
     forecast: tuple[str, ...]  # `at=128` beside a series: the size to forecast
     series: tuple[str, ...]  # the command alone opens the series form
     labels: Mapping[Quantity, tuple[str, ...]]  # a unit or label beside a number: `64 GPUs`, `64台`, `90% eff`
+    # a count of devices as an example shows it (`{}` the number): `{} GPUs`, `{} GPU`, `{}台`; its word is a label
+    example_count: str
     rate_nouns: tuple[str, ...]  # what one item of a rate is called: `samples/s`, `Bilder pro Sekunde`
     per_second: tuple[str, ...]  # after the slash of a rate: `img/sec`
     percent: tuple[str, ...]  # a percent sign written out: `90 Prozent`
@@ -58,6 +60,7 @@ LANGUAGES: dict[str, Words] = {
         help=("help", "?"), forecast=("at", "forecast"), series=("series",),
         labels={D: ("devices", "device", *_CHIPS, "accelerators", "accelerator", "workers", "ranks"),
                 E: ("efficiency", "eff")},
+        example_count="{} GPUs",
         rate_nouns=("samples", "sample", "examples", "example", "img", "imgs", "images", "image", "tokens", "token",
                     "tok", "seq", "seqs", "sequences", "sequence", "it", "iters", "iterations", "frames", "batches",
                     "queries"),
@@ -73,8 +76,9 @@ LANGUAGES: dict[str, Words] = {
         keys={D: ("geräte", "geraete", "gerate"), V: ("durchsatz",), E: ("effizienz",), A: ("ist", "ziel"),
               LANG: ("sprache",)},
         help=("hilfe",), forecast=("bei", "prognose"), series=("messreihe", "reihe"),
-        labels={D: ("geräte", "gerät", "beschleuniger", "karten", "grafikkarten", "knoten"),
+        labels={D: ("geräte", "gerät", "gpus", "gpu", "beschleuniger", "karten", "grafikkarten", "knoten"),
                 E: ("effizienz", "skalierungseffizienz")},
+        example_count="{} GPUs",
         rate_nouns=("beispiele", "bilder", "sequenzen"), per_second=("sekunde",), percent=("prozent",),
         fillers=("mit", "bei", "pro", "und", "von", "à", "auf", "linearen", "linear"),
         per_device=("je", "jeweils"), cluster=("insgesamt", "gesamt", "gesamtdurchsatz"),
@@ -85,8 +89,9 @@ LANGUAGES: dict[str, Words] = {
         keys={D: ("accélérateurs", "accelerateurs", "gpu"), V: ("débit", "debit"), E: ("efficacité", "efficacite"),
               A: ("réel", "reel", "cible"), LANG: ("langue",)},
         help=("aide",), forecast=("à", "prévision", "prevision"), series=("série",),
-        labels={D: ("accélérateurs", "accélérateur", "appareils", "cartes", "nœuds", "noeuds"),
+        labels={D: ("accélérateurs", "accélérateur", "gpu", "appareils", "cartes", "nœuds", "noeuds"),
                 E: ("efficacité", "d'efficacité", "d’efficacité")},
+        example_count="{} GPU",
         rate_nouns=("échantillons", "éch", "jetons", "séquences"), per_second=("seconde",),
         percent=("pour cent", "pourcent"),
         fillers=("à", "avec", "par", "et", "de", "d'une", "d’une", "une", "sur", "linéaire", "au"),
@@ -99,7 +104,8 @@ LANGUAGES: dict[str, Words] = {
         keys={D: ("dispositivos", "dispositivo", "disp"), V: ("throughput", "tasa"), E: ("eficiencia", "efic"),
               A: ("real", "medido", "objetivo"), LANG: ("idioma",)},
         help=("ayuda",), forecast=("con", "pronóstico", "pronostico"), series=("serie",),
-        labels={D: ("dispositivos", "dispositivo", "aceleradores", "tarjetas", "nodos"), E: ("eficiencia",)},
+        labels={D: ("dispositivos", "dispositivo", "gpu", "aceleradores", "tarjetas", "nodos"), E: ("eficiencia",)},
+        example_count="{} GPU",
         rate_nouns=("muestras", "imágenes", "secuencias", "ejemplos"), per_second=("segundo", "seg"),
         percent=("por ciento",), fillers=("con", "por", "y", "de", "en", "lineal", "uno", "una"),
         per_device=("cada",), cluster=("total", "real", "medido"),
@@ -110,7 +116,8 @@ LANGUAGES: dict[str, Words] = {
         keys={D: ("dispositivi", "gpu"), V: ("throughput",), E: ("efficienza",),
               A: ("effettivo", "reale", "obiettivo"), LANG: ("lingua",)},
         help=("aiuto",), forecast=("con", "previsione"), series=("serie",),
-        labels={D: ("dispositivi", "acceleratori", "schede", "nodi"), E: ("efficienza",)},
+        labels={D: ("dispositivi", "gpu", "acceleratori", "schede", "nodi"), E: ("efficienza",)},
+        example_count="{} GPU",
         rate_nouns=("campioni", "immagini", "sequenze", "esempi"), per_second=("secondo",),
         percent=("per cento", "percento"),
         fillers=("con", "per", "e", "di", "da", "del", "della", "su", "lineare"),
@@ -123,7 +130,8 @@ LANGUAGES: dict[str, Words] = {
               V: ("throughput", "vazão", "vazao", "taxa"),  # the help shows what every label says: throughput
               E: ("eficiência", "eficiencia", "efic"), A: ("real", "medido", "meta"), LANG: ("idioma",)},
         help=("ajuda",), forecast=("com", "previsão", "previsao"), series=("série",),
-        labels={D: ("aceleradores", "placas", "nós"), E: ("eficiência",)},
+        labels={D: ("aceleradores", "gpus", "gpu", "placas", "nós"), E: ("eficiência",)},
+        example_count="{} GPUs",
         rate_nouns=("amostras", "imagens", "sequências", "exemplos"), per_second=("segundo", "seg"),
         percent=("por cento",), fillers=("com", "por", "e", "de", "em", "linear", "no", "na", "ao"),
         per_device=("cada",), cluster=("total", "real", "medido"),
@@ -138,6 +146,7 @@ LANGUAGES: dict[str, Words] = {
         help=("ヘルプ", "使い方"), forecast=("予測",), series=("シリーズ",),
         labels={D: ("台", "基", "デバイス", "台のgpu", "枚のgpu", "基のgpu"),
                 V: ("サンプル/秒", "枚/秒", "トークン/秒", "画像/秒"), E: ("効率",)},
+        example_count="{}台",
         rate_nouns=(), per_second=(), percent=("パーセント",), fillers=("で", "と", "の", "に"),
         per_device=("各", "台あたり", "1台あたり", "あたり", "当たり"), cluster=("合計", "実測", "実効"),
         scale={}, device_nouns=(), per=(), on=(), one=(), single=()),
@@ -146,6 +155,7 @@ LANGUAGES: dict[str, Words] = {
               A: ("실제", "실측", "실제처리량")},
         help=("도움말", "사용법"), forecast=("예측",), series=("시리즈",),
         labels={D: ("대", "개", "장", "디바이스", "장치"), V: ("샘플/초", "이미지/초", "토큰/초"), E: ("효율",)},
+        example_count="{}개",
         rate_nouns=(), per_second=(), percent=("퍼센트", "프로"), fillers=("에서", "의", "로"),
         per_device=("각", "당", "대당", "개당", "장당"), cluster=("실측", "총", "전체"),
         scale={}, device_nouns=(), per=(), on=(), one=(), single=()),
@@ -156,6 +166,7 @@ LANGUAGES: dict[str, Words] = {
         help=("帮助", "用法"), forecast=("预测",), series=("系列",),
         labels={D: ("张卡", "块卡", "张", "块", "卡", "块gpu", "张gpu", "个gpu"), V: ("样本/秒", "张/秒", "图像/秒"),
                 E: ("效率",)},
+        example_count="{} 张卡",
         rate_nouns=(), per_second=(), percent=(), fillers=("个", "和", "的", "在", "用"),
         per_device=("各", "每卡", "每张", "每块", "单卡"), cluster=("合计", "总计", "总"),
         scale={}, device_nouns=(), per=(), on=(), one=(), single=()),
@@ -165,6 +176,7 @@ LANGUAGES: dict[str, Words] = {
         help=("說明", "幫助"), forecast=("預測",), series=("系列", "系列測定"),
         labels={D: ("張卡", "塊卡", "張", "塊", "張gpu", "塊gpu", "個gpu"), V: ("樣本/秒", "張/秒", "影像/秒"),
                 E: ("效率",)},
+        example_count="{} 張卡",
         rate_nouns=(), per_second=(), percent=(), fillers=("個", "和", "的", "在", "用"),
         per_device=("各", "每張", "每塊", "單卡"), cluster=("合計", "總計", "總"),
         scale={}, device_nouns=(), per=(), on=(), one=(), single=()),

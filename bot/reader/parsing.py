@@ -27,7 +27,7 @@ from bot.reader.evidence import clue_marks
 from bot.reader.folding import folded
 from bot.reader.grammar import read_label
 from bot.reader.grouping import LABEL, join_percent_signs, join_space_groups, join_suffixes, split_keyed
-from bot.reader.keywords import help_words, keywords
+from bot.reader.keywords import forecast_words, help_words, keywords
 from bot.reader.numbers import SPACES, resolve_locale
 from bot.reader.placing import POSITIONAL_ORDER, Word, placed_values
 from bot.reader.reading import SUFFIXES, Reading, reader_for
@@ -158,6 +158,8 @@ def _split_key(word: str) -> Word:
         return Word(word, None, word, None)
     key, value = keyed
     quantity = KEYWORDS.get(key)
+    if quantity is None and key in forecast_words():  # `at=128`: a forecast, which only a series can make
+        raise UserInputError(ErrorCode.FORECAST_WITHOUT_SERIES, token=word)
     if quantity is None:
         raise UserInputError(ErrorCode.UNKNOWN_WORD, token=word)
     if not value.strip("%").strip(SPACES):  # `efficiency=`, or `efficiency=%`: the number is missing

@@ -8,7 +8,7 @@ from __future__ import annotations
 from decimal import Decimal
 from fractions import Fraction
 
-from bot.model.forecast import REACH, Fit, Forecast, Model, Weakness, as_decimal
+from bot.model.forecast import Fit, Forecast, Model, Weakness, as_decimal
 from bot.replies.blocks import Block, context, section
 from bot.replies.wording import Wording
 
@@ -47,18 +47,20 @@ def _model_line(fit: Fit, single: Fraction, devices: int, words: Wording) -> str
         return "• " + _("{model}: predicts no finite speedup at {devices} devices (its e falls below zero there); "
                         "it fits the measurements to within {residual}.").format(
             model=name, devices=words.number(Decimal(devices), 0), residual=residual)
-    low, high = (words.times(words.number(_rounded(s))) for s in fit.speedups)
+    low, high = (words.number(_rounded(s)) for s in fit.speedups)
     a_low, a_high = (words.number(_rounded(a), 0) for a in throughputs)
     if low == high:  # a fit with no measurement to spare: no spread to show, and still not a measurement
         if not _rounded(fit.residual):  # through every point, as any such fit is: no margin to state (`0%`)
             return "• " + words.fill(_("{model}: speedup about {speedup}, about {throughput}."), model=name,
-                                     speedup=low, throughput=words.rate(a_high))
+                                     speedup=words.times(high), throughput=words.rate(a_high))
         return "• " + words.fill(_("{model}: speedup about {speedup}, about {throughput}; it fits the measurements "
-                                   "to within {residual}."), model=name, speedup=low,
+                                   "to within {residual}."), model=name, speedup=words.times(high),
                                  throughput=words.rate(a_high), residual=residual)
+    # a range's unit on its upper bound alone where the language writes it so: `102〜104倍`, `204,000〜209,000サンプル/秒`
     return "• " + words.fill(_("{model}: speedup {low} to {high}, {throughput_low} to {throughput_high}; it fits the "
                                "measurements to within {residual}."),
-        model=name, low=low, high=high, throughput_low=a_low, throughput_high=words.rate(a_high), residual=residual)
+        model=name, low=words.times_from(low), high=words.times(high), throughput_low=a_low,
+        throughput_high=words.rate(a_high), residual=residual)
 
 
 def _supported(model: Model, words: Wording) -> str:
@@ -78,10 +80,28 @@ def _weakness(reason: Weakness, cast: Forecast, words: Wording) -> str:
     if reason is Weakness.FEW_SIZES:
         return _("This forecast is weak: with two sizes measured, any two-parameter model fits them exactly; "
                  "measure three or more to tell the models apart.")
-    return _("This forecast is weak: {devices} devices is more than {reach} times the largest size measured "
-             "({largest}), and small errors in e grow large that far out.").format(
-        devices=words.number(Decimal(cast.devices), 0), reach=words.number(Decimal(REACH), 0),
-        largest=words.number(Decimal(cast.largest), 0))
+    ratio = Fraction(cast.devices, cast.largest)
+    shown = _ratio(ratio)
+    written = words.number(shown, 1)
+    values = {"devices": words.number(Decimal(cast.devices), 0), "ratio": written,
+              "largest": words.number(Decimal(cast.largest), 0)}
+    if Fraction(shown) == ratio:  # 4,096 devices is 64 times the largest size measured (64)
+        return words.ngettext(
+            "This forecast is weak: {devices} devices is {ratio} time the largest size measured ({largest}), "
+            "and small errors in e grow large that far out.",
+            "This forecast is weak: {devices} devices is {ratio} times the largest size measured ({largest}), "
+            "and small errors in e grow large that far out.", words.plural_count(written)).format(**values)
+    return words.ngettext(  # 300 devices is about 4.7 times the largest size measured (64)
+        "This forecast is weak: {devices} devices is about {ratio} time the largest size measured ({largest}), "
+        "and small errors in e grow large that far out.",
+        "This forecast is weak: {devices} devices is about {ratio} times the largest size measured ({largest}), "
+        "and small errors in e grow large that far out.", words.plural_count(written)).format(**values)
+
+
+def _ratio(ratio: Fraction) -> Decimal:
+    """How many times the largest size measured a forecast's size is, as a reply says it: to one decimal below 10
+    (`4.7`), whole from 10 on (`64`, `16`)."""
+    return as_decimal(ratio).quantize(Decimal("0.1") if ratio < 10 else Decimal(1))
 
 
 def _rounded(value: Fraction) -> Decimal:

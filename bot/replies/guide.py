@@ -47,12 +47,12 @@ def help_blocks(recipient: Recipient, own: Recipient | None = None) -> tuple[str
         header(_("How to use dpscale")),
         section(_(
             "Estimates what a data-parallel cluster really delivers: ideal throughput I = d · v, actual "
-            "throughput A = I · E and speedup S = d · E, from the number of devices d, the throughput v of one "
+            "throughput A = I · E, and speedup S = d · E, from the number of devices d, the throughput v of one "
             "device in samples/s, and the scaling efficiency E."
         )),
         section(usage_line(recipient, own is not None) + "\n" + _(
-            "Give any three of devices, throughput, efficiency and actual (cluster throughput), named with "
-            "{keys}; dpscale works out the fourth."
+            "Or name any three values with {keys} (actual is the cluster's throughput), and dpscale works out "
+            "the fourth."
         ).format(keys=code(words.key_list()))),
         section(_("*Examples*") + "\n" + _examples(words, own is not None)),
         context([*words.language_note(), _reading_rules(words) if own is None else two_formats_rule(words, own)]),
@@ -97,6 +97,12 @@ def series_word(words: Wording) -> str:
     return LANGUAGES[word_list(str(words.language))].series[0]
 
 
+def forecast_word(words: Wording) -> str:
+    """The word that asks a series for a forecast (`at=128`, `bei=128`, `予測=128`), in the reader's language
+    (`bot.reader.keywords.FORECAST` reads every language's): the first its speakers would type."""
+    return LANGUAGES[word_list(str(words.language))].forecast[0]
+
+
 def other_language(words: Wording) -> str:
     """The `lang=` example of the help: a language other than the reader's own (German, or English for a German
     reader), so that the example for *another* language never names the reader's."""
@@ -116,12 +122,13 @@ def _reading_rules(words: Wording) -> str:
         return unknown_format_rule(words)
     rules = words.gettext(
         "Numbers are read in the {name} format you chose: two thousand is {thousands}, nine tenths {fraction}. "
-        "Efficiency is a percentage ({percent}) or a fraction; k, M and G stand for thousand, million and billion. "
-        "For another language and number format, add a language code, such as {lang}."
+        "Efficiency is a percentage ({percent}) or a fraction; k, M, and G stand for thousand, million, and "
+        "billion. For another language and number format, add a language code, such as {lang}."
     ) if words.chosen_format else words.gettext(
         "Numbers are read the way your Slack language, {name}, writes them: two thousand is {thousands}, nine "
-        "tenths {fraction}. Efficiency is a percentage ({percent}) or a fraction; k, M and G stand for thousand, "
-        "million and billion. For another language and number format, add a language code, such as {lang}."
+        "tenths {fraction}. Efficiency is a percentage ({percent}) or a fraction; k, M, and G stand for "
+        "thousand, million, and billion. For another language and number format, add a language code, such as "
+        "{lang}."
     )
     return rules.format(
         name=escape(words.locale_name),
@@ -223,8 +230,8 @@ def _explanations(recipient: Recipient) -> tuple[Block, ...]:
         )),
         context([_(
             ":warning: *Limits.* A first-order model: every loss is folded into a single efficiency, whether you give "
-            "it or dpscale works it out. It does not predict that value from interconnect bandwidth, model size or batch size, and efficiency measured "
-            "at one cluster size does not carry over to another. Pure data parallelism is assumed; pipeline and "
+            "it or dpscale works it out. It does not predict that value from interconnect bandwidth, model size, or "
+            "batch size, and efficiency measured at one cluster size does not carry over to another. Pure data parallelism is assumed; pipeline and "
             "tensor parallelism have overheads of their own. Measure efficiency on your own cluster rather than "
             "assuming a number."
         )]),

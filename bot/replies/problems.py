@@ -9,17 +9,19 @@ from functools import lru_cache
 from bot.errors import LANGUAGE, MENTION, NUMBER_FORMAT, ErrorCode, UserInputError
 from bot.model.calculator import Quantity
 from bot.reader.grouping import KEYED
+from bot.reader.keywords import word_list
+from bot.reader.languages import LANGUAGES
 from bot.reader.reading import AskReason
 from bot.reader.recipient import Recipient, RecipientLike, as_recipient
 from bot.replies.blocks import Reply, ReplyKind, code, context, escape, section, warning
-from bot.replies.guide import usage_line
+from bot.replies.guide import forecast_word, series_example, series_word, usage_line
+from bot.replies.readings import options, padded
 from bot.replies.series_problems import SERIES_CODES, describe_series_error, in_measurement
 from bot.replies.wording import EXAMPLE, Wording, wording_for
 
 # rules about a value's size: the message says the rule, so the value the user typed goes in front of it
 _RULES_WITHOUT_TOKEN = frozenset({ErrorCode.OUT_OF_RANGE, ErrorCode.DEVICES_NOT_WHOLE, ErrorCode.ACTUAL_ABOVE_IDEAL})
 QUANTITY_NAMES = frozenset(Quantity)  # an error's `quantity` that names one of the four values
-_QUANTITY_VALUES = frozenset(quantity.value for quantity in Quantity)
 
 
 def build_error_reply(error: UserInputError, recipient: RecipientLike) -> Reply:
@@ -57,7 +59,8 @@ def _describe_number_error(error: UserInputError, recipient: Recipient, own: Rec
         limit=error.high or "",
         keys=code(words.key_list(lang=True)),
         example=_example(error, words, words.plain if own is not None else words.number),
-        options=_options(error, words),
+        options=options(error, words),
+        **padded(error, words),
         hundred=words.hundred,
         fraction=code(words.number(Decimal("0.9"))),
         low=_bound(error.quantity, error.low, words),
@@ -78,7 +81,7 @@ def _number_templates(words: Wording) -> dict[ErrorCode, str]:
     return {
         ErrorCode.NOT_A_NUMBER: _("{token} is not a number I can read. Write numbers like {example}."),
         ErrorCode.NOT_PLAIN_DIGITS: _(
-            "{token} has characters that only look like digits (superscripts, fractions or circled numbers). "
+            "{token} has characters that only look like digits (superscripts, fractions, or circled numbers). "
             "Write the number with the digits 0 to 9, like {example}."
         ),
         ErrorCode.AMBIGUOUS_NUMBER: _(
@@ -89,7 +92,7 @@ def _number_templates(words: Wording) -> dict[ErrorCode, str]:
             "like {example}."
         ),
         ErrorCode.UNKNOWN_SUFFIX: _(
-            "{token} has a suffix I don't recognize; use k (thousand), M (million) or G (billion)."
+            "{token} has a suffix I don't recognize; use k (thousand), M (million), or G (billion)."
         ),
     }
 
@@ -151,6 +154,9 @@ def _template(error: UserInputError, words: Wording) -> str:
     if error.reason == MENTION:
         return _("{token} mentions someone, and a command can contain only numbers and the words {keys}. Mention people "
                  "outside the command.")
+    if error.code is ErrorCode.AMBIGUOUS_NUMBER and padded(error, words):
+        return _("{token} is ambiguous. Write {options} instead, which read the same in every number format (the "
+                 "final zero keeps {padded} from being read as {other}).")
     if error.code is ErrorCode.OUT_OF_RANGE:
         if error.quantity == Quantity.EFFICIENCY.value:  # its own entry: a percentage's range takes articles
             return _("The scaling efficiency must be between {low} and {high}.")
@@ -168,7 +174,7 @@ def _templates(words: Wording) -> dict[ErrorCode, str]:
         ErrorCode.UNKNOWN_WORD: _("I don't recognize {token}. Use numbers, or the words {keys}."),
         **_number_templates(words),
         ErrorCode.TOO_MANY_NUMBERS: _(
-            "Too many numbers: devices, throughput and efficiency are already given, so {token} is one too many."
+            "Too many numbers: devices, throughput, and efficiency are already given, so {token} is one too many."
         ),
         ErrorCode.DUPLICATE_QUANTITY: _("{quantity} is given twice ({token}). Give each value once."),
         ErrorCode.MISSING_VALUE: _("{token} has no value after it; write it as {example}."),
@@ -177,7 +183,7 @@ def _templates(words: Wording) -> dict[ErrorCode, str]:
             "dpscale works out the fourth."
         ),
         ErrorCode.TOO_MANY_QUANTITIES: _(
-            "All four values are given; leave one out (devices, per-device throughput, efficiency or actual "
+            "All four values are given; leave one out (devices, per-device throughput, efficiency, or actual "
             "throughput) and dpscale works it out."
         ),
         ErrorCode.DEVICES_NOT_WHOLE: _("The number of devices must be a whole number, such as {example}."),
@@ -187,41 +193,32 @@ def _templates(words: Wording) -> dict[ErrorCode, str]:
         ErrorCode.ACTUAL_ABOVE_IDEAL: _(
             "The actual throughput cannot exceed the ideal one ({high}): efficiency would be above {hundred}."
         ),
+        **_word_templates(words),
+    }
+
+
+def _word_templates(words: Wording) -> dict[ErrorCode, str]:
+    """What is wrong with a word of the command or what it names: a language, a unit, a forecast outside a series, a
+    number no unit places, an efficiency that no reading makes one."""
+    _ = words.gettext
+    return {
         ErrorCode.UNKNOWN_LOCALE: _("{token} is not a language I recognize; use a language code such as {example}."),
         ErrorCode.UNKNOWN_UNIT: _(
-            "I don't recognize the unit {token}. I expect a number of devices, a throughput per second and an "
+            "I don't recognize the unit {token}. I expect a number of devices, a throughput per second, and an "
             "efficiency, as in {example}."
         ),
         ErrorCode.UNPLACED_NUMBER: _(
             "I can't tell what {token} stands for: write {options}, or name each number with a unit, like {example}."
+        ),
+        ErrorCode.FORECAST_WITHOUT_SERIES: _(
+            "{token} asks for a forecast, and a forecast needs a measurement series: the throughput of one device "
+            "and the cluster throughput at two or more sizes, such as {example}."
         ),
         ErrorCode.UNCLEAR_EFFICIENCY: _(
             "{token} is more than 1, so it cannot be a fraction, and as a percentage it would be below {low}. For a "
             "percentage, write {options}; for a fraction, something like {fraction}."
         ),
     }
-
-
-def _options(error: UserInputError, words: Wording) -> str:
-    """Every reading of an ambiguous number, each written the one way that no locale reads otherwise."""
-    written = [_written(value, error.quantity, words) for value in error.readings]
-    if error.code is ErrorCode.UNPLACED_NUMBER:  # each value the number may be, named with its key
-        written = [words.key(Quantity(quantity)) + number if quantity in _QUANTITY_VALUES else choice
-                   for choice in error.suggestions for quantity, _, number in (choice.partition(":"),)]
-    if not written:
-        written = list(error.suggestions)
-    if not written:
-        return ""
-    options = [code(text) for text in written]
-    if len(options) == 1:
-        return options[0]
-    return words.gettext("{first} or {second}").format(first=words.comma.join(options[:-1]), second=options[-1])
-
-
-def _written(value: Decimal, quantity: str | None, words: Wording) -> str:
-    if quantity == Quantity.EFFICIENCY.value:
-        return words.percent(value, 4)
-    return words.plain(value)
 
 
 def _example(error: UserInputError, words: Wording, number: Callable[[Decimal], str]) -> str:
@@ -236,8 +233,13 @@ def _example(error: UserInputError, words: Wording, number: Callable[[Decimal], 
             return _listed(words, words.plain(Decimal("2000")), _unspaced(words.percent(EXAMPLE[2])))
         return _listed(words, words.plain(Decimal("2000")), words.plain(Decimal("0.9")))
     if error.code in (ErrorCode.UNKNOWN_UNIT, ErrorCode.UNPLACED_NUMBER):  # every value named by its unit
-        return code(f"{words.number(EXAMPLE[0], 0)} GPUs {words.rate(words.number(EXAMPLE[1]))} "
-                    f"{words.percent(EXAMPLE[2])}")  # the rate in the reader's own unit words: `muestras/s`
+        count = LANGUAGES[word_list(str(words.language))].example_count.format(words.number(EXAMPLE[0], 0))
+        return code(f"{count} {words.rate(words.number(EXAMPLE[1]))} "  # in the reader's own words: `64 GPU`, `64台`
+                    f"{words.percent(EXAMPLE[2])}")  # and the rate in its unit words: `muestras/s`
+    if error.code is ErrorCode.FORECAST_WITHOUT_SERIES:  # a series in the reader's words, with the size asked for
+        size = (error.token or "").partition("=")[2].strip()
+        return code(f"/dpscale {series_word(words)} {series_example(words, number == words.plain)} "
+                    f"{forecast_word(words)}={size if size.isdecimal() else words.number(Decimal(128), 0)}")
     if error.code is ErrorCode.MISSING_VALUE:
         keyed = KEYED.match(error.token or "")  # `efficiency=` or `efficiency=%`: `efficiency`
         key = keyed.group(1) if keyed else error.token or ""

@@ -244,10 +244,13 @@ def model_notes(result: Result, figures: Figures, words: Wording) -> list[str]:
         notes.append(words.fill(_(":information_source: This assumes the efficiency stays at {efficiency} at that "
                                   "size; it usually drops as a cluster grows."), efficiency=figures.efficiency))
     elif result.solved is Quantity.DEVICES:
-        notes.append(words.fill(_(
-            ":information_source: Rounded up to a whole number of devices, which deliver {rate}. This assumes the efficiency "
-            "stays at {efficiency} at that size; it usually drops as a cluster grows."
-        ), rate=figures.actual_rate, efficiency=figures.efficiency))
+        notes.append(words.fill(words.ngettext(
+            ":information_source: Rounded up to {devices} device, which delivers {rate}. This assumes the "
+            "efficiency stays at {efficiency} at that size; it usually drops as a cluster grows.",
+            ":information_source: Rounded up to {devices} devices, which deliver {rate}. This assumes the "
+            "efficiency stays at {efficiency} at that size; it usually drops as a cluster grows.",
+            figures.count,
+        ), devices=figures.devices, rate=figures.actual_rate, efficiency=figures.efficiency))
     return notes
 
 

@@ -58,12 +58,12 @@ def build_series_reply(series: Series, command: SeriesCommand, recipient: Recipi
     if remarks:
         blocks.append(section(_fitted(remarks)))
     blocks.append(context([_(
-        ":books: To learn what scaling efficiency is, why it drops as a cluster grows and how to improve it, click "
-        "*Explanations* under a private result or open dpscale's Home tab. These figures hold only at the sizes "
+        ":books: To learn what scaling efficiency is, why it drops as a cluster grows, and how to improve it, "
+        "click *Explanations* under a private result or open dpscale's Home tab. These figures hold only at the sizes "
         "measured; nothing is extrapolated."
 ) if command.at is None else _(
-        ":books: To learn what scaling efficiency is, why it drops as a cluster grows and how to improve it, click "
-        "*Explanations* under a private result or open dpscale's Home tab. The table's figures hold at the sizes "
+        ":books: To learn what scaling efficiency is, why it drops as a cluster grows, and how to improve it, "
+        "click *Explanations* under a private result or open dpscale's Home tab. The table's figures hold at the sizes "
         "measured; only the forecast is extrapolated."
     )]))
     blocks.append(limits_block(recipient))
@@ -141,7 +141,7 @@ def trend_line(series: Series, words: Wording) -> str:
     values = {"low": words.number(Decimal(first.devices), 0), "high": words.number(Decimal(last.devices), 0),
               "first": words.percent(decimal(first.efficiency)), "last": words.percent(decimal(last.efficiency)),
               "points": shown}
-    n = plural_count(shown, words)
+    n = words.plural_count(shown)
     if shown == words.number(Decimal(0), 2):
         return _("From {low} to {high} devices, efficiency stays at {first}.").format(**values)
     if points < 0:
@@ -155,17 +155,6 @@ def trend_line(series: Series, words: Wording) -> str:
         "point per doubling of the cluster.",
         "From {low} to {high} devices, efficiency rises from {first} to {last}: on average {points} percentage "
         "points per doubling of the cluster.", n).format(**values)
-
-
-def plural_count(written: str, words: Wording) -> int:
-    """A count for `ngettext` that picks the plural form CLDR gives the number as written (`1,5` is singular in
-    French, `1.5` plural in English): 1 for the *one* form, else 2 (the *other* form of every shipped catalog)."""
-    digits = written.replace(words.style.group, "").replace(words.style.decimal, ".")
-    try:
-        value = Decimal("".join(c for c in digits if c.isdigit() or c == "."))
-    except ArithmeticError:
-        return 2
-    return 1 if words.language.plural_form(value) == "one" else 2
 
 
 def serial_sentence(trend: SerialTrend, words: Wording) -> str:

@@ -6,7 +6,7 @@ import copy
 import re
 from collections.abc import Callable
 from decimal import Decimal
-from functools import cache, cached_property, lru_cache
+from functools import cached_property, lru_cache
 from string import Formatter
 
 from babel import Locale
@@ -19,29 +19,13 @@ from bot.reader.keywords import shown_keys
 from bot.reader.numbers import APOSTROPHES, SPACES, write_number, write_percent
 from bot.reader.recipient import RecipientLike, as_recipient
 from bot.replies.particles import template
+from bot.replies.plurals import plural_count
 
 MAX_PLAIN_DIGITS = 20
 FULL_WIDTH_STOPS = ("。", "！", "？")  # Japanese and Chinese put no space after these; Korean uses `.` and a space
-# catalogs whose language writes a rate of 0 in the plural where CLDR's rule gives 0 the `one` form: Brazilian
-# usage is "0 amostras/s" (CLDR's Portuguese `one` is 0 to below 2); French keeps CLDR's "0 échantillon/s"
-ZERO_IN_PLURAL = frozenset({"pt_BR"})
 CLOSE_SET = frozenset({"ja", "zh"})  # languages that put no space between two Han characters
 HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 EXAMPLE = (Decimal(64), Decimal(2000), Decimal("0.9"))  # the source document's example: devices, samples/s, E
-
-
-@cache  # one per catalog: a dozen
-def one_below_two(catalog: str) -> bool:
-    """Whether the plural rule of `catalog`'s language gives `one` to no whole number from 2 on. CLDR's `one` rules
-    either stop below 2 (English, French, Portuguese) or repeat with the last digits (Russian 21, 101): the latter
-    show within the first thousand. Worked out once per language, not once per recipient: every reader of a
-    catalog shares its rule, and a worker's warm-up makes several dozen recipients.
-
-    >>> one_below_two("en"), one_below_two("fr")
-    (True, True)
-    """
-    rule = Locale.parse(catalog).plural_form
-    return all(rule(n) != "one" for n in range(2, 1001))
 
 
 @lru_cache(maxsize=256)
@@ -65,7 +49,7 @@ class Wording:
         if catalog_name(locale).split("_")[0] == "ko":  # Korean chooses particles by the value they follow
             self.gettext, self.ngettext = self._with_particles(catalog.gettext, catalog.ngettext)
         self.keys = shown_keys(catalog_name(locale))
-        self._zero_plural = catalog_name(locale) in ZERO_IN_PLURAL
+        self._catalog = catalog_name(locale)
         self._close_set = catalog_name(locale).split("_")[0] in CLOSE_SET
 
     def _with_particles(self, gettext: Callable[[str], str], ngettext: Callable[[str, str, int], str]
@@ -136,42 +120,25 @@ class Wording:
         samples/s`, `1 sample/s`; French `0 échantillon/s`, `1,5 échantillon/s` (French `one` is below 2)."""
         if self._rate is not None:
             return self._rate.format(value=value)
-        return self._rate_forms[self._plural_count(value) - 1].format(value=value)
+        return self._rate_forms[self.plural_count(value) - 1].format(value=value)
 
     @cached_property
     def _rate_forms(self) -> tuple[str, str]:
-        """The unit's two forms, for a count of 1 and of 2 (`_plural_count` gives one of those)."""
+        """The unit's two forms, for a count of 1 and of 2 (`plural_count` gives one of those)."""
         return (self.ngettext("{value} sample/s", "{value} samples/s", 1),
                 self.ngettext("{value} sample/s", "{value} samples/s", 2))
 
-    def _plural_count(self, written: str) -> int:
-        """A count that picks, in the catalog's plural forms, the form CLDR gives `written` (a number as this
-        wording wrote it, its decimals part of its plural: English `1 sample/s`, `1.5 samples/s`)."""
-        digits = written.translate(self._plain_digits)
-        whole = digits.partition(".")[0]
-        # most rates: no rule to run. A language whose `one` takes no whole number from 2 on gives it to no decimal
-        # from 2 on either (CLDR's rules of that kind bound the whole part, `i` or `n`): `2.5 samples/s`
-        if whole.isdigit() and self._one_below_two and int(whole) >= 2:
-            return 2
-        digits = "".join(c for c in digits if c.isdecimal() or c == ".")
-        try:
-            number = Decimal(digits.strip(".") or "0")
-            category = self.language.plural_form(number)
-        except ArithmeticError:  # not a number after all: the plural form
-            return 2
-        if not number and self._zero_plural:  # the language's usage, not CLDR's rule: `0 amostras/s`
-            return 2
-        return 1 if category == "one" else 2
+    def plural_count(self, written: str) -> int:
+        """A count that picks, for `ngettext`, the catalog's plural form CLDR gives `written` (a number as this
+        wording wrote it, its decimals part of its plural: English `1 sample/s`, `1.5 samples/s`, French
+        `1,5 échantillon/s`)."""
+        return plural_count(written.translate(self._plain_digits), self._catalog)
 
     @cached_property
     def _plain_digits(self) -> dict[int, str | None]:
         """From a number as this wording writes it to its digits alone, the decimal mark made `.`."""
         return {**dict.fromkeys(map(ord, SPACES + APOSTROPHES + self.style.group)), ord(self.style.decimal): "."}
 
-    @cached_property
-    def _one_below_two(self) -> bool:
-        """Whether the language's plural rule gives `one` to no whole number from 2 on (`one_below_two`)."""
-        return one_below_two(catalog_name(self.recipient.words))
 
     def fill(self, template: str, **values: str) -> str:
         """`template` with its `{name}` fields filled from `values`. In a language that sets no space between Han
@@ -196,6 +163,16 @@ class Wording:
     def times(self, value: str) -> str:
         """An already written number as a multiple: `57.6×`."""
         return self._times.format(value=value)
+
+    def times_from(self, value: str) -> str:
+        """An already written number as the lower bound of a range of multiples: `102×` in `102× to 104×`, but
+        `102` in Japanese `102〜104倍`, Korean `102~104배` and Chinese `102 至 104 倍`, whose counter goes on the
+        upper bound alone."""
+        return self._times_from.format(value=value)
+
+    @cached_property
+    def _times_from(self) -> str:
+        return self.pgettext("the lower bound of a range of multiples, such as 102 in 102× to 104×", "{value}×")
 
     _rate: str | None = None  # the user's own unit word (`with_unit`): written as they wrote it, in no plural
 
