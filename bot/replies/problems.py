@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from decimal import Decimal
 from functools import lru_cache
+from string import Formatter
 
 from bot.errors import LANGUAGE, MENTION, NUMBER_FORMAT, ErrorCode, UserInputError
 from bot.model.calculator import Quantity
@@ -15,7 +16,7 @@ from bot.reader.reading import AskReason
 from bot.reader.recipient import Recipient, RecipientLike, as_recipient
 from bot.replies.blocks import Reply, ReplyKind, code, context, escape, section, warning
 from bot.replies.guide import forecast_word, series_example, series_word, usage_line
-from bot.replies.readings import options, padded
+from bot.replies.readings import options, padded, written_readings
 from bot.replies.series_problems import SERIES_CODES, describe_series_error, in_measurement
 from bot.replies.wording import EXAMPLE, Wording, wording_for
 
@@ -53,19 +54,23 @@ def describe_error(error: UserInputError, recipient: RecipientLike) -> str:
 def _describe_number_error(error: UserInputError, recipient: Recipient, own: Recipient | None = None) -> str:
     words = wording_for(recipient)
     token = code(error.token) if error.token is not None else ""
-    message = _template(error, words).format(
-        token=token,
-        quantity=_quantity_name(error.quantity, words),
-        limit=error.high or "",
-        keys=code(words.key_list(lang=True)),
-        example=_example(error, words, words.plain if own is not None else words.number),
-        options=options(error, words),
-        **padded(error, words),
-        hundred=words.hundred,
-        fraction=code(words.number(Decimal("0.9"))),
-        low=_bound(error.quantity, error.low, words),
-        high=_bound(error.quantity, error.high, words),
-    )
+    written = written_readings(error, words)
+    zero = padded(error, words, written)  # `1.2340` offered beside `1234`: the sentence says what the zero is for
+    template = _template(error, words, bool(zero))
+    fields: dict[str, Callable[[], object]] = {  # each worked out only where the sentence has its place
+        "token": lambda: token,
+        "quantity": lambda: _quantity_name(error.quantity, words),
+        "limit": lambda: error.high or "",
+        "keys": lambda: code(words.key_list(lang=True)),
+        "example": lambda: _example(error, words, words.plain if own is not None else words.number),
+        "options": lambda: options(error, words, written),
+        "hundred": lambda: words.hundred,
+        "fraction": lambda: code(words.number(Decimal("0.9"))),
+        "low": lambda: _bound(error.quantity, error.low, words),
+        "high": lambda: _bound(error.quantity, error.high, words),
+    }
+    wanted = {name for _, name, _, _ in Formatter().parse(template) if name}
+    message = template.format(**zero, **{name: fields[name]() for name in wanted if name in fields})
     if error.value is not None:  # a solved value: what it came out at, and the input it came from
         return words.sentences(message, _solved_sentence(error.quantity, Decimal(error.value), token, words))
     if error.code in _RULES_WITHOUT_TOKEN and error.token is not None:
@@ -149,12 +154,12 @@ def _solved_value(quantity: str | None, value: Decimal, words: Wording) -> str:
     return words.number(value)
 
 
-def _template(error: UserInputError, words: Wording) -> str:
+def _template(error: UserInputError, words: Wording, zero: bool = False) -> str:
     _ = words.gettext
     if error.reason == MENTION:
         return _("{token} mentions someone, and a command can contain only numbers and the words {keys}. Mention people "
                  "outside the command.")
-    if error.code is ErrorCode.AMBIGUOUS_NUMBER and padded(error, words):
+    if error.code is ErrorCode.AMBIGUOUS_NUMBER and zero:
         return _("{token} is ambiguous. Write {options} instead, which read the same in every number format (the "
                  "final zero keeps {padded} from being read as {other}).")
     if error.code is ErrorCode.OUT_OF_RANGE:

@@ -234,7 +234,7 @@ class Wording:
     def alternatives(self, items: list[str]) -> str:
         """`items` as choices, joined by the reply's language's "or" (CLDR's list pattern): `a, b or c`,
         `a, b ou c`, `a、b或c`; a code span is kept off a letter (`` `a`、`b` 或 `c` ``), where Slack would not draw it."""
-        marked = str(format_list([f"\x00{i}\x01" for i in range(len(items))], style="or", locale=self.language))
+        marked = self._choices(len(items))
 
         def item(match: re.Match[str]) -> str:  # a code span beside a letter (`或`, `または`) gets a space
             text = items[int(match.group(1))]
@@ -243,6 +243,11 @@ class Wording:
             before, after = marked[match.start() - 1:match.start()], marked[match.end():match.end() + 1]
             return " " * before.isalnum() + text + " " * after.isalnum()
         return re.sub(r"\x00(\d+)\x01", item, marked)
+
+    @lru_cache(maxsize=8)  # noqa: B019 - one Wording per reader (`wording_for`), a few list lengths each
+    def _choices(self, count: int) -> str:
+        """The language's "or" list of `count` items, each a marked index (`\x000\x01`) for `alternatives`."""
+        return str(format_list([f"\x00{i}\x01" for i in range(count)], style="or", locale=self.language))
 
     def counted(self, devices: str) -> str:
         """An already written number of devices with the counter its language puts on a count: `64台`, `64개`,
