@@ -6,8 +6,9 @@ Each file holds, in the reader's own number format and words (the language's key
 results and the inverse questions, one and two devices, rounding, the unit a user typed, `lang=` and `format=`,
 measurement series of every kind with and without a forecast, the help, some thirty errors and questions, the
 answer for a reader whose locale Slack did not tell, a channel's copy, the single form, the series form, the
-number-format menu and the Home tab. Each reply is shown as the command-line tool prints it
-(`bot.replies.render_plain_text`), a view as its texts in order.
+number-format menu and the Home tab. Each reply is the command-line tool's (`bot.cli.answer_with_format`: a
+`format=` word is taken as Slack takes it), shown as it prints it (`bot.replies.render_plain_text`); a view as its
+texts in order.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bot.engine import answer  # noqa: E402
+from bot.cli import answer_with_format  # noqa: E402
 from bot.model.calculator import Quantity  # noqa: E402
 from bot.reader.languages import LANGUAGES  # noqa: E402
 from bot.reader.recipient import Audience, Recipient  # noqa: E402
@@ -146,12 +147,13 @@ def render(tag: str) -> str:
     out = [f"# Everything a {tag} reader sees", ""]
     for about, text in inputs(tag):
         out += [f"## {about}", f"$ dpscale '{text}' --locale {tag}", "",
-                render_plain_text(answer(text, Recipient.parse(tag))), ""]
+                render_plain_text(answer_with_format(text, Recipient.parse(tag))), ""]
     unknown = Recipient.of(Recipient.parse(tag).words, Audience.UNKNOWN)
     channel = Recipient.of(Recipient.parse(tag).words, Audience.CHANNEL)
     for about, recipient, text in (("a reader whose locale Slack did not tell", unknown, "64 2.000 90%"),
                                    ("a reply for a whole channel", channel, "64 2000 90%")):
-        out += [f"## {about}", f"$ dpscale '{text}' ({about})", "", render_plain_text(answer(text, recipient)), ""]
+        reply = answer_with_format(text, recipient)
+        out += [f"## {about}", f"$ dpscale '{text}' ({about})", "", render_plain_text(reply), ""]
     for about, view in views(tag):
         out += [f"## {about}", "", *view_texts(view), ""]
     return "\n".join(out)

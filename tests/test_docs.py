@@ -82,3 +82,5 @@ def test_the_reading_kit_renders_every_input_and_view_of_a_language(tmp_path):
     assert all(len(section.strip().splitlines()) >= 2 for section in sections), [s[:60] for s in sections]
     assert "Traceback" not in text and "Exception" not in text
     assert "## the Home tab" in text and "## the series form" in text
+    run_in_german = text.split("## another number format for this run\n", 1)[1].split("\n## ", 1)[0]
+    assert "115.200" in run_in_german and "format=de-DE" not in run_in_german.split("\n", 1)[1]  # as Slack takes it
