@@ -16,7 +16,8 @@ from slack_bolt import BoltContext, BoltRequest
 from sqlalchemy import event as sqlalchemy_event
 from sqlalchemy.exc import OperationalError
 
-from bot.settings import LANDING_WAIT, FollowUpPolicy, SettingsError, load_settings
+from bot.policy import LANDING_WAIT, FollowUpPolicy
+from bot.settings import SettingsError, load_settings
 from bot.slack import events, installs
 from bot.slack.followups import FollowUps
 from bot.slack.plumbing import Services

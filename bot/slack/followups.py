@@ -35,7 +35,7 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackClientError
 from sqlalchemy.exc import SQLAlchemyError
 
-from bot.settings import FollowUpPolicy
+from bot.policy import FollowUpPolicy
 from bot.shutdown import WorkPool
 from bot.store import Job, LeaseLostError, Store
 

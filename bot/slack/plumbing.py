@@ -20,8 +20,8 @@ from typing import Any
 from slack_bolt import Ack, BoltContext, BoltRequest, BoltResponse
 from slack_bolt.middleware import Middleware
 
+from bot.policy import FollowUpPolicy
 from bot.reader.recipient import Recipient
-from bot.settings import FollowUpPolicy
 from bot.shutdown import WorkPool
 from bot.slack.followups import FollowUps
 from bot.slack.locales import LocaleDirectory
