@@ -20,12 +20,14 @@ MIN_LEASE = API_TIMEOUT + LANDING_WAIT
 class FollowUpPolicy:
     """How follow-up work is held, tried and given up, as one value (built once from Settings: `followups`).
 
-    A process holds a job it has queued or is doing for `lease` seconds, extended every `heartbeat` seconds while
-    it still has it; it tries `tries` times, waiting `backoff` between, then hands the job back for any process to
-    take `retry_after` seconds later; after `max_attempts` in all, or once the job is older than `window`, the user
-    gets the apology instead. Done jobs' keys are remembered `memory` seconds (Slack retries an event for about an
-    hour). Each process looks for jobs nobody holds every `sweep_every` seconds, deletes what has expired every
-    `expire_every`, the first time `first_expiry_after` seconds after it starts, and, having finished work, cuts
+    A process holds a job it has queued or is doing for `lease` seconds, extended every `heartbeat` seconds while it
+    still has it; it tries `tries` times, waiting `backoff` between, then hands the job back for any process to take
+    `retry_after` seconds later; after `max_attempts` in all, or once the job is older than `window`, the user gets the
+    apology instead. Done jobs' keys, handled events' and where each mention's answer is are remembered `memory` seconds
+    (Slack retries an event for about an hour). An edit of a mention whose first answer another process is posting looks
+    for that answer again after each of `poll_delays` (the last repeating), for as long as that post may take
+    (`call_timeout`). Each process looks for jobs nobody holds every `sweep_every` seconds, deletes what has expired
+    every `expire_every`, the first time `first_expiry_after` seconds after it starts, and, having finished work, cuts
     what it carried from SQLite's write-ahead log within `scrub_every`."""
 
     lease: float
@@ -38,6 +40,7 @@ class FollowUpPolicy:
     retry_after: float = 5.0
     landing_wait: float = LANDING_WAIT
     call_timeout: float = API_TIMEOUT  # a call cut off by a stop may still be done by Slack until then
+    poll_delays: tuple[float, ...] = (0.02, 0.05, 0.1, 0.2)
     sweep_every: float = 1.0
     first_expiry_after: float = 5.0
     scrub_every: float = 5.0  # at most this often, finished payloads are cut from SQLite's write-ahead log
@@ -62,6 +65,14 @@ class FollowUpPolicy:
     def wait_before(self, attempt: int) -> float:
         """Seconds to wait before try `attempt + 1` in one process (attempt counts from 0)."""
         return self.backoff[min(attempt, len(self.backoff) - 1)]
+
+    def poll_delay(self, look: int) -> float:
+        """Seconds to wait before look `look + 1` for an answer another process is posting (look counts from 0).
+
+        >>> [FollowUpPolicy(lease=30, expire_every=60, window=120).poll_delay(look) for look in range(6)]
+        [0.02, 0.05, 0.1, 0.2, 0.2, 0.2]
+        """
+        return self.poll_delays[min(look, len(self.poll_delays) - 1)]
 
 
 @dataclass(frozen=True)

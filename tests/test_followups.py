@@ -502,3 +502,29 @@ def test_a_storage_fault_outlasting_slacks_retries_gets_the_apology_on_the_last_
     assert a.services.background.finish(time.monotonic() + 5) == 0
     (apology,) = answers(slack, 1)
     assert acked == [True] and apology.startswith(APOLOGY)
+
+
+class Looked:
+    """A store where another process holds a message's claim and its answer never comes: each look counted."""
+
+    def __init__(self) -> None:
+        self.looks = 0
+        self.answers = self.handled = self
+
+    def get(self, *args: object) -> None:
+        self.looks += 1
+
+    def first(self, *args: object, **kwargs: object) -> bool:
+        return False
+
+
+def test_an_edit_looks_for_the_first_answer_by_the_policys_delays_and_gives_up_at_its_call_timeout(caplog):
+    """An edit waits for the answer another process is posting as the policy says: a look after each of its
+    `poll_delays`, until its `call_timeout` has passed (the defaults would look six times, and wait 10 s)."""
+    policy = FollowUpPolicy(lease=LEASE, expire_every=60, window=120, call_timeout=0.4, poll_delays=(0.15,))
+    store, message = Looked(), events.Message(WORKSPACE, "C1", "1.0")
+    started = time.monotonic()
+    with caplog.at_level(logging.WARNING):
+        assert events._earlier_answer(store, message, "Ev2", policy) is None  # type: ignore[arg-type]
+    assert 0.4 <= time.monotonic() - started < 2 and 3 <= store.looks <= 4, store.looks
+    assert "did not come within 0 s" not in caplog.text and "the edit is answered on its own" in caplog.text

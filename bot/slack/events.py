@@ -9,12 +9,12 @@ otherwise answer each other forever).
 
 Where each answer is lives in the store (`store.answers`), so an edit updates it whichever process or host the edit
 lands on. The message's handled-once claim tells whether some process, this one or another, is answering it: an edit
-that finds no answer yet but the message claimed waits for the answer's row (up to ANSWER_WAIT, as long as one
-`chat.postMessage` may take) and then updates it, so the reader sees one answer, showing the edited result. An edit
-that finds the message unclaimed claims it and is answered itself (the original, if it still arrives, is then not
-answered). A post that fails gives its claim up, so a later edit is answered at once; should the first answer not
-come within ANSWER_WAIT (its process stopped), the edit is answered on its own. Two edits of one message handled at
-the same moment by two processes may both update the answer; the later `chat.update` to reach Slack stands. Within a
+that finds no answer yet but the message claimed waits for the answer's row (up to `FollowUpPolicy.call_timeout`, as
+long as one `chat.postMessage` may take) and then updates it, so the reader sees one answer, showing the edited result.
+An edit that finds the message unclaimed claims it and is answered itself (the original, if it still arrives, is then
+not answered). A post that fails gives its claim up, so a later edit is answered at once; should the first answer not
+come within that time (its process stopped), the edit is answered on its own. Two edits of one message handled at the
+same moment by two processes may both update the answer; the later `chat.update` to reach Slack stands. Within a
 process, a lock per message, taken only after that wait (the original may need it to post what the edit waits for),
 makes two edits update in turn.
 """
@@ -22,6 +22,7 @@ makes two edits update in turn.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import logging
 import threading
@@ -36,19 +37,12 @@ from slack_sdk.errors import SlackApiError
 from sqlalchemy.exc import SQLAlchemyError
 
 from bot.engine import answer
+from bot.policy import FollowUpPolicy
 from bot.reader.recipient import Recipient
 from bot.replies import Reply, build_failure_reply
 from bot.slack.ids import MENTION_EVENT
 from bot.slack.mentions import readable_mentions, strip_own_mention
-from bot.slack.plumbing import (
-    EVENT_MEMORY_TTL,
-    HANDED_ON,
-    Services,
-    logged,
-    read_user_locale,
-    recipient_of,
-    services_of,
-)
+from bot.slack.plumbing import HANDED_ON, Services, logged, read_user_locale, recipient_of, services_of
 from bot.slack.preferences import choose_format_by_command, confirmed_above
 from bot.slack.workspaces import workspace_of
 from bot.store import EVENT, Job, PostedAnswer, Store, Workspace
@@ -59,9 +53,7 @@ _MESSAGE_LOCKS = tuple(threading.Lock() for _ in range(64))
 MENTION_WORK = "mention"
 POSTING = "posting"  # the work's stage while its answer is being posted
 ANSWER_EVENT_TYPE = "dpscale_answer"
-LAST_RETRY = 3  # Slack's last redelivery of an event (`X-Slack-Retry-Num`): after it, none comes
-ANSWER_WAIT = 10.0  # seconds an edit waits for another process's first answer: the Web API client's timeout
-POLL_DELAYS = (0.02, 0.05, 0.1, 0.2)  # between looks for that answer; the last repeats
+LAST_RETRY = 3  # Slack's own: its last redelivery of an event (`X-Slack-Retry-Num`), after which none comes
 
 
 @logged("mention")
@@ -113,17 +105,17 @@ def reply_in_thread(job: Job, client: WebClient, context: BoltContext) -> str:
     thread_ts = event.get("thread_ts") or message.ts
     # the same message under another event id is answered once: the claim is this work's, and still is when the
     # work is taken up again after its process died
-    if not edited and not services.store.handled.first(EVENT, message.claim, EVENT_MEMORY_TTL, message.workspace,
+    if not edited and not services.store.handled.first(EVENT, message.claim, services.policy.memory, message.workspace,
                                                        owner=job.key):
         return "duplicate"
     reply = mention_reply(event, context, edited=edited)
     # an edit finds the answer to update, or waits for the one being posted, before it takes the message's
     # lock: the process posting that answer, this one included, may need the lock to post it
-    earlier = _earlier_answer(services.store, message, job.key) if edited else None
+    earlier = _earlier_answer(services.store, message, job.key, services.policy) if edited else None
     with _MESSAGE_LOCKS[hash((message.channel, message.ts)) % len(_MESSAGE_LOCKS)]:  # edits here update in turn
         if earlier is not None:
             services.followups.hold(job)
-            return _update(client, services.store, message, earlier, reply)
+            return _update(client, services.store, message, earlier, reply, services.policy.memory)
         _post(client, services, message, thread_ts, reply, job)
     return "error" if reply.is_error else "ok"
 
@@ -174,24 +166,25 @@ class Message:
         return f"message:{self.channel}:{self.ts}"
 
 
-def _earlier_answer(store: Store, message: Message, owner: str) -> PostedAnswer | None:
+def _earlier_answer(store: Store, message: Message, owner: str, policy: FollowUpPolicy) -> PostedAnswer | None:
     """An edit's answer to update: the one already posted, or the one another process is posting, waited for.
 
     None when there is none to update. Either this edit claims the message now (no process was answering it:
     this edit is answered, and the original, should it still arrive, is not), or the claim was given up because
-    that post failed, or the other process's answer did not come within ANSWER_WAIT.
+    that post failed, or the other process's answer did not come within `policy.call_timeout`.
     """
-    delays, deadline = iter(POLL_DELAYS), time.monotonic() + ANSWER_WAIT
-    while True:
+    deadline = time.monotonic() + policy.call_timeout
+    for look in itertools.count():
         earlier = store.answers.get(message.workspace, message.channel, message.ts)
-        if earlier is not None or store.handled.first(EVENT, message.claim, EVENT_MEMORY_TTL, message.workspace,
+        if earlier is not None or store.handled.first(EVENT, message.claim, policy.memory, message.workspace,
                                                       owner=owner):
             return earlier
         if time.monotonic() >= deadline:
-            logger.warning("an edited mention's first answer, being posted by another process, did not come "
-                           "within %.0f s: the edit is answered on its own", ANSWER_WAIT)
-            return None
-        time.sleep(next(delays, POLL_DELAYS[-1]))
+            break
+        time.sleep(policy.poll_delay(look))
+    logger.warning("an edited mention's first answer, being posted by another process, did not come within %g s: "
+                   "the edit is answered on its own", policy.call_timeout)
+    return None
 
 
 def _post(client: WebClient, services: Services, message: Message, thread_ts: str | None, reply: Reply,
@@ -224,7 +217,7 @@ def _post(client: WebClient, services: Services, message: Message, thread_ts: st
                 raise
     answered = PostedAnswer(posted_ts, fingerprint(reply))
     try:
-        store.answers.put(message.workspace, message.channel, message.ts, answered, EVENT_MEMORY_TTL)
+        store.answers.put(message.workspace, message.channel, message.ts, answered, followups.policy.memory)
     except SQLAlchemyError:  # the answer stands: no apology under it; an edit of it posts a new one
         logger.warning("the answer to a mention was posted but where it is could not be recorded")
 
@@ -256,7 +249,8 @@ def find_posted(client: WebClient, channel: str, thread_ts: str | None, key: str
     return None
 
 
-def _update(client: WebClient, store: Store, message: Message, earlier: PostedAnswer, reply: Reply) -> str:
+def _update(client: WebClient, store: Store, message: Message, earlier: PostedAnswer, reply: Reply,
+            memory: float) -> str:
     """An edited mention: its answer updated in place if the result changed, left alone otherwise (compared with
     the answer as it stands now: another edit may have updated it meanwhile)."""
     earlier = store.answers.get(message.workspace, message.channel, message.ts) or earlier
@@ -264,7 +258,7 @@ def _update(client: WebClient, store: Store, message: Message, earlier: PostedAn
         return "unchanged"
     client.chat_update(channel=message.channel, ts=earlier.ts, **reply.payload())
     updated = PostedAnswer(earlier.ts, fingerprint(reply))
-    store.answers.put(message.workspace, message.channel, message.ts, updated, EVENT_MEMORY_TTL)
+    store.answers.put(message.workspace, message.channel, message.ts, updated, memory)
     return "updated"
 
 

@@ -33,7 +33,6 @@ shutdown_log = logging.getLogger("bot.server")
 
 # when the web front received a request (`time.monotonic()`), as it tells the listeners (bot/web/http.py)
 ARRIVAL_HEADER = "x-dpscale-arrived"
-EVENT_MEMORY_TTL = 3600.0  # Slack retries an event for at most about an hour
 SHARE_MEMORY_TTL = 1800.0  # a response_url, and so a Share button, works for 30 minutes
 ACK_BUDGET = 2.5  # seconds: Slack waits 3 s for an acknowledgement, and a trigger_id lives as long
 BACKGROUND_THREADS = 8
