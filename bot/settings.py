@@ -30,7 +30,7 @@ OAUTH_SOCKET_PROBLEM = "multi-workspace mode (SLACK_CLIENT_ID) needs HTTP and SL
 CLI_TOKENS = {"SLACK_BOT_TOKEN": "SLACK_CLI_XOXB", "SLACK_APP_TOKEN": "SLACK_CLI_XAPP"}
 # The least a reply needs: the command, mentions, posting replies, and each user's locale.
 # the history scopes let dpscale look in the thread it answers whether an answer whose post timed out, or whose
-# process died while posting, landed after all (bot/slack/events.py): without them it never posts an answer twice,
+# process died while posting, landed after all (bot/slack/threads.py): without them it never posts an answer twice,
 # but may lose one; files:write uploads a series' chart (bot/slack/charts.py), shown as an image in the reply, and
 # a workspace installed without it gets the table with one line saying why there is no chart
 DEFAULT_SCOPES = ("commands,app_mentions:read,chat:write,users:read,files:write,"

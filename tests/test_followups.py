@@ -18,7 +18,7 @@ from sqlalchemy.exc import OperationalError
 
 from bot.policy import LANDING_WAIT, FollowUpPolicy
 from bot.settings import SettingsError, load_settings
-from bot.slack import events, installs
+from bot.slack import events, installs, threads
 from bot.slack.followups import FollowUps
 from bot.slack.plumbing import Services
 from bot.store import Job, Store, Workspace, upgrade
@@ -284,7 +284,7 @@ def test_a_crash_before_the_first_post_is_answered_once_by_the_next_taker(world)
     a.client.chat_postMessage = original  # type: ignore[method-assign]
     clock.advance(LEASE + 1)
     (taken,) = b.followups.take_up()
-    assert taken.stage == events.POSTING
+    assert taken.stage == threads.POSTING
     b.run_all()
     assert len(answers(slack, 1)) == 1 and ANSWER in answers(slack, 1)[0]
 
@@ -522,9 +522,9 @@ def test_an_edit_looks_for_the_first_answer_by_the_policys_delays_and_gives_up_a
     """An edit waits for the answer another process is posting as the policy says: a look after each of its
     `poll_delays`, until its `call_timeout` has passed (the defaults would look six times, and wait 10 s)."""
     policy = FollowUpPolicy(lease=LEASE, expire_every=60, window=120, call_timeout=0.4, poll_delays=(0.15,))
-    store, message = Looked(), events.Message(WORKSPACE, "C1", "1.0")
+    store, message = Looked(), threads.Message(WORKSPACE, "C1", "1.0")
     started = time.monotonic()
     with caplog.at_level(logging.WARNING):
-        assert events._earlier_answer(store, message, "Ev2", policy) is None  # type: ignore[arg-type]
+        assert threads._earlier_answer(store, message, "Ev2", policy) is None  # type: ignore[arg-type]
     assert 0.4 <= time.monotonic() - started < 2 and 3 <= store.looks <= 4, store.looks
     assert "did not come within 0 s" not in caplog.text and "the edit is answered on its own" in caplog.text

@@ -11,7 +11,7 @@ from slack_sdk import WebClient
 
 from bot.reader.numbers import resolve_locale
 from bot.settings import Settings
-from bot.slack import commands, events
+from bot.slack import commands, events, mentions
 from bot.slack.app import create_app
 from bot.slack.forms import open_form
 from bot.slack.plumbing import ACK_BUDGET, time_left
@@ -78,7 +78,7 @@ def test_a_failing_mention_apologizes_in_the_thread_in_the_users_language(app, f
     ],
 )
 def test_only_the_bots_own_mention_is_dropped_and_others_read_as_names(text, in_a_mention, in_a_command):
-    assert events.mention_text(text, BOT_USER_ID) == in_a_mention
+    assert mentions.mention_text(text, BOT_USER_ID) == in_a_mention
     assert commands.command_text(text, BOT_USER_ID) == in_a_command
 
 
