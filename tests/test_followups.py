@@ -212,6 +212,15 @@ def test_a_sweeper_never_takes_what_its_own_process_has_queued(world):
     assert len(answers(slack, 1)) == 1
 
 
+def test_finished_work_tells_the_sweeper_to_scrub_its_text_from_the_log(world):
+    """The sweeper cuts finished work's text from SQLite's write-ahead log only when told that some finished."""
+    clock, slack, a, b = world
+    a.mention(1)
+    assert not a.followups._sweeper.finished.is_set()
+    a.run_all()
+    assert len(answers(slack, 1)) == 1 and a.followups._sweeper.finished.is_set()
+
+
 def test_a_stale_writer_whose_lease_was_taken_over_changes_nothing_and_posts_nothing(world, caplog):
     """A is held up past its lease with the job queued; B takes it over and answers. When A's thread finally runs,
     its lease is gone: it posts nothing, and none of its writes touches B's row."""
