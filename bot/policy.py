@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["API_TIMEOUT", "LANDING_WAIT", "MIN_LEASE", "FollowUpPolicy", "Limits", "Pacing"]
+__all__ = ["API_TIMEOUT", "FollowUpPolicy", "LANDING_WAIT", "Limits", "MIN_LEASE", "Pacing"]
 
 API_TIMEOUT = 10  # seconds a Web API call made after the acknowledgement waits for Slack
 LANDING_WAIT = 3.0  # seconds a post whose outcome is unknown is given to land before its thread is looked through

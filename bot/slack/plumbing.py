@@ -33,7 +33,6 @@ shutdown_log = logging.getLogger("bot.server")
 
 # when the web front received a request (`time.monotonic()`), as it tells the listeners (bot/web/http.py)
 ARRIVAL_HEADER = "x-dpscale-arrived"
-SHARE_MEMORY_TTL = 1800.0  # a response_url, and so a Share button, works for 30 minutes
 ACK_BUDGET = 2.5  # seconds: Slack waits 3 s for an acknowledgement, and a trigger_id lives as long
 BACKGROUND_THREADS = 8
 LAZY_THREADS = 5  # Bolt's own default for its lazy listeners
@@ -63,12 +62,6 @@ class Services:
         """True for the first process to handle `key` (an event id, a click), False for any later one: the
         database decides, so it holds across every process and host."""
         return self.store.handled.first(kind, key, ttl, workspace_of(context))
-
-    @property
-    def pools(self) -> tuple[WorkPool, ...]:
-        """Where work outlives its request, for a stopping server to wait for: lazy listeners first, since what
-        they start could still go to the background pool."""
-        return (self.lazy, self.background, *(kind.pool for kind in self.followups.kinds.values()))
 
     def start(self) -> None:
         """A worker process begins serving (bot/web/asgi.py's lifespan): its sweeper of follow-up work starts."""
