@@ -128,7 +128,7 @@ class Worker(UvicornWorker):
     lifespan on (each worker starts and drains its follow-up work there), and no access log (bot/logs.py writes one
     line per request)."""
 
-    CONFIG_KWARGS: dict[str, Any] = {  # the protocol, once the app and its limits are loaded (`_serve`)
+    CONFIG_KWARGS: dict[str, Any] = {  # `http`, the protocol, is set once the app and its limits are loaded (`_serve`)
         "loop": "asyncio",
         "lifespan": "on",
         "access_log": False,
