@@ -53,16 +53,6 @@ def create_wsgi_app(inline: bool) -> Callable[[dict[str, Any], Callable[..., Any
     return application
 
 
-def create_asgi_app() -> Any:
-    """The in-line floor behind dpscale's own ASGI front, for gunicorn with dpscale's worker class: the same server
-    as `python -m bot.server`, without dpscale's app (for the cold start beside it)."""
-    from bot.settings import Settings
-    from bot.web.asgi import Front
-
-    drain = Settings.model_fields["web_drain_timeout"].default
-    return Front(create_wsgi_app(inline=True), threads=16, lifespan=None, drain=drain)
-
-
 def main() -> None:
     import sys
 

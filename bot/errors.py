@@ -63,7 +63,7 @@ class UserInputError(Exception):
     reason: str | None = None  # why it was asked about rather than read (`bot.reader.numbers.AskReason`)
     value: str | None = None  # a solved value that broke the rule, as computed
     cause: str | None = None  # the given quantity a solved value was computed from
-    rule: str | None = None  # the reading rule that asked or refused (`bot.reader.rules.RULES`), for a number's errors
+    rule: str | None = None  # the row that asked or refused: `ReadingRule`, `Grouping`, `Doubt` or `MessageDoubt`
     pair: str | None = None  # in a measurement series: the measurement (`8=15800`) the error is in, as typed
 
     def __str__(self) -> str:  # for logs only; users see the rendered message

@@ -12,8 +12,9 @@ SIGTTOU add and remove one.
 
 Each worker (bot/web/workers.py) reads requests on uvicorn's event loop and runs dpscale in one of `WEB_THREADS`
 threads only once a request has arrived in full (bot/web/asgi.py); connections are bounded in time, so no client can
-hold them: silent ones are closed after 2 s, unfinished requests 10 s after their first byte, idle kept-alive
-ones after 10 s. The limit on open connections is the file-descriptor limit alone, raised to its hard maximum.
+hold them (`bot.policy.Limits`): silent ones are closed after 2 s, unfinished requests 10 s after their first byte,
+idle kept-alive ones after 10 s. The limit on open connections is the file-descriptor limit alone, raised to its
+hard maximum.
 
 All configuration is here and in Settings, so the process starts the same from any working directory. Nothing
 of dpscale's app is imported until `serve` builds it: a server that serves another app (bench/bare.py) starts
@@ -64,7 +65,8 @@ def create_asgi_app(settings: Settings | None = None) -> Front:
 
     settings = settings or load_settings()
     app, services = build(settings)
-    return Front(app, settings.web_threads, services, settings.web_drain_timeout, idle=warm_steps())
+    return Front(app, settings.web_threads, services, settings.web_drain_timeout, idle=warm_steps(),
+                 limits=settings.limits, pacing=settings.pacing)
 
 
 def build(settings: Settings) -> tuple[WSGIApp, Services]:
@@ -121,7 +123,8 @@ def serve(settings: Settings, app: WSGIApp | None = None) -> None:
     except StartupError as failure:
         log.error("not serving: %s", failure)
         raise SystemExit(1) from None
-    front = Front(app, settings.web_threads, lifespan, settings.web_drain_timeout, idle)
+    front = Front(app, settings.web_threads, lifespan, settings.web_drain_timeout, idle, limits=settings.limits,
+                  pacing=settings.pacing)
     # everything built so far lives as long as the process: out of the collector's sight, in this process and in
     # every worker forked from it (so that no worker's first full collection walks it, nor copies its pages); the
     # collector, off while the process started (some 15 % of its imports' time), runs again from here

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
@@ -13,6 +12,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.errors import UserInputError
 from bot.keys import parse_keys
+from bot.policy import API_TIMEOUT, LANDING_WAIT, MIN_LEASE, FollowUpPolicy, Limits, Pacing
 from bot.reader.numbers import resolve_locale
 
 SLACK_API_URL = "https://slack.com/api/"
@@ -30,63 +30,11 @@ OAUTH_SOCKET_PROBLEM = "multi-workspace mode (SLACK_CLIENT_ID) needs HTTP and SL
 CLI_TOKENS = {"SLACK_BOT_TOKEN": "SLACK_CLI_XOXB", "SLACK_APP_TOKEN": "SLACK_CLI_XAPP"}
 # The least a reply needs: the command, mentions, posting replies, and each user's locale.
 # the history scopes let dpscale look in the thread it answers whether an answer whose post timed out, or whose
-# process died while posting, landed after all (bot/slack/events.py): without them it never posts an answer twice,
+# process died while posting, landed after all (bot/slack/threads.py): without them it never posts an answer twice,
 # but may lose one; files:write uploads a series' chart (bot/slack/charts.py), shown as an image in the reply, and
 # a workspace installed without it gets the table with one line saying why there is no chart
 DEFAULT_SCOPES = ("commands,app_mentions:read,chat:write,users:read,files:write,"
                   "channels:history,groups:history,im:history,mpim:history")
-API_TIMEOUT = 10  # seconds a Web API call made after the acknowledgement waits for Slack
-LANDING_WAIT = 3.0  # seconds a post whose outcome is unknown is given to land before its thread is looked through
-# the shortest lease: a post and its landing wait fit in it, should the heartbeat that extends it be held up
-MIN_LEASE = API_TIMEOUT + LANDING_WAIT
-
-
-@dataclass(frozen=True)
-class FollowUpPolicy:
-    """How follow-up work is held, tried and given up, as one value (built once from Settings: `followups`).
-
-    A process holds a job it has queued or is doing for `lease` seconds, extended every `heartbeat` seconds while
-    it still has it; it tries `tries` times, waiting `backoff` between, then hands the job back for any process to
-    take `retry_after` seconds later; after `max_attempts` in all, or once the job is older than `window`, the user
-    gets the apology instead. Done jobs' keys are remembered `memory` seconds (Slack retries an event for about an
-    hour). Each process looks for jobs nobody holds every `sweep_every` seconds, deletes what has expired every
-    `expire_every`, the first time `first_expiry_after` seconds after it starts, and, having finished work, cuts
-    what it carried from SQLite's write-ahead log within `scrub_every`."""
-
-    lease: float
-    expire_every: float
-    window: float
-    memory: float = 3600.0
-    tries: int = 3
-    backoff: tuple[float, ...] = (1.0, 3.0)
-    max_attempts: int = 6
-    retry_after: float = 5.0
-    landing_wait: float = LANDING_WAIT
-    call_timeout: float = API_TIMEOUT  # a call cut off by a stop may still be done by Slack until then
-    sweep_every: float = 1.0
-    first_expiry_after: float = 5.0
-    scrub_every: float = 5.0  # at most this often, finished payloads are cut from SQLite's write-ahead log
-    threads: tuple[tuple[str, int], ...] = (("mention", 16), ("chart", 2))  # per kind (else `other_threads`): each
-    # waits on Slack; a chart also draws, in a process of its own
-    other_threads: int = 8
-
-    def threads_for(self, kind: str) -> int:
-        """Threads in the pool of `kind`'s jobs."""
-        return dict(self.threads).get(kind, self.other_threads)
-
-    @property
-    def take_at_once(self) -> int:
-        """Jobs one sweep takes up: as many as the mentions' pool has threads."""
-        return self.threads_for("mention")
-
-    @property
-    def heartbeat(self) -> float:
-        """Seconds between extensions of the leases a process holds: three fit in one lease."""
-        return self.lease / 3
-
-    def wait_before(self, attempt: int) -> float:
-        """Seconds to wait before try `attempt + 1` in one process (attempt counts from 0)."""
-        return self.backoff[min(attempt, len(self.backoff) - 1)]
 
 
 class Settings(BaseSettings):
@@ -234,6 +182,16 @@ class Settings(BaseSettings):
         DPSCALE_EXPIRY_INTERVAL."""
         return FollowUpPolicy(lease=self.dpscale_followup_lease, expire_every=self.dpscale_expiry_interval,
                               window=self.dpscale_followup_window)
+
+    @property
+    def limits(self) -> Limits:
+        """What an HTTP connection may take of a worker process: the defaults of `Limits`, none of them a setting."""
+        return Limits()
+
+    @property
+    def pacing(self) -> Pacing:
+        """When a worker process does what no request waits for: the defaults of `Pacing`, none of them a setting."""
+        return Pacing()
 
     @property
     def scopes(self) -> list[str]:

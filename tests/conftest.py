@@ -79,6 +79,35 @@ def server(world):
     return world[1]
 
 
+@pytest.fixture
+def slack_api(request):
+    """A fake Slack Web API of the test's own, in this process; its module's USER_LOCALES name the known users (a
+    user whose locale is None is one Slack tells no locale of)."""
+    from fake_slack import FakeSlack
+
+    fake = FakeSlack(locales=dict(getattr(request.module, "USER_LOCALES", {}))).start()
+    yield fake
+    fake.stop()
+
+
+@pytest.fixture
+def app(slack_api, tmp_path):
+    """dpscale's Bolt app on `slack_api` and an SQLite file of the test's own, for requests through `app.dispatch`
+    (bolt-python's scenario tests), with no server."""
+    from bot.settings import Settings
+    from bot.slack.app import create_app
+    from bot.store import Store, upgrade
+    from slack_client import BOT_TOKEN, SIGNING_SECRET
+
+    settings = Settings.model_validate({
+        "slack_bot_token": BOT_TOKEN, "slack_signing_secret": SIGNING_SECRET, "slack_api_url": slack_api.api_url,
+    })
+    store = Store.open(f"sqlite:///{tmp_path / 'dpscale.sqlite3'}")
+    upgrade(store.database)
+    yield create_app(settings, store)
+    store.close()
+
+
 @pytest.fixture(scope="session")
 def postgres_server_url(tmp_path_factory):
     """A PostgreSQL server: DPSCALE_TEST_POSTGRES_URL, or one started here from the distribution's packages, shared

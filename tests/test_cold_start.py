@@ -19,9 +19,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.policy import Limits, Pacing
 from bot.settings import Settings
 from bot.store import Database, upgrade
-from bot.web.asgi import IDLE_PATIENCE, Front
+from bot.web.asgi import Front
 from fake_slack import FakeSlack
 from slack_client import BOT_TOKEN, SIGNING_SECRET
 
@@ -127,7 +128,8 @@ def test_idle_work_runs_step_by_step_once_the_worker_serves_and_never_beside_a_r
                 finished.set()
         return run
 
-    front = Front(slow_app, threads=4, lifespan=None, drain=DRAIN, idle=[step("first"), step("second"), step("last")])
+    front = Front(slow_app, threads=4, lifespan=None, drain=DRAIN, idle=[step("first"), step("second"), step("last")],
+                  limits=Limits(), pacing=Pacing())
     run_front(front, requests=[0.0], until=finished, happened=happened)
     # the request that came as the worker started went first; the steps followed it, each once, in order
     assert happened == ["lifespan.startup.complete", "answered", "first", "second", "last",
@@ -135,7 +137,7 @@ def test_idle_work_runs_step_by_step_once_the_worker_serves_and_never_beside_a_r
 
 
 # requests overlapping one another for twice the patience: a worker that never pauses
-NEVER_PAUSING = [i * 0.1 for i in range(int(IDLE_PATIENCE * 2 / 0.1))]
+NEVER_PAUSING = [i * 0.1 for i in range(int(Pacing().idle_patience * 2 / 0.1))]
 
 
 @pytest.mark.parametrize(("requests", "beside_a_request"), [
@@ -147,7 +149,7 @@ def test_idle_work_waits_for_requests_in_flight_but_not_forever(requests, beside
     finished = threading.Event()
     happened: list[str] = []
     seen_in_flight: list[int] = []
-    front = Front(slow_app, threads=8, lifespan=None, drain=DRAIN)
+    front = Front(slow_app, threads=8, lifespan=None, drain=DRAIN, limits=Limits(), pacing=Pacing())
 
     def step() -> None:
         seen_in_flight.append(front.in_flight)
@@ -167,7 +169,8 @@ def test_a_failing_step_is_logged_in_one_line_and_the_next_one_runs(caplog):
     def broken() -> None:
         raise RuntimeError("a secret that must not be logged")
 
-    front = Front(slow_app, threads=2, lifespan=None, drain=DRAIN, idle=[broken, finished.set])
+    front = Front(slow_app, threads=2, lifespan=None, drain=DRAIN, idle=[broken, finished.set], limits=Limits(),
+                  pacing=Pacing())
     with caplog.at_level(logging.WARNING, logger="bot.server"):
         run_front(front, requests=[], until=finished)
     assert [r.getMessage() for r in caplog.records] == [

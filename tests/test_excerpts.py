@@ -8,7 +8,7 @@ import pytest
 
 from bot.errors import ErrorCode
 from bot.model.calculator import Quantity
-from bot.reader.excerpts import read_message
+from bot.reader.excerpts import MessageDoubt, read_message
 from bot.reader.numbers import resolve_locale
 from bot.reader.recipient import Audience, Recipient
 
@@ -59,3 +59,12 @@ def test_a_number_the_authors_format_does_not_settle_is_asked_about_not_placed(t
     assert excerpt.question is not None and excerpt.question.code is ErrorCode.AMBIGUOUS_NUMBER
     assert excerpt.question.token == token
     assert excerpt.values == {quantity: Decimal(value) for quantity, value in rest.items()}
+
+
+@pytest.mark.parametrize(("text", "rule"), [
+    ("scaling from 8 to 64 GPUs: 2000 img/s, 90%", MessageDoubt.RANGE_OF_SIZES),
+    ("64 GPUs and 128 GPUs, 2000 img/s, 90%", MessageDoubt.TWO_NUMBERS_ONE_VALUE),
+])
+def test_a_question_only_a_message_is_asked_carries_its_own_typed_name(text, rule):
+    question = read_message(text, author("en-US")).question
+    assert question is not None and question.code is ErrorCode.UNPLACED_NUMBER and question.rule is rule

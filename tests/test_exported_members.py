@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # the pure core's modules that others build on: each declares its promises, in order
 CORE = ["bot.model.calculator", "bot.reader.cldr_numbers", "bot.engine", "bot.errors", "bot.reader.folding",
         "bot.format_choice", "bot.reader.formats", "bot.i18n", "bot.keys", "bot.log_lines", "bot.logs",
-        "bot.reader.numbers", "bot.processes"]
+        "bot.reader.numbers", "bot.policy", "bot.processes"]
 
 
 def module_name(path: Path) -> str:

@@ -99,6 +99,8 @@ def test_an_installation_that_cannot_be_stored_gets_the_failure_page_and_its_tok
     status, page = result["page"]
     assert status == 500 and "Installation failed" in page and "/slack/install" in page
     assert "xoxb-T9" not in log  # an SQL error's message quoted the row being stored
+    # nor any of its values: the token is stored encrypted now, but the row holds more than the token
+    assert "[parameters:" not in log and "[SQL parameters hidden due to hide_parameters=True]" in log
 
 
 def test_a_mention_rate_limited_once_is_answered_after_slacks_retry_after_not_with_the_apology():

@@ -16,8 +16,9 @@ from slack_bolt import BoltContext, BoltRequest
 from sqlalchemy import event as sqlalchemy_event
 from sqlalchemy.exc import OperationalError
 
-from bot.settings import LANDING_WAIT, FollowUpPolicy, SettingsError, load_settings
-from bot.slack import events, installs
+from bot.policy import LANDING_WAIT, FollowUpPolicy
+from bot.settings import SettingsError, load_settings
+from bot.slack import events, installs, threads
 from bot.slack.followups import FollowUps
 from bot.slack.plumbing import Services
 from bot.store import Job, Store, Workspace, upgrade
@@ -211,6 +212,15 @@ def test_a_sweeper_never_takes_what_its_own_process_has_queued(world):
     assert len(answers(slack, 1)) == 1
 
 
+def test_finished_work_tells_the_sweeper_to_scrub_its_text_from_the_log(world):
+    """The sweeper cuts finished work's text from SQLite's write-ahead log only when told that some finished."""
+    clock, slack, a, b = world
+    a.mention(1)
+    assert not a.followups._sweeper.finished.is_set()
+    a.run_all()
+    assert len(answers(slack, 1)) == 1 and a.followups._sweeper.finished.is_set()
+
+
 def test_a_stale_writer_whose_lease_was_taken_over_changes_nothing_and_posts_nothing(world, caplog):
     """A is held up past its lease with the job queued; B takes it over and answers. When A's thread finally runs,
     its lease is gone: it posts nothing, and none of its writes touches B's row."""
@@ -283,7 +293,7 @@ def test_a_crash_before_the_first_post_is_answered_once_by_the_next_taker(world)
     a.client.chat_postMessage = original  # type: ignore[method-assign]
     clock.advance(LEASE + 1)
     (taken,) = b.followups.take_up()
-    assert taken.stage == events.POSTING
+    assert taken.stage == threads.POSTING
     b.run_all()
     assert len(answers(slack, 1)) == 1 and ANSWER in answers(slack, 1)[0]
 
@@ -501,3 +511,29 @@ def test_a_storage_fault_outlasting_slacks_retries_gets_the_apology_on_the_last_
     assert a.services.background.finish(time.monotonic() + 5) == 0
     (apology,) = answers(slack, 1)
     assert acked == [True] and apology.startswith(APOLOGY)
+
+
+class Looked:
+    """A store where another process holds a message's claim and its answer never comes: each look counted."""
+
+    def __init__(self) -> None:
+        self.looks = 0
+        self.answers = self.handled = self
+
+    def get(self, *args: object) -> None:
+        self.looks += 1
+
+    def first(self, *args: object, **kwargs: object) -> bool:
+        return False
+
+
+def test_an_edit_looks_for_the_first_answer_by_the_policys_delays_and_gives_up_at_its_call_timeout(caplog):
+    """An edit waits for the answer another process is posting as the policy says: a look after each of its
+    `poll_delays`, until its `call_timeout` has passed (the defaults would look six times, and wait 10 s)."""
+    policy = FollowUpPolicy(lease=LEASE, expire_every=60, window=120, call_timeout=0.4, poll_delays=(0.15,))
+    store, message = Looked(), threads.Message(WORKSPACE, "C1", "1.0")
+    started = time.monotonic()
+    with caplog.at_level(logging.WARNING):
+        assert threads._earlier_answer(store, message, "Ev2", policy) is None  # type: ignore[arg-type]
+    assert 0.4 <= time.monotonic() - started < 2 and 3 <= store.looks <= 4, store.looks
+    assert "did not come within 0 s" not in caplog.text and "the edit is answered on its own" in caplog.text

@@ -11,8 +11,8 @@ import pytest
 from slack_bolt import BoltRequest, BoltResponse
 from slack_sdk import WebClient
 
+from bot.policy import FollowUpPolicy
 from bot.reader.numbers import resolve_locale
-from bot.settings import FollowUpPolicy
 from bot.slack.cache import ExpiringCache
 from bot.slack.locales import CACHE_TTL, MAX_LOOKUPS, PAUSE_AFTER_FAILURE, USER_ERROR_TTL, LocaleDirectory
 from bot.slack.plumbing import Services, read_user_locale

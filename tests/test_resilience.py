@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 from blockkit import assert_no_broadcast, assert_within_limits
 from bot.logs import LineWriter
+from bot.policy import Limits
 from bot.reader.formats import NUMBER_FORMATS
 from fake_slack import BOT_USER_ID, FakeSlack
 from slack_client import (
@@ -253,10 +254,9 @@ def closed_by_server(connection: socket.socket, wait: float) -> bool:
 @pytest.mark.slow
 def test_a_request_trickled_a_byte_at_a_time_is_closed_once_its_deadline_passes(server):
     """Connections that send one byte of their headers or of their body every half second are never idle, yet
-    each is closed within REQUEST_DEADLINE of its first byte (and the poll and the cleanup's slack); a signed
-    command sent meanwhile is answered at once."""
-    from bot.web.workers import REQUEST_DEADLINE
-
+    each is closed within the request's deadline (`Limits.request`, the server's) of its first byte (and the poll
+    and the cleanup's slack); a signed command sent meanwhile is answered at once."""
+    deadline = Limits().request
     started = time.monotonic()
     open_ = {name: socket.create_connection(("127.0.0.1", server.port)) for name in TRICKLED}
     for name, connection in open_.items():
@@ -264,7 +264,7 @@ def test_a_request_trickled_a_byte_at_a_time_is_closed_once_its_deadline_passes(
     closed: dict[str, float] = {}
     answered = None
     try:
-        while open_ and time.monotonic() - started < REQUEST_DEADLINE + 5:
+        while open_ and time.monotonic() - started < deadline + 5:
             for name, connection in list(open_.items()):
                 if closed_by_server(connection, 0.25):
                     closed[name] = time.monotonic() - started
@@ -280,8 +280,8 @@ def test_a_request_trickled_a_byte_at_a_time_is_closed_once_its_deadline_passes(
     finally:
         for connection in open_.values():
             connection.close()
-    assert sorted(closed) == sorted(TRICKLED)  # neither was still open REQUEST_DEADLINE + 5 s after its first byte
-    assert min(closed.values()) >= REQUEST_DEADLINE  # by the deadline, not by anything sooner
+    assert sorted(closed) == sorted(TRICKLED)  # neither was still open the deadline + 5 s after its first byte
+    assert min(closed.values()) >= deadline  # by the deadline, not by anything sooner
     assert answered is not None and answered.status == 200 and answered.elapsed < ACK_DEADLINE
     assert "115,200 samples/s" in answered.json()["text"]
 
@@ -290,8 +290,8 @@ PIPELINED = """
 import asyncio, socket, sys, threading, time
 import uvicorn
 import bot.web.workers as workers
+from bot.policy import Limits
 
-workers.REQUEST_DEADLINE = 1  # shorter than the first request takes to answer
 size = int(sys.argv[1])
 
 async def slow(scope, receive, send):  # a request that waits, as one queued behind busy threads does
@@ -303,7 +303,8 @@ async def slow(scope, receive, send):  # a request that waits, as one queued beh
     await send({"type": "http.response.body", "body": body})
 
 listener = socket.create_server(("127.0.0.1", 0))
-config = uvicorn.Config(slow, http=workers.GuardedProtocol, lifespan="off", log_level="warning")
+limits = Limits(request=1)  # shorter than the first request takes to answer
+config = uvicorn.Config(slow, http=workers.bounded_protocol(limits), lifespan="off", log_level="warning")
 threading.Thread(target=uvicorn.Server(config).run, kwargs={"sockets": [listener]}, daemon=True).start()
 time.sleep(0.5)
 client = socket.socket()

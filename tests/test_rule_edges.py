@@ -18,11 +18,10 @@ from slack_bolt import BoltRequest
 from bot.engine import answer
 from bot.reader.numbers import resolve_locale
 from bot.replies import render_plain_text
-from bot.settings import Settings
-from bot.slack.app import create_app
-from bot.store import Store, upgrade
-from fake_slack import BOT_USER_ID, FakeSlack
-from slack_client import BOT_TOKEN, SIGNING_SECRET, mention_body, signed_headers
+from fake_slack import BOT_USER_ID
+from slack_client import mention_body, signed_headers
+
+USER_LOCALES = {"UNONE": None, "UDE": "de-DE"}  # UNONE: Slack tells no locale (`slack_api`)
 
 NNBSP = "\u202f"
 
@@ -111,41 +110,23 @@ def test_a_label_before_a_named_value_names_that_value_and_no_number_after_it(ta
         assert line in figures, figures
 
 
-@pytest.fixture
-def fake():
-    fake = FakeSlack(locales={"UNONE": None, "UDE": "de-DE"}).start()  # UNONE: Slack tells no locale
-    yield fake
-    fake.stop()
-
-
-@pytest.fixture
-def app(fake, tmp_path):
-    settings = Settings.model_validate({
-        "slack_bot_token": BOT_TOKEN, "slack_signing_secret": SIGNING_SECRET, "slack_api_url": fake.api_url,
-    })
-    store = Store.open(f"sqlite:///{tmp_path / 'dpscale.sqlite3'}")
-    upgrade(store.database)
-    yield create_app(settings, store)
-    store.close()
-
-
-def mention_answer(app, fake, text: str, user: str, n: int) -> str:
+def mention_answer(app, slack_api, text: str, user: str, n: int) -> str:
     """The text of the answer posted in the thread of a mention of `user` saying `text`."""
     ts = f"1700000000.{n:06d}"
     body = mention_body(f"<@{BOT_USER_ID}> {text}", user, f"EvEdge{n}", ts)
     assert app.dispatch(BoltRequest(body=body, headers=signed_headers(body, "application/json"))).status == 200
-    posted = [c for c in fake.wait_for("chat.postMessage", n) if c.params.get("thread_ts") == ts]
+    posted = [c for c in slack_api.wait_for("chat.postMessage", n) if c.params.get("thread_ts") == ts]
     assert len(posted) == 1
     return json.dumps(posted[0].params, ensure_ascii=False)
 
 
-def test_the_unknown_readers_channel_reply_asks_what_any_format_could_misread_and_writes_safe_figures(app, fake):
+def test_the_unknown_readers_channel_reply_asks_what_any_format_could_misread_and_writes_safe_figures(app, slack_api):
     """A mention from a user whose locale Slack does not say: the channel's answer is written as the channel reads
     it (ISO 80000-1 spaces) and, read for a reader whose format is unknown, a `2,000` is asked about, where a
     channel reply to an English user reads it as 2000."""
-    asked = mention_answer(app, fake, "64 2,000 90%", "UNONE", 1)
+    asked = mention_answer(app, slack_api, "64 2,000 90%", "UNONE", 1)
     assert "`2,000` is ambiguous" in asked and "Slack didn't tell me your number format" in asked
-    clear = mention_answer(app, fake, "64 2000 90%", "UNONE", 2)
+    clear = mention_answer(app, slack_api, "64 2000 90%", "UNONE", 2)
     assert f"115{NNBSP}200 samples/s" in clear and "115,200" not in clear
-    german = mention_answer(app, fake, "64 2.000 90 %", "UDE", 3)  # a known reader's own format, beside it
+    german = mention_answer(app, slack_api, "64 2.000 90 %", "UDE", 3)  # a known reader's own format, beside it
     assert f"115{NNBSP}200 Samples/s" in german and "115.200" not in german

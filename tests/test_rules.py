@@ -23,7 +23,7 @@ from bot.reader.numbers import NEIGHBOUR_LOCALES, SLACK_LOCALES
 from bot.reader.parsing import parse_command
 from bot.reader.reading import RULES, read_number
 from bot.reader.recipient import Recipient
-from bot.reader.rules import Case, Reading, Rule, decide
+from bot.reader.rules import Case, Reading, ReadingRule, Rule, decide
 from bot.reader.values import possible_for
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,7 +55,7 @@ def test_every_rule_decides_its_own_example(rule: Rule):
         decided = read_number(example.token, Recipient.parse(example.locale), possible, example.evidence).rule
     except UserInputError as error:
         decided = error.rule
-    assert decided == rule.name
+    assert decided is rule.name  # the table's member, never a string that only equals it
 
 
 def written(integer: int, fraction: str, mark: str, group: str, grouped: bool) -> str:
@@ -123,8 +123,9 @@ def test_swapping_two_neighbouring_rows_changes_some_outcome(index: int):
 def test_an_outcome_carries_the_rule_that_decided_it():
     with pytest.raises(UserInputError) as raised:
         read_number("2.000", Recipient.parse("en-US"))
-    assert raised.value.rule == "other_format_reads_otherwise"
-    assert read_number("0,9", Recipient.parse("en-US")).rule == "one_other_reading"
+    assert raised.value.rule is ReadingRule.OTHER_FORMAT_READS_OTHERWISE
+    assert read_number("0,9", Recipient.parse("en-US")).rule is ReadingRule.ONE_OTHER_READING
+    assert read_number("2000", Recipient.parse("en-US")).rule is ReadingRule.ONLY_READING  # plain digits too
     assert read_number("2,000", Recipient.parse("en-US")) == Reading("2,000", Decimal(2000))  # the rule aside
 
 
@@ -134,6 +135,13 @@ def test_every_grouping_question_names_itself(question: Question):
     with pytest.raises(UserInputError) as raised:
         parse_command(text, Recipient.parse(locale))
     assert raised.value.rule is question.name
+
+
+def test_every_reading_rule_name_has_its_one_row():
+    """A name given in code but missing from the table (or twice in it, or a string that only equals it) would
+    decide with no row to show."""
+    assert [rule.name for rule in RULES] == list(ReadingRule)
+    assert all(isinstance(rule.name, ReadingRule) for rule in RULES)
 
 
 def test_every_grouping_name_has_its_one_row():

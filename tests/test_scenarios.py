@@ -140,7 +140,6 @@ def test_an_edit_that_reaches_the_lock_before_its_original_still_updates_the_one
     posts it and the edit updates it; never a second answer after a long wait."""
     from bot.slack import events
 
-    monkeypatch.setattr(events, "ANSWER_WAIT", 3.0)
     held, mention_reply = threading.Event(), events.mention_reply
 
     def slow_the_first(event, context, **kwargs):

@@ -10,32 +10,14 @@ from slack_bolt import BoltRequest
 from slack_sdk import WebClient
 
 from bot.reader.numbers import resolve_locale
-from bot.settings import Settings
-from bot.slack import commands, events
-from bot.slack.app import create_app
+from bot.slack import commands, events, mentions
 from bot.slack.forms import open_form
 from bot.slack.plumbing import ACK_BUDGET, time_left
 from bot.slack.state import FormMetadata
-from bot.store import Store, upgrade
-from fake_slack import BOT_USER_ID, FakeSlack
-from slack_client import BOT_TOKEN, SIGNING_SECRET, mention_body, signed_headers, slash_command_body
+from fake_slack import BOT_USER_ID
+from slack_client import BOT_TOKEN, mention_body, signed_headers, slash_command_body
 
-
-@pytest.fixture
-def fake():
-    fake = FakeSlack(locales={"UDE": "de-DE"}).start()
-    yield fake
-    fake.stop()
-
-
-@pytest.fixture
-def app(fake, tmp_path):
-    settings = Settings.model_validate({
-        "slack_bot_token": BOT_TOKEN, "slack_signing_secret": SIGNING_SECRET, "slack_api_url": fake.api_url,
-    })
-    store = Store.open(f"sqlite:///{tmp_path / 'dpscale.sqlite3'}")
-    upgrade(store.database)
-    return create_app(settings, store)
+USER_LOCALES = {"UDE": "de-DE"}  # the users the fake Slack knows (`slack_api`)
 
 
 def explode(text, locale):
@@ -56,12 +38,12 @@ def test_a_failing_slash_command_gets_a_short_apology_in_the_users_language_and_
     assert any("internal detail" in (r.exc_text or "") for r in caplog.records)  # the log keeps the traceback
 
 
-def test_a_failing_mention_apologizes_in_the_thread_in_the_users_language(app, fake, monkeypatch):
+def test_a_failing_mention_apologizes_in_the_thread_in_the_users_language(app, slack_api, monkeypatch):
     monkeypatch.setattr(events, "answer", explode)
     body = mention_body(f"<@{BOT_USER_ID}> 64 2000 90%", "UDE", "EvBoom", "1700000000.000900")
     response = app.dispatch(BoltRequest(body=body, headers=signed_headers(body, "application/json")))
     assert response.status == 200
-    call = fake.wait_for("chat.postMessage")[0]
+    call = slack_api.wait_for("chat.postMessage")[0]
     assert call.params["thread_ts"] == "1700000000.000900"
     assert call.params["text"].startswith("Entschuldigung")
     assert "internal detail" not in json.dumps(call.params)
@@ -78,19 +60,19 @@ def test_a_failing_mention_apologizes_in_the_thread_in_the_users_language(app, f
     ],
 )
 def test_only_the_bots_own_mention_is_dropped_and_others_read_as_names(text, in_a_mention, in_a_command):
-    assert events.mention_text(text, BOT_USER_ID) == in_a_mention
+    assert mentions.mention_text(text, BOT_USER_ID) == in_a_mention
     assert commands.command_text(text, BOT_USER_ID) == in_a_command
 
 
-def test_views_open_gets_only_the_time_left_and_is_not_tried_once_it_has_run_out(fake):
+def test_views_open_gets_only_the_time_left_and_is_not_tried_once_it_has_run_out(slack_api):
     """Slack's deadline as a budget: the call gives up when the time is spent, not when Slack answers."""
-    fake.behaviour["views.open"] = 5.0
-    client = WebClient(token=BOT_TOKEN, base_url=fake.api_url)
+    slack_api.behaviour["views.open"] = 5.0
+    client = WebClient(token=BOT_TOKEN, base_url=slack_api.api_url)
     metadata = FormMetadata.of(resolve_locale("en-US"), None)
     assert not open_form(client, "trigger", resolve_locale("en-US"), metadata, deadline=time.monotonic() + 0.3)
-    assert len(fake.calls_to("views.open")) == 1 and fake.finished_count("views.open") == 0
+    assert len(slack_api.calls_to("views.open")) == 1 and slack_api.finished_count("views.open") == 0
     assert not open_form(client, "trigger", resolve_locale("en-US"), metadata, deadline=time.monotonic() - 0.1)
-    assert len(fake.calls_to("views.open")) == 1  # no time left: not even tried
+    assert len(slack_api.calls_to("views.open")) == 1  # no time left: not even tried
     assert time_left(time.monotonic() + 60) == ACK_BUDGET  # never more than the budget
 
 

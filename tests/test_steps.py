@@ -10,9 +10,12 @@ import pytest
 import yaml
 
 from bot.reader.numbers import resolve_locale
-from bot.slack.ids import STEP_EVENT, THROUGHPUT_STEP
-from bot.slack.steps import INPUTS, OUTPUTS, READER_INPUT, outcome_of
+from bot.slack.ids import THROUGHPUT_STEP
+from bot.slack.steps import INPUTS, READER_INPUT, outcome_of
 from slack_client import ROOT, send_event
+
+STEP_EVENT = "function_executed"  # Slack's event for a step run by a workflow (Bolt's `app.function` answers it)
+OUTPUTS = ("ideal_throughput", "actual_throughput", "speedup", "efficiency", "summary")  # as the manifests name them
 
 USER_LOCALES = {"UEN": "en-US", "UDE": "de-DE", "UJA": "ja-JP"}
 FUNCTION_TOKEN = "xwfp-1-step-token"  # the step's own token, which Slack sends in the event

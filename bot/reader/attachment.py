@@ -3,8 +3,8 @@ split from the numbers they are written on, and each label written on the number
 
     >>> from bot.reader.numbers import resolve_locale
     >>> from bot.reader.parsing import parse_command
-    >>> parse_command("64 GPUs: 2000 img/s, 90%", resolve_locale("en-US")).grammar
-    ('colon_after_a_unit', 'unit_after_its_number', 'unit_after_its_number', 'percent_sign')
+    >>> [str(row) for row in parse_command("64 GPUs: 2000 img/s, 90%", resolve_locale("en-US")).grammar]
+    ['colon_after_a_unit', 'unit_after_its_number', 'unit_after_its_number', 'percent_sign']
 """
 
 from __future__ import annotations
@@ -14,7 +14,19 @@ from dataclasses import dataclass
 
 from bot.errors import ErrorCode, UserInputError
 from bot.model.calculator import Quantity
-from bot.reader.grammar import CJK, NUM, PER, PER_MARK, is_number, label_word, read_label, rewrite
+from bot.reader.grammar import (
+    CJK,
+    NUM,
+    PER,
+    PER_MARK,
+    Attachment,
+    Doubt,
+    GrammarRow,
+    is_number,
+    label_word,
+    read_label,
+    rewrite,
+)
 from bot.reader.grouping import BOUNDARY, KEYED, LABEL, MARKERS
 from bot.reader.keywords import keywords
 from bot.reader.labels import CLUSTER, PER_DEVICE, fillers, joined_percent_words, label_of, percent_words
@@ -39,7 +51,7 @@ class Attached:
 
     words: list[str]
     unit: str | None
-    rows: tuple[str, ...]
+    rows: tuple[GrammarRow, ...]
     per_device: bool = False  # whether a rate was said to be one device's
 
 
@@ -67,7 +79,7 @@ def _has_letter(word: str) -> bool:
 
 
 
-def mark_words(words: list[str], rows: list[str], prose: bool = False) -> list[str]:
+def mark_words(words: list[str], rows: list[GrammarRow], prose: bool = False) -> list[str]:
     """The words with fillers gone, percent words made their number's sign (`90 percent` → `90%`), units written
     on a number split from it (`64台` → `64`, `台`), and each label a `LABEL` word (`label_word`): no number's
     space-separated groups are joined across it. In `prose` (a channel's message) a word not understood goes, and
@@ -80,20 +92,20 @@ def mark_words(words: list[str], rows: list[str], prose: bool = False) -> list[s
         if (particle := _PARTICLE.search(key)) and _label(key[: particle.start()]) is not None:
             word = key = key[: particle.start()]  # `台で`: a label with a Japanese or Korean particle after it
         if key in fillers():
-            rows.append("filler")
+            rows.append(Attachment.FILLER)
             marked.append(FILLER)  # says nothing, but no number's groups are joined across it: `128 × 310 img/s`
         elif key in percent_words() and marked and is_number(marked[-1]):
             marked[-1] += "%"
         elif (keyed := KEYED.match(word)) and _cluster_before(keyed.group(1), marked):
             marked.extend(mark_words([keyed.group(2)], rows, prose))  # `actual throughput: 115200`: the cluster's
         elif (keyed := KEYED.match(word)) and ":" in word and _unit_colon(keyed.group(1), marked, prose):
-            rows.append("colon_after_a_unit")
+            rows.append(Attachment.COLON_AFTER_A_UNIT)
             marked.append(label_word(_label(keyed.group(1).casefold()) or V, keyed.group(1)))
             marked.extend(mark_words([keyed.group(2)], rows, prose) if keyed.group(2) else [])
         elif (quantity := _label(key)) is not None:
             marked.append(label_word(quantity, word.rstrip(_TRAILING)))
         elif (split := _split_attached(word) or _cjk_label_first(word, marked)) is not None:
-            rows.append("unit_on_its_number")
+            rows.append(Attachment.UNIT_ON_ITS_NUMBER)
             marked.extend(split)
         else:
             _unknown(word, marked, prose)
@@ -156,13 +168,13 @@ def _unknown(word: str, marked: list[str], prose: bool) -> None:
             marked.append(BOUNDARY)  # nothing joins across a word not understood
         return
     if after_number and _UNIT_LIKE.fullmatch(word.rstrip(_TRAILING)):
-        raise UserInputError(ErrorCode.UNKNOWN_UNIT, token=word.rstrip(_TRAILING), rule="unknown_unit")
+        raise UserInputError(ErrorCode.UNKNOWN_UNIT, token=word.rstrip(_TRAILING), rule=Doubt.UNKNOWN_UNIT)
     marked.append(word)
 
 
 
 
-def attach(words: list[str], rows: list[str], prose: bool = False) -> Attached:
+def attach(words: list[str], rows: list[GrammarRow], prose: bool = False) -> Attached:
     """The words (their groups joined) with each `LABEL` word written on the number it names, as `number` +
     `LABEL` word, by the rows of `ATTACHMENTS`; a label beside a named value or no number goes. Raises the
     question of `QUESTIONS` where a label could be either neighbour's or one number is named twice over."""
@@ -175,7 +187,7 @@ def attach(words: list[str], rows: list[str], prose: bool = False) -> Attached:
         if word[:1] != LABEL:
             if pending and is_number(word):
                 claims.setdefault(index, []).extend(pending)
-                rows.append("label_before_its_number")
+                rows.append(Attachment.LABEL_BEFORE_ITS_NUMBER)
             if is_number(word) or word in MARKERS:  # a word not understood keeps a phrase's per-device words
                 pending, last = [label for label in pending if word == BOUNDARY and label[0] == PER], None
             elif pending and KEYED.match(word):  # `img/s v=2000 64`: the label is the named value's, not 64's
@@ -189,11 +201,11 @@ def attach(words: list[str], rows: list[str], prose: bool = False) -> Attached:
         if before is not None:
             _ask_about_a_cut_group(words, before)
             claims.setdefault(before, []).append(label)
-            rows.append("unit_after_its_number")
+            rows.append(Attachment.UNIT_AFTER_ITS_NUMBER)
             last = before
         elif last is not None and _combined({label[0], *(name for name, _ in claims[last])}) is not None:
             claims[last].append(label)
-            rows.append("unit_beside_a_unit")
+            rows.append(Attachment.UNIT_BESIDE_A_UNIT)
         else:
             pending.append(label)
             last = None
@@ -205,7 +217,7 @@ def _ask_about_a_cut_group(words: list[str], number: int) -> None:
     left apart by the count of numbers): 115 200 samples/s, or 115 of something and 200 samples/s?"""
     if number and _THREE.fullmatch(words[number]) and re.fullmatch(r"\d{1,3}", words[number - 1]):
         raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=f"{words[number - 1]} {words[number]}",
-                             rule="group_before_a_unit")
+                             rule=Doubt.GROUP_BEFORE_A_UNIT)
 
 
 def _efficiency_after(words: list[str], index: int) -> bool:
@@ -218,7 +230,7 @@ def _efficiency_after(words: list[str], index: int) -> bool:
     if after.endswith("%") or after.startswith("%"):
         return True
     raise UserInputError(ErrorCode.UNPLACED_NUMBER, token=f"{before} {read_label(words[index])[1]} {after}",
-                         quantity=E.value, rule="label_between_two_numbers",
+                         quantity=E.value, rule=Doubt.LABEL_BETWEEN_TWO_NUMBERS,
                          suggestions=(f"{E.value}:{before}", f"{E.value}:{after}"))
 
 
@@ -234,13 +246,14 @@ def _combined(names: set[str]) -> str | None:
     return None
 
 
-def _written(words: list[str], claims: dict[int, list[tuple[str, str]]], rows: list[str], prose: bool) -> Attached:
+def _written(words: list[str], claims: dict[int, list[tuple[str, str]]], rows: list[GrammarRow],
+             prose: bool) -> Attached:
     named: dict[int, tuple[str, str]] = {}
     for index, labels in claims.items():
         name = _combined({label for label, _ in labels})
         if name is None:
             raise UserInputError(ErrorCode.UNPLACED_NUMBER, token=" ".join([words[index], *(s for _, s in labels)]),
-                                 rule="two_units_on_one_number", suggestions=tuple(
+                                 rule=Doubt.TWO_UNITS_ON_ONE_NUMBER, suggestions=tuple(
                                      f"{V.value if label == PER else label}:{words[index]}" for label, _ in labels))
         named[index] = (name, next((shown for label, shown in labels if label == name), labels[0][1]))
     before = set(named)
@@ -260,7 +273,7 @@ def _written(words: list[str], claims: dict[int, list[tuple[str, str]]], rows: l
     return Attached(out, unit, tuple(rows), per_device)
 
 
-def _settle_rates(words: list[str], named: dict[int, tuple[str, str]], rows: list[str]) -> None:
+def _settle_rates(words: list[str], named: dict[int, tuple[str, str]], rows: list[GrammarRow]) -> None:
     """`1 GPU` beside another count: the rate after it is one device's (`one_device_beside_a_count`); then of a
     rate said to be one device's and another, the other is the cluster's (`per_device_beside_a_cluster_rate`)."""
     devices = [index for index, (name, _) in named.items() if name == D.value]
@@ -271,9 +284,9 @@ def _settle_rates(words: list[str], named: dict[int, tuple[str, str]], rows: lis
             rate = next((index for index in sorted(named) if index > one and named[index][0] == V.value), None)
             if rate is not None:
                 named[rate] = (PER, named[rate][1])
-        rows.append("one_device_beside_a_count")
+        rows.append(Attachment.ONE_DEVICE_BESIDE_A_COUNT)
     per = [index for index, (name, _) in named.items() if name == PER]
     plain = [index for index, (name, _) in named.items() if name == V.value]
     if len(per) == 1 and len(plain) == 1:
         named[plain[0]] = (A.value, named[plain[0]][1])
-        rows.append("per_device_beside_a_cluster_rate")
+        rows.append(Attachment.PER_DEVICE_BESIDE_A_CLUSTER_RATE)

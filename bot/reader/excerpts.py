@@ -27,12 +27,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
+from enum import StrEnum
 
 from bot.errors import LANGUAGE, MENTION, NUMBER_FORMAT, ErrorCode, UserInputError
 from bot.model.calculator import Quantity
 from bot.reader.attachment import attach, mark_words
 from bot.reader.folding import folded
-from bot.reader.grammar import is_number, label_word, read_label
+from bot.reader.grammar import GrammarRow, is_number, label_word, read_label
 from bot.reader.grouping import BOUNDARY, LABEL, LIST_CUT
 from bot.reader.grouping_rules import Grouping
 from bot.reader.numbers import SPACES
@@ -40,9 +41,18 @@ from bot.reader.parsing import FieldErrors, parse_command, parse_fields
 from bot.reader.recipient import Recipient
 from bot.reader.words import visible
 
-__all__ = ["LEFT_OUT", "Excerpt", "read_message"]
+__all__ = ["LEFT_OUT", "Excerpt", "MessageDoubt", "read_message"]
 
 D, V, E, A = Quantity.DEVICES, Quantity.THROUGHPUT, Quantity.EFFICIENCY, Quantity.ACTUAL
+
+
+class MessageDoubt(StrEnum):
+    """The name a question only a message is asked carries (`UserInputError.rule`), beside the grammar's (`Doubt`)."""
+
+    RANGE_OF_SIZES = "range_of_sizes"  # `from 8 to 64 GPUs`: which size a rate is for is not said
+    TWO_NUMBERS_ONE_VALUE = "two_numbers_one_value"  # one value given twice: which is meant is not guessed
+
+
 MAX_SCANNED = 2000  # characters of a message looked at: a long message's numbers are in its first lines
 ASKED = frozenset({ErrorCode.AMBIGUOUS_NUMBER, ErrorCode.AMBIGUOUS_GROUPING, ErrorCode.UNPLACED_NUMBER})
 _MARKUP = re.compile(r"<[^<>]*>|:[a-z0-9_+'-]+:|[*_~`]")  # links and mentions, emoji, styling
@@ -145,9 +155,9 @@ def _read_prose(text: str, author: Recipient) -> Excerpt:
     held = _NO_BREAK_GROUP.sub("\ue000", _WIDE_LIST.sub(", ", visible(text)))  # `115 200`: one number
     if (series := _RANGE.search(held)) is not None:  # `from 8 to 64 GPUs`: which size a rate is for is not said
         return Excerpt(question=UserInputError(ErrorCode.UNPLACED_NUMBER, token=series.group(0),
-                                               quantity=D.value, rule="range_of_sizes"))
+                                               quantity=D.value, rule=MessageDoubt.RANGE_OF_SIZES))
     words = _prose_words(_ON_A_CLUSTER.sub(f" {_ON} ", left_out(folded(held).replace("\ue000", "\u202f"))))
-    rows: list[str] = []
+    rows: list[GrammarRow] = []
     try:
         marked, doubt = _joined(mark_words(words, rows, prose=True), author)
         attached = attach(marked, rows, prose=True)
@@ -165,7 +175,7 @@ def _read_prose(text: str, author: Recipient) -> Excerpt:
         quantity = Quantity(read_label(LABEL + label)[0])
         if quantity in placed:  # the same value given twice in a message: which is meant is not guessed
             question = question or UserInputError(ErrorCode.UNPLACED_NUMBER, token=value, quantity=quantity.value,
-                                                  rule="two_numbers_one_value", suggestions=(
+                                                  rule=MessageDoubt.TWO_NUMBERS_ONE_VALUE, suggestions=(
                                                       f"{quantity.value}:{placed[quantity]}",
                                                       f"{quantity.value}:{value}"))
             placed[quantity] = ""

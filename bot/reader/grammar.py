@@ -5,17 +5,18 @@
     64 A100 GPUs @ 2000 img/s      → a model name before a word for devices goes with it; `@` says nothing
     64 2000 efficiency 90          → asked: `efficiency` could be 2000's or 90's
 
-`PHRASES` rewrite the command's text before its words are told apart (a rate spelled out, a single device, a
-count written on a model, scale words); `ATTACHMENTS` say which number a label is for; `QUESTIONS` are what is
-asked or refused instead of guessed. Every outcome names its row, so a test can count that each row fires, and
-`docs/reading.md` shows each row with an example computed by today's code (`scripts/reading_rules.py`).
-The words themselves are `bot.reader.labels`'; `bot.reader.attachment` applies the rows.
+`PHRASES` rewrite the command's text before its words are told apart (a rate spelled out, a single device, a count
+written on a model, scale words); `ATTACHMENTS` say which number a label is for; `QUESTIONS` are what is asked or
+refused instead of guessed. Every outcome names its row by the table's own enum (`Phrasing`, `Attachment`, `Doubt`), so
+a test can count that each row fires, and `docs/reading.md` shows each row with an example computed by today's code
+(`scripts/reading_rules.py`). The words themselves are `bot.reader.labels`'; `bot.reader.attachment` applies the rows.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from enum import StrEnum
 
 from bot.model.calculator import Quantity
 from bot.reader.grouping import KEYED, LABEL
@@ -26,8 +27,8 @@ from bot.reader.labels import (
 )
 from bot.reader.languages import LANGUAGES
 
-__all__ = ["ATTACHMENTS", "CJK", "NUM", "PER", "PER_MARK", "PHRASES", "QUESTIONS", "Phrase", "Row", "is_number",
-           "label_word", "read_label", "rewrite"]
+__all__ = ["ATTACHMENTS", "CJK", "NUM", "PER", "PER_MARK", "PHRASES", "QUESTIONS", "Attachment", "Doubt",
+           "GrammarRow", "Phrase", "Phrasing", "Row", "is_number", "label_word", "read_label", "rewrite"]
 
 D, V, E, A = Quantity.DEVICES, Quantity.THROUGHPUT, Quantity.EFFICIENCY, Quantity.ACTUAL
 PER = "per"  # what a per-device phrase names: a rate, and that it is one device's
@@ -35,11 +36,52 @@ _PAYLOAD = "\ue004"  # between a label's quantity and its word as typed: `\ue003
 PER_MARK, _SPACE = "\ue010", "\ue011"  # a per-device phrase, kept one word (`per GPU`)
 
 
+class Phrasing(StrEnum):
+    """The name of a row of `PHRASES`, in the rows a command was read by (`Command.grammar`)."""
+
+    SINGLE_DEVICE = "single_device"
+    PER_DEVICE = "per_device"
+    CJK_WRITTEN_TOGETHER = "cjk_written_together"
+    PER_SECOND_SPELLED_OUT = "per_second_spelled_out"
+    PER_SECOND_BEFORE_THE_NUMBER = "per_second_before_the_number"
+    COUNT_ON_A_MODEL = "count_on_a_model"
+    MODEL_BEFORE_A_DEVICE_WORD = "model_before_a_device_word"
+    SCALE_WORD = "scale_word"
+
+
+class Attachment(StrEnum):
+    """The name of a row of `ATTACHMENTS`, in the rows a command was read by (`Command.grammar`)."""
+
+    UNIT_ON_ITS_NUMBER = "unit_on_its_number"
+    COLON_AFTER_A_UNIT = "colon_after_a_unit"
+    UNIT_AFTER_ITS_NUMBER = "unit_after_its_number"
+    LABEL_BEFORE_ITS_NUMBER = "label_before_its_number"
+    UNIT_BESIDE_A_UNIT = "unit_beside_a_unit"
+    PERCENT_SIGN = "percent_sign"
+    FILLER = "filler"
+    PER_DEVICE_BESIDE_A_CLUSTER_RATE = "per_device_beside_a_cluster_rate"
+    ONE_DEVICE_BESIDE_A_COUNT = "one_device_beside_a_count"
+    BARE_NUMBERS_IN_ORDER = "bare_numbers_in_order"
+
+
+class Doubt(StrEnum):
+    """The name a question of `QUESTIONS` carries (`UserInputError.rule`), one per row."""
+
+    LABEL_BETWEEN_TWO_NUMBERS = "label_between_two_numbers"
+    TWO_UNITS_ON_ONE_NUMBER = "two_units_on_one_number"
+    NUMBERS_OUT_OF_ORDER = "numbers_out_of_order"
+    GROUP_BEFORE_A_UNIT = "group_before_a_unit"
+    UNKNOWN_UNIT = "unknown_unit"
+
+
+GrammarRow = Phrasing | Attachment | Doubt
+
+
 @dataclass(frozen=True)
 class Row:
     """One row of the grammar: its name, what it says, and an example (locale, text)."""
 
-    name: str
+    name: GrammarRow
     says: str
     example: tuple[str, str]
 
@@ -67,33 +109,41 @@ _SCALES = "|".join(sorted(map(re.escape, SCALE_WORDS), key=len, reverse=True))
 CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
 _PER_WORDS = _any("per")
 PHRASES: tuple[Phrase, ...] = (
-    Phrase("single_device", "`on 1 GPU`, `single card`, `on one`: a rate that is one device's, not a count.",
+    Phrase(Phrasing.SINGLE_DEVICE,
+           "`on 1 GPU`, `single card`, `on one`: a rate that is one device's, not a count.",
            ("en-US", "64 GPUs, 2000 img/s on 1 GPU, 90%"),
            re.compile(rf"(?i)\b(?:{_any('on')}\s+(?:1|{_any('one')[3:]}\s+{_DEV}|{_any('single')}\s+{_DEV}|on one)\b|"
                       r"(?<![\d.,])1\s*(?:台|枚|基)\s*(?:あたり|当たり)"),
            f" {PER_MARK}single{_SPACE}device "),
-    Phrase("per_device", "`per GPU`, `/GPU`, `pro Gerät`, `GPU당`, `GPU当たり`: the rate beside it is one device's.",
+    Phrase(Phrasing.PER_DEVICE,
+           "`per GPU`, `/GPU`, `pro Gerät`, `GPU당`, `GPU当たり`: the rate beside it is one device's.",
            ("en-US", "per GPU 2000 img/s, 64 GPUs, 90%"),
            re.compile(rf"(?i)(?:\b{_PER_WORDS}[- ]|(?<=\d)/){_DEV}(?![\w/])|(?:gpu|卡|デバイス|장치|기기|디바이스)"
                       r"\s*(?:당|当たり|あたり)"), f" {PER_MARK}per{_SPACE}device "),
-    Phrase("cjk_written_together", "CJK words and numbers written together are read apart (not `2万`).",
+    Phrase(Phrasing.CJK_WRITTEN_TOGETHER,
+           "CJK words and numbers written together are read apart (not `2万`).",
            ("ja-JP", "64台で2000サンプル/秒、効率90%"),
            re.compile(rf"(?<=[\d%])(?=[{CJK}])(?![千천万萬만亿億억])|(?<=[{CJK}])(?=\d)"), " "),
-    Phrase("per_second_spelled_out", "A rate spelled out is a rate: `samples per second`, `Samples pro Sekunde`.",
+    Phrase(Phrasing.PER_SECOND_SPELLED_OUT,
+           "A rate spelled out is a rate: `samples per second`, `Samples pro Sekunde`.",
            ("de-DE", "64 GPUs 2.000 Samples pro Sekunde 90 %"),
            re.compile(rf"(?i)(?<![\w/])({_NOUN})(?:\s+(?:per|a|pro|par|por|al|each)\s+(?:second|sekunde|seconde|"
                       r"segundo|secondo)|/(?:sec|second|seconde|segundo|secondo|sekunde|seg))\b"), r"\1/s"),
-    Phrase("per_second_before_the_number", "`毎秒`, `每秒`, `초당` before a number make it a rate.",
+    Phrase(Phrasing.PER_SECOND_BEFORE_THE_NUMBER,
+           "`毎秒`, `每秒`, `초당` before a number make it a rate.",
            ("ko-KR", "64대 초당 2000 샘플 효율 90%"),
            re.compile(rf"(?:毎秒|每秒|초당)\s*({NUM})\s*(?:サンプル|枚|トークン|画像|样本|樣本|张|張|图像|影像|샘플|"
                       r"이미지|토큰|개|samples?|tokens?|images?|img)?(?![\w/])"), r"\1 /s"),
-    Phrase("count_on_a_model", "A count written on a device word or a model: `16-GPU`, `8×A100`, `8x H100`.",
+    Phrase(Phrasing.COUNT_ON_A_MODEL,
+           "A count written on a device word or a model: `16-GPU`, `8×A100`, `8x H100`.",
            ("en-US", "8×A100 at 2000 img/s, 90%"),
            re.compile(rf"(?i)(?<=\d)(?:-|\s*[×x]\s*)(?=(?:{_DEV}|{MODELS.pattern[4:]})(?![\w]))"), " "),
-    Phrase("model_before_a_device_word", "A model name before a word for devices goes with it: `64 A100 GPUs`.",
+    Phrase(Phrasing.MODEL_BEFORE_A_DEVICE_WORD,
+           "A model name before a word for devices goes with it: `64 A100 GPUs`.",
            ("en-US", "64 A100 GPUs at 2000 img/s, 90%"),
            re.compile(rf"(?i)(?<![\w-]){MODELS.pattern[4:]}[\s-]+(?={_DEV}\b)"), ""),
-    Phrase("scale_word", "A scale word after a number is its suffix: `115,2 mil`, `1,2 Mio.`, `2 thousand`.",
+    Phrase(Phrasing.SCALE_WORD,
+           "A scale word after a number is its suffix: `115,2 mil`, `1,2 Mio.`, `2 thousand`.",
            ("pt-BR", "64 GPUs, 115,2 mil amostras/s, 90%"),
            re.compile(rf"(?i)(?<=\d)\s*({_SCALES})(?![\w.])"), ""),
 )
@@ -104,36 +154,51 @@ def _scale(match: re.Match[str]) -> str:
 
 
 ATTACHMENTS: tuple[Row, ...] = (
-    Row("unit_on_its_number", "A unit written on its number is that number's: `64台`, `2000img/s`, `2000/s`.",
+    Row(Attachment.UNIT_ON_ITS_NUMBER,
+        "A unit written on its number is that number's: `64台`, `2000img/s`, `2000/s`.",
         ("en-US", "64 2000/s 90%")),
-    Row("colon_after_a_unit", "A colon after a unit or device word ends it: `64 GPUs: 2000 img/s` (a key word's "
+    Row(Attachment.COLON_AFTER_A_UNIT,
+        "A colon after a unit or device word ends it: `64 GPUs: 2000 img/s` (a key word's "
         "colon, `d: 64`, still names the number after it).", ("en-US", "64 GPUs: 2000 img/s, 90%")),
-    Row("unit_after_its_number", "A unit or label right after a number names it: `64 GPUs`, `90% efficiency`.",
+    Row(Attachment.UNIT_AFTER_ITS_NUMBER,
+        "A unit or label right after a number names it: `64 GPUs`, `90% efficiency`.",
         ("en-US", "2000 img/s 64 GPUs 90%")),
-    Row("label_before_its_number", "A label with no number before it names the one after it: `efficiency 90%`, "
+    Row(Attachment.LABEL_BEFORE_ITS_NUMBER,
+        "A label with no number before it names the one after it: `efficiency 90%`, "
         "`GPU 64개`.", ("en-US", "efficiency 90% 64 GPUs 2000")),
-    Row("unit_beside_a_unit", "A unit right after another one of the same number confirms it: `2000 img/s per "
+    Row(Attachment.UNIT_BESIDE_A_UNIT,
+        "A unit right after another one of the same number confirms it: `2000 img/s per "
         "GPU`, `actual throughput: 115200`.", ("en-US", "64 GPUs, 2000 img/s each, 90%")),
-    Row("percent_sign", "A percent sign settles the efficiency, wherever it stands.", ("en-US", "90% 64 2000")),
-    Row("filler", "A filler says nothing and goes: `at`, `@`, `×`, `with`, `mit`, `avec`, `で`.",
+    Row(Attachment.PERCENT_SIGN,
+        "A percent sign settles the efficiency, wherever it stands.", ("en-US", "90% 64 2000")),
+    Row(Attachment.FILLER,
+        "A filler says nothing and goes: `at`, `@`, `×`, `with`, `mit`, `avec`, `で`.",
         ("en-US", "64 GPUs @ 2000 img/s with 90%")),
-    Row("per_device_beside_a_cluster_rate", "Of two rates, the one said to be one device's is the throughput, the "
+    Row(Attachment.PER_DEVICE_BESIDE_A_CLUSTER_RATE,
+        "Of two rates, the one said to be one device's is the throughput, the "
         "other the cluster's actual throughput.", ("en-US", "64 GPUs, 2000 img/s per GPU, 115200 img/s")),
-    Row("one_device_beside_a_count", "`1 GPU` beside another count of devices: the rate after it is one device's.",
+    Row(Attachment.ONE_DEVICE_BESIDE_A_COUNT,
+        "`1 GPU` beside another count of devices: the rate after it is one device's.",
         ("en-US", "1 GPU: 2000 img/s, 64 GPUs: 115200 img/s")),
-    Row("bare_numbers_in_order", "Numbers no unit names take the values left in the order devices, throughput, "
+    Row(Attachment.BARE_NUMBERS_IN_ORDER,
+        "Numbers no unit names take the values left in the order devices, throughput, "
         "efficiency.", ("en-US", "64 GPUs 2000 90%")),
 )
 QUESTIONS: tuple[Row, ...] = (
-    Row("label_between_two_numbers", "A label that could name the number before it or the one after it is asked "
+    Row(Doubt.LABEL_BETWEEN_TWO_NUMBERS,
+        "A label that could name the number before it or the one after it is asked "
         "about.", ("en-US", "64 2000 efficiency 90")),
-    Row("two_units_on_one_number", "A number two units name differently (`efficiency 64 GPUs`) is asked about.",
+    Row(Doubt.TWO_UNITS_ON_ONE_NUMBER,
+        "A number two units name differently (`efficiency 64 GPUs`) is asked about.",
         ("en-US", "efficiency 64 GPUs 2000 90%")),
-    Row("numbers_out_of_order", "Where a unit names a number out of the order devices, throughput, efficiency, two "
+    Row(Doubt.NUMBERS_OUT_OF_ORDER,
+        "Where a unit names a number out of the order devices, throughput, efficiency, two "
         "or more numbers without a unit are asked about, not placed by order.", ("en-US", "2000 img/s 64 90")),
-    Row("group_before_a_unit", "A unit after a group of three that a number stands right before, left apart by "
+    Row(Doubt.GROUP_BEFORE_A_UNIT,
+        "A unit after a group of three that a number stands right before, left apart by "
         "the count of numbers (`115 200 img/s`), is asked about.", ("fr-FR", "64 GPU 115 200 img/s")),
-    Row("unknown_unit", "A word written as a unit after a number that dpscale does not know (`TFLOPS`) is named.",
+    Row(Doubt.UNKNOWN_UNIT,
+        "A word written as a unit after a number that dpscale does not know (`TFLOPS`) is named.",
         ("en-US", "64 GPUs 2000 TFLOPS 90%")),
 )
 
@@ -147,10 +212,10 @@ def read_label(word: str) -> tuple[str, str]:
     name, _, shown = word[1:].partition(_PAYLOAD)
     return name, shown.replace(_SPACE, " ").lstrip(PER_MARK)
 
-def rewrite(text: str, rows: list[str]) -> str:
+def rewrite(text: str, rows: list[GrammarRow]) -> str:
     """The text with every phrase of `PHRASES` rewritten, each row that did so named in `rows`."""
     for phrase in PHRASES:
-        replace = _scale if phrase.name == "scale_word" else phrase.replace
+        replace = _scale if phrase.name is Phrasing.SCALE_WORD else phrase.replace
         text, count = phrase.pattern.subn(replace, text)  # type: ignore[call-overload]
         if count:
             rows.append(phrase.name)

@@ -25,7 +25,7 @@ from bot.model.calculator import Quantity
 from bot.reader.attachment import attach, has_words, mark_words
 from bot.reader.evidence import clue_marks
 from bot.reader.folding import folded
-from bot.reader.grammar import read_label
+from bot.reader.grammar import GrammarRow, read_label
 from bot.reader.grouping import LABEL, join_percent_signs, join_space_groups, join_suffixes, split_keyed
 from bot.reader.keywords import forecast_words, help_words, keywords
 from bot.reader.numbers import SPACES, resolve_locale
@@ -63,7 +63,7 @@ class Command:
     notes: tuple[Note, ...] = ()
     wants_help: bool = False
     unit: str | None = None  # the throughput's unit word as typed (`tokens/s`), which the reply keeps
-    grammar: tuple[str, ...] = ()  # the rows of `bot.reader.grammar` that decided where its labelled numbers go
+    grammar: tuple[GrammarRow, ...] = ()  # the rows of `bot.reader.grammar` that decided where its labelled numbers go
 
 
 def parse_command(text: str, recipient: RecipientLike) -> Command:
@@ -95,7 +95,7 @@ def parse_words(words: list[str], recipient: Recipient) -> Command:
         return Command(recipient=recipient, wants_help=True)  # `help`, and `help me`: words but no numbers after it
     reader = reader_for(recipient)
     readings: dict[Quantity, tuple[Reading, Bare | None]] = {}
-    rows: list[str] = []
+    rows: list[GrammarRow] = []
     marked = mark_words(words, rows) if has_words(words) and any(map(str.isnumeric, "".join(words))) else words
     words = join_space_groups(marked, len(POSITIONAL_ORDER),
                               lambda: all(style.group in SPACES for style in recipient.own_styles))
@@ -169,7 +169,7 @@ def _split_key(word: str) -> Word:
 
 def _command_from(
     readings: dict[Quantity, tuple[Reading, Bare | None]], recipient: Recipient, unit: str | None = None,
-    grammar: tuple[str, ...] = (),
+    grammar: tuple[GrammarRow, ...] = (),
 ) -> Command:
     notes = tuple(
         Note(quantity, reading, bare_one=bare is Bare.ONE)

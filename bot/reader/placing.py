@@ -12,6 +12,7 @@ from typing import NamedTuple
 
 from bot.errors import ErrorCode, UserInputError
 from bot.model.calculator import Quantity
+from bot.reader.grammar import Attachment, Doubt, GrammarRow
 from bot.reader.grouping_rules import Grouping
 from bot.reader.numbers import SPACES
 
@@ -30,7 +31,7 @@ class Word(NamedTuple):
     key: str | None  # its key, casefolded (`durchsatz`); None for a bare number
 
 
-def placed_values(keyed: list[Word], labelled: bool, rows: list[str]) -> dict[Quantity, str]:
+def placed_values(keyed: list[Word], labelled: bool, rows: list[GrammarRow]) -> dict[Quantity, str]:
     """Where each value goes: a named or labelled one where its name says, a percentage to the efficiency
     (`90% 64 2000`), the other numbers to the values left in order (`bot.reader.grammar`'s `bare_numbers_in_order`),
     unless a unit named a number out of that order: then two or more of them are asked about."""
@@ -57,8 +58,8 @@ def placed_values(keyed: list[Word], labelled: bool, rows: list[str]) -> dict[Qu
             raise UserInputError(ErrorCode.DUPLICATE_QUANTITY, token=word, quantity=quantity.value)
         placed[quantity] = raw
     # the rows of `bot.reader.grammar` that placed the numbers no unit named
-    rows.extend(["percent_sign"] if percent_free and Quantity.EFFICIENCY in taken.values() else [])
-    rows.extend(["bare_numbers_in_order"] if any("%" not in keyed[i].value for i in taken) else [])
+    rows.extend([Attachment.PERCENT_SIGN] if percent_free and Quantity.EFFICIENCY in taken.values() else [])
+    rows.extend([Attachment.BARE_NUMBERS_IN_ORDER] if any("%" not in keyed[i].value for i in taken) else [])
     if labelled:
         _ask_out_of_order(keyed, {index: q for index, q in taken.items() if "%" not in keyed[index].value})
     return placed
@@ -80,7 +81,7 @@ def _ask_out_of_order(keyed: list[Word], taken: dict[int, Quantity]) -> None:
              if each.quantity is not None and "=" not in each.word and ":" not in each.word]
     for index, quantity in taken.items():
         if any(other < index and place > order[quantity] for other, place in units):
-            raise UserInputError(ErrorCode.UNPLACED_NUMBER, token=keyed[index].word, rule="numbers_out_of_order",
+            raise UserInputError(ErrorCode.UNPLACED_NUMBER, token=keyed[index].word, rule=Doubt.NUMBERS_OUT_OF_ORDER,
                                  suggestions=tuple(f"{q.value}:{keyed[index].value}" for q in POSITIONAL_ORDER
                                                    if q in taken.values()))
 

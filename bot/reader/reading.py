@@ -5,9 +5,9 @@ values, a form's fields, a series of measurements), so that all numbers are read
 
     >>> from bot.reader.recipient import Recipient
     >>> read_number("2,000", Recipient.parse("en-US")).rule
-    'house_form'
+    <ReadingRule.HOUSE_FORM: 'house_form'>
     >>> read_number("0,9", Recipient.parse("en-US")).rule
-    'one_other_reading'
+    <ReadingRule.ONE_OTHER_READING: 'one_other_reading'>
 """
 
 from __future__ import annotations
@@ -19,11 +19,11 @@ from bot.errors import UserInputError
 from bot.reader.candidates import SUFFIXES, AskReason, Candidates, Reader, candidates, reader_for
 from bot.reader.numbers import neighbour_styles, own_styles, slack_styles
 from bot.reader.recipient import RecipientLike, as_recipient
-from bot.reader.rules import RULES, Case, Outcome, Reading, ReadingKind, Rule, decide
+from bot.reader.rules import RULES, Case, Outcome, Reading, ReadingKind, ReadingRule, Rule, decide
 
-_ONLY, _BREAKS = "only_reading", "own_reading_breaks_a_rule"  # the rows that decide plain digits (`RULES`)
-__all__ = ["RULES", "SUFFIXES", "AskReason", "Candidates", "Outcome", "Reader", "Reading", "ReadingKind", "Rule",
-           "neighbour_styles", "own_styles", "read_number", "reader_for", "slack_styles", "token_marks"]
+__all__ = ["RULES", "SUFFIXES", "AskReason", "Candidates", "Outcome", "Reader", "Reading", "ReadingKind",
+           "ReadingRule", "Rule", "neighbour_styles", "own_styles", "read_number", "reader_for", "slack_styles",
+           "token_marks"]
 
 
 def read_number(
@@ -43,7 +43,8 @@ def read_number(
     if token.isascii() and token.isdigit():  # plain digits, most tokens: every format reads them alike
         value = +Decimal(token)  # `+`: to the context's precision, as the arithmetic of the rules rounds
         fits = possible is None or possible(value)
-        return Reading(token, value, rule=_ONLY if fits else _BREAKS)  # as `decide` would: no other reading
+        # as `decide` would: no other reading
+        return Reading(token, value, rule=ReadingRule.ONLY_READING if fits else ReadingRule.OWN_READING_BREAKS_A_RULE)
     decision = decide(_case(token, reader, possible, evidence))
     if isinstance(decision, UserInputError):
         raise decision

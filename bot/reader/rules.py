@@ -2,9 +2,9 @@
 (`bot.reader.candidates`) and the evidence of the rest of its command, whether it is read silently, read with a note,
 asked about or refused; the first rule that applies decides, and its outcome carries the rule's name.
 
-`docs/reading.md` is this table, rendered by `scripts/reading_rules.py` (a test keeps it current). A rule's
-condition leaves out what the rules before it have decided: the order is part of the rules, and swapping any
-two neighbours changes some outcome (`tests/test_rules.py`).
+`docs/reading.md` is this table, rendered by `scripts/reading_rules.py` (a test keeps it current); a row's name is a
+`ReadingRule`. A rule's condition leaves out what the rules before it have decided: the order is part of the rules, and
+swapping any two neighbours changes some outcome (`tests/test_rules.py`).
 """
 
 from __future__ import annotations
@@ -24,6 +24,24 @@ class ReadingKind(StrEnum):
     AMBIGUOUS = "ambiguous"  # read in the reader's format, another's alternative noted (no rule reads so today)
 
 
+class ReadingRule(StrEnum):
+    """The name of a row of `RULES`, which the outcome it decides carries (`Reading.rule`, `UserInputError.rule`)."""
+
+    FIRST_GROUP_TOO_LONG = "first_group_too_long"
+    ONLY_READING = "only_reading"
+    OWN_READING_BREAKS_A_RULE = "own_reading_breaks_a_rule"
+    HOUSE_FORM_IN_DOUBT = "house_form_in_doubt"
+    HOUSE_FORM = "house_form"
+    OTHER_FORMAT_READS_OTHERWISE = "other_format_reads_otherwise"
+    ONE_OWN_READING_POSSIBLE = "one_own_reading_possible"
+    OWN_FORMATS_DISAGREE = "own_formats_disagree"
+    ONE_OTHER_READING = "one_other_reading"
+    ONE_OTHER_FORMAT = "one_other_format"
+    OTHER_FORMATS_DISAGREE = "other_formats_disagree"
+    EVERY_READING_BREAKS_A_RULE = "every_reading_breaks_a_rule"
+    UNREADABLE = "unreadable"
+
+
 class Outcome(StrEnum):
     READ = "read"
     NOTE = "read, with a note"
@@ -39,7 +57,7 @@ class Reading:
     value: Decimal
     kind: ReadingKind | None = None
     alternative: Decimal | None = None
-    rule: str = field(default="", compare=False)  # the name of the rule that decided (`RULES`)
+    rule: ReadingRule | None = field(default=None, compare=False)  # the row of `RULES` that decided
 
 
 @dataclass(frozen=True)
@@ -118,7 +136,7 @@ class Rule:
     """One row of the table: its name, what it decides, the rule in words, an example (reader, token and the
     quantity it is for, or None for any), and how it decides (None: it does not apply)."""
 
-    name: str
+    name: ReadingRule
     outcome: Outcome
     says: str
     example: Example
@@ -129,58 +147,59 @@ def _one_own_reading_possible(case: Case) -> Decision | None:
     return case.read(next(iter(case.fitting_natives))) if len(case.fitting_natives) == 1 else None
 
 
+R = ReadingRule
 RULES: tuple[Rule, ...] = (
-    Rule("first_group_too_long", Outcome.ASK,
+    Rule(R.FIRST_GROUP_TOO_LONG, Outcome.ASK,
          "Four or more digits, a mark that is not the reader's decimal mark, three digits: a group mark typed in the "
          "wrong place, or another format's decimal mark, a thousand times apart.", Example("en-US", "2000,000"),
          lambda c: c.ask(set(c.found.loose), AskReason.LOOSE_GROUP)
          if c.found.loose and all(map(c.fits, c.found.loose)) else None),
-    Rule("only_reading", Outcome.READ,
+    Rule(R.ONLY_READING, Outcome.READ,
          "The reader's own formats read it one way, and no other format that could be meant reads it otherwise.",
          Example("de-DE", "2.000,5"),
          lambda c: c.read(c.own) if c.own is not None and not c.others else None),
-    Rule("own_reading_breaks_a_rule", Outcome.READ,
+    Rule(R.OWN_READING_BREAKS_A_RULE, Outcome.READ,
          "The reader's own reading breaks the quantity's rule (`1.024` devices): read so, and the rule says what "
          "is wrong.", Example("en-US", "1.024", "devices"),
          lambda c: c.read(c.own) if c.own is not None and not c.fits(c.own) else None),
-    Rule("house_form_in_doubt", Outcome.ASK,
+    Rule(R.HOUSE_FORM_IN_DOUBT, Outcome.ASK,
          "Written as dpscale writes it for the reader, but the rest of the command (`0,9`, `%90`, German key "
          "words) points to a format that reads it otherwise.", Example("en-US", "1,234", evidence=","),
          lambda c: c.ask({c.own, *c.doubts}, AskReason.OTHER_LOCALES)
          if c.own is not None and c.found.house and c.doubts else None),
-    Rule("house_form", Outcome.READ,
+    Rule(R.HOUSE_FORM, Outcome.READ,
          "Written exactly as dpscale writes that value for the reader (no k, M or G, which it never writes): a "
          "reply's figures pasted back read silently.", Example("en-US", "2,000"),
          lambda c: c.read(c.own) if c.own is not None and c.found.house else None),
-    Rule("other_format_reads_otherwise", Outcome.ASK,
+    Rule(R.OTHER_FORMAT_READS_OTHERWISE, Outcome.ASK,
          "The reader's format reads it one way, and another format that could be meant (another Slack locale's "
          "everyday one) reads it otherwise: a thousand times off, so asked.", Example("en-US", "2.000"),
          lambda c: c.ask({c.own, *c.others}, AskReason.OTHER_LOCALES) if c.own is not None and c.others else None),
-    Rule("one_own_reading_possible", Outcome.READ,
+    Rule(R.ONE_OWN_READING_POSSIBLE, Outcome.READ,
          "The reader's own formats disagree (the unknown format, es-LA, `lang=`), but only one of their readings "
          "could be meant for the quantity.", Example("en-US@unknown", "1.500", "devices"),
          _one_own_reading_possible),
-    Rule("own_formats_disagree", Outcome.ASK,
+    Rule(R.OWN_FORMATS_DISAGREE, Outcome.ASK,
          "The reader's own formats read it differently: the unknown format, Slack's es-LA, or the user's own "
          "format beside the one `lang=` chose.", Example("es-LA", "2.000"),
          lambda c: c.ask(c.fitting_natives or c.found.natives, c.found.reader.reason) if c.found.natives else None),
-    Rule("one_other_reading", Outcome.NOTE,
+    Rule(R.ONE_OTHER_READING, Outcome.NOTE,
          "Not the reader's format, and the other formats read it one way only: read so, with a note (where it "
          "breaks the quantity's rule, the rule says what is wrong).", Example("de-DE", "0.9"),
          lambda c: c.read(next(iter(c.all_foreign)), ReadingKind.OTHER_CONVENTION)
          if len(c.all_foreign) == 1 else None),
-    Rule("one_other_format", Outcome.NOTE,
+    Rule(R.ONE_OTHER_FORMAT, Outcome.NOTE,
          "Not the reader's format; the other formats read it several ways, only one of which could be meant.",
          Example("fr-FR", "1.500", "efficiency"),
          lambda c: c.read(next(iter(c.others)), ReadingKind.OTHER_CONVENTION) if len(c.others) == 1 else None),
-    Rule("other_formats_disagree", Outcome.ASK,
+    Rule(R.OTHER_FORMATS_DISAGREE, Outcome.ASK,
          "Not the reader's format, and the formats that can read it disagree.", Example("fr-FR", "2.000"),
          lambda c: c.ask(set(c.others), AskReason.NOT_YOURS) if c.others else None),
-    Rule("every_reading_breaks_a_rule", Outcome.ASK,
+    Rule(R.EVERY_READING_BREAKS_A_RULE, Outcome.ASK,
          "Not the reader's format, and the formats that read it disagree, every reading breaking the "
          "quantity's rule.", Example("fr-FR", "-1.500", "devices"),
          lambda c: c.ask(c.all_foreign, AskReason.NOT_YOURS) if c.all_foreign else None),
-    Rule("unreadable", Outcome.REFUSE,
+    Rule(R.UNREADABLE, Outcome.REFUSE,
          "No format reads it.", Example("en-US", "1,2,3"),
          lambda c: UserInputError(ErrorCode.NOT_A_NUMBER, token=c.found.token)),
 )

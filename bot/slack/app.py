@@ -15,8 +15,9 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.http_retry import HttpRequest, HttpResponse, RetryState, default_retry_handlers
 from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 
+from bot.policy import API_TIMEOUT
 from bot.reader.numbers import resolve_locale
-from bot.settings import API_TIMEOUT, Settings
+from bot.settings import Settings
 from bot.slack import (
     actions,
     charts,

@@ -27,7 +27,7 @@ class Delivery(Enum):
 class BadAnswerRetry(RetryHandler):
     """One retry of a call Slack answered with a server error (5xx), or with a page that is not its JSON at all (a
     proxy's HTML): Slack did not do what was asked. A body cut short is not retried here: Slack may have done it,
-    and the caller looks before asking again (bot/slack/events.py)."""
+    and the caller looks before asking again (bot/slack/threads.py)."""
 
     def __init__(self, json_expected: bool = True) -> None:
         super().__init__(max_retry_count=1)

@@ -13,8 +13,8 @@ in its kind's own thread pool. While it is queued or running here, this process'
 before each step that talks to Slack it holds its lease again (`hold`), and one another process took over stops
 there (`LeaseLostError`). It is tried a few times here, then handed back to the database while there is time; once
 the time is up the user gets the kind's apology, with a WARNING: nothing acknowledged is dropped in silence. A
-process that dies leaves its leases to run out; every process's sweeper takes such jobs up (never its own),
-rebuilding their client and context through `runtime`.
+process that dies leaves its leases to run out; every process's sweeper (bot/slack/sweeper.py, which beats the
+heartbeat too) takes such jobs up (never its own), rebuilding their client and context through `runtime`.
 
 A stopping process lets go of the jobs not started (or taken as it began to drain) for another to take at once,
 and gives those running the drain timeout; what still runs then is let go of too, to be taken once a post it may
@@ -35,8 +35,9 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackClientError
 from sqlalchemy.exc import SQLAlchemyError
 
-from bot.settings import FollowUpPolicy
+from bot.policy import FollowUpPolicy
 from bot.shutdown import WorkPool
+from bot.slack.sweeper import Sweeper
 from bot.store import Job, LeaseLostError, Store
 
 log = logging.getLogger(__name__)
@@ -66,13 +67,14 @@ class FollowUps:
     kinds: dict[str, Kind] = field(default_factory=dict)
     pool: Callable[[int, str], WorkPool] = WorkPool  # each kind's pool, from its threads and name
     sleep: Callable[[float], object] = time.sleep  # between tries, and a post's landing wait
-    _stop: threading.Event = field(default_factory=threading.Event)
     _draining: threading.Event = field(default_factory=threading.Event)
-    _sweeper: threading.Thread | None = None
+    _sweeper: Sweeper = field(init=False)  # keeps the leases held here, takes up work nobody holds
     _held: dict[Id, Job] = field(default_factory=dict)  # queued or running here: the heartbeat keeps their leases
     _running: set[Id] = field(default_factory=set)
-    _finished: bool = False  # a job finished here since the database was last scrubbed of finished payloads
     _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __post_init__(self) -> None:
+        self._sweeper = Sweeper(self.store, self.policy, self.heartbeat, self.take_up, self._draining)
 
     def register(self, kind: str, handler: Handler, apology: Handler, logged_as: str | None = None) -> None:
         """`handler(job=, client=, context=)` does a job of `kind` and returns its outcome (a word for the log);
@@ -183,7 +185,7 @@ class FollowUps:
         self._finish(job)
 
     def _finish(self, job: Job) -> None:
-        self._finished = True
+        self._sweeper.finished.set()
         try:
             if not self.store.work.finish(job):
                 log.warning("a %s follow-up was done here after another process had taken it over", job.kind)
@@ -198,12 +200,8 @@ class FollowUps:
             return job
 
     def start(self) -> None:
-        """Begin sweeping (a worker process starts serving)."""
-        if self._sweeper is None or not self._sweeper.is_alive():
-            self._stop.clear()
-            self._draining.clear()
-            self._sweeper = threading.Thread(target=self._sweep, name="dpscale-sweeper", daemon=True)
-            self._sweeper.start()
+        """Begin sweeping (a worker process starts serving): `bot.slack.sweeper`."""
+        self._sweeper.start()
 
     def stop(self, deadline: float) -> int:
         """Stop taking work up; let go of the jobs not started; wait for those running until `deadline`, their
@@ -218,7 +216,7 @@ class FollowUps:
             kind.pool.shutdown(wait=False, cancel_futures=True)  # what has not started never will, here
         self._let_go(queued, "not started")
         left = sum(kind.pool.finish(deadline) for kind in self.kinds.values())
-        self._stop.set()
+        self._sweeper.stop()
         with self._lock:
             running = [job for job_id, job in self._held.items() if job_id in self._running]
         self._let_go(running, "still running at the drain timeout", after=self.policy.call_timeout)
@@ -235,42 +233,6 @@ class FollowUps:
         except SQLAlchemyError as error:
             log.warning("follow-up jobs %s could not be handed back (%s): taken up when their leases end", why,
                         _why(error))
-
-    def _sweep(self) -> None:
-        policy = self.policy
-        # the first expiry a few seconds after start, not beside the first requests of a process that just started
-        expired_at = time.monotonic() - policy.expire_every + min(policy.first_expiry_after, policy.expire_every)
-        beaten_at = scrubbed_at = time.monotonic()
-        failing, first = False, True
-        while not self._stop.wait(0 if first else min(policy.sweep_every, policy.expire_every)):
-            first = False
-            try:
-                if time.monotonic() - beaten_at >= policy.heartbeat:
-                    beaten_at = scrubbed_at = time.monotonic()
-                    self.heartbeat()
-                if self._draining.is_set():
-                    continue
-                if time.monotonic() - expired_at >= policy.expire_every:
-                    expired_at = time.monotonic()
-                    self._expire()
-                if self._finished and time.monotonic() - scrubbed_at >= policy.scrub_every:
-                    scrubbed_at, self._finished = time.monotonic(), False
-                    self.store.database.scrub()
-                self.take_up()
-                if failing:
-                    log.info("the database answers again: follow-up work goes on")
-                failing = False
-            except SQLAlchemyError as error:
-                if not failing:
-                    log.warning("the database cannot be reached (%s): follow-up work waits for it", _why(error))
-                failing = True
-            except Exception:
-                log.exception("the follow-up sweeper failed; it goes on")
-
-    def _expire(self) -> None:
-        deleted = self.store.delete_expired()
-        if any(deleted.values()):
-            log.info("expired rows deleted: %s", " ".join(f"{t}={n}" for t, n in sorted(deleted.items())))
 
     def take_up(self) -> list[Job]:
         """One sweep: jobs nobody holds (never this process's own), taken and queued here; the jobs taken."""

@@ -29,5 +29,4 @@ SERIES_BLOCK_IDS = {"throughput": "series_throughput", "rows": "series_rows"}
 EXPLAIN_ACTION = "dpscale_explain"
 # Workflow Builder's custom step (`bot.slack.steps`): its callback id in every manifest's `functions`
 THROUGHPUT_STEP = "dpscale_throughput"
-STEP_EVENT = "function_executed"
 ANY_ID = re.compile(r".*")  # what an older version's buttons and forms are matched by

@@ -2,6 +2,7 @@
 else's written the way Slack shows it (`@anna`, `#general`), as plain words that ping no one, and Slack's escapes
 of `<`, `>` and `&` undone.
 
+    <@U0BOT> 64 <@U_DE|anna>  → " 64 @anna"          (mention_text: both at once)
     <@U0BOT> 64 2000 90%      → " 64 2000 90%"       (strip_own_mention)
     64 <@U_DE|anna> 90%       → "64 @anna 90%"        (readable_mentions)
     &lt;!here&gt; 64          → "<!here> 64"          (readable_mentions: typed, not a broadcast)
@@ -15,6 +16,11 @@ import re
 _USER = re.compile(r"<@([UWB][A-Z0-9_]+)(?:\|([^>]*))?>")
 _CHANNEL = re.compile(r"<#(C[A-Z0-9_]+)(?:\|([^>]*))?>")
 _GROUP = re.compile(r"<!subteam\^([A-Z0-9_]+)(?:\|([^>]*))?>")
+
+
+def mention_text(text: str, bot_user_id: str | None) -> str:
+    """The command in a mention: the bot's own mention removed, anyone else's shown as `@name`."""
+    return readable_mentions(strip_own_mention(text, bot_user_id))
 
 
 def strip_own_mention(text: str, bot_user_id: str | None, *, leading_only: bool = False) -> str:

@@ -23,8 +23,8 @@ from slack_bolt.logger import get_bolt_app_logger
 from slack_bolt.middleware import Middleware
 from slack_sdk import WebClient
 
+from bot.policy import FollowUpPolicy
 from bot.reader.recipient import Recipient
-from bot.settings import FollowUpPolicy
 from bot.shutdown import WorkPool
 from bot.slack.followups import FollowUps
 from bot.slack.locales import LocaleDirectory
@@ -36,8 +36,6 @@ shutdown_log = logging.getLogger("bot.server")
 
 # when the web front received a request (`time.monotonic()`), as it tells the listeners (bot/web/http.py)
 ARRIVAL_HEADER = "x-dpscale-arrived"
-EVENT_MEMORY_TTL = 3600.0  # Slack retries an event for at most about an hour
-SHARE_MEMORY_TTL = 1800.0  # a response_url, and so a Share button, works for 30 minutes
 ACK_BUDGET = 2.5  # seconds: Slack waits 3 s for an acknowledgement, and a trigger_id lives as long
 BACKGROUND_THREADS = 8
 LAZY_THREADS = 5  # Bolt's own default for its lazy listeners
@@ -95,12 +93,6 @@ class Services:
         """True for the first process to handle `key` (an event id, a click), False for any later one: the
         database decides, so it holds across every process and host."""
         return self.store.handled.first(kind, key, ttl, workspace_of(context))
-
-    @property
-    def pools(self) -> tuple[WorkPool, ...]:
-        """Where work outlives its request, for a stopping server to wait for: lazy listeners first, since what
-        they start could still go to the background pool."""
-        return (self.lazy, self.background, *(kind.pool for kind in self.followups.kinds.values()))
 
     def start(self) -> None:
         """A worker process begins serving (bot/web/asgi.py's lifespan): its sweeper of follow-up work starts."""

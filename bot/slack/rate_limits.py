@@ -10,7 +10,7 @@ from typing import Any
 from slack_bolt import BoltContext, BoltResponse
 
 from bot.slack.ids import RATE_LIMITED_EVENT
-from bot.slack.plumbing import EVENT_MEMORY_TTL, services_of
+from bot.slack.plumbing import services_of
 from bot.store import EVENT
 
 logger = logging.getLogger(__name__)
@@ -25,7 +25,8 @@ def note_rate_limit(body: dict[str, Any], context: BoltContext) -> BoltResponse 
     if body.get("type") != RATE_LIMITED_EVENT:
         return None
     team, minute = body.get("team_id") or "-", body.get("minute_rate_limited")
-    if services_of(context).first_time(EVENT, f"rate_limited:{team}:{minute}", EVENT_MEMORY_TTL, context):
+    services = services_of(context)
+    if services.first_time(EVENT, f"rate_limited:{team}:{minute}", services.policy.memory, context):
         logger.warning(
             "app_rate_limited: Slack is dropping this app's events from team %s since %s: more than %d events "
             "within a %d-minute window; answers to mentions in that workspace stop until the window passes",

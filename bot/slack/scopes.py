@@ -2,7 +2,7 @@
 found out when an answer that needed it is lost.
 
 Reading a thread (`conversations.replies`) is how an answer whose post timed out, or whose process died while
-posting, is looked for before it is posted again (bot/slack/events.py); without the history scopes it is taken to
+posting, is looked for before it is posted again (bot/slack/threads.py); without the history scopes it is taken to
 have landed. With SLACK_BOT_TOKEN the scopes are those `auth.test` answered with at start (its `x-oauth-scopes`
 header, read from Bolt's own call); in multi-workspace mode, those SLACK_SCOPES asks each installation for.
 """

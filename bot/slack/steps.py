@@ -41,7 +41,6 @@ logger = logging.getLogger(__name__)
 INPUTS = {Quantity.DEVICES: "devices", Quantity.THROUGHPUT: "throughput", Quantity.EFFICIENCY: "efficiency",
           Quantity.ACTUAL: "actual"}
 READER_INPUT = "user_id"  # whose language and number format: e.g. the person who used the workflow
-OUTPUTS = ("ideal_throughput", "actual_throughput", "speedup", "efficiency", "summary")
 COUNT_CODES = {ErrorCode.NOT_ENOUGH_QUANTITIES, ErrorCode.TOO_MANY_QUANTITIES}  # about the inputs, not one input
 ERROR_LIMIT = 1000  # characters of a failed step's message
 DONE_ALREADY = {"execution_not_in_running_state", "function_execution_not_found"}  # an earlier delivery's outcome

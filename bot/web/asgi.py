@@ -1,11 +1,12 @@
 """The ASGI front the production server runs (bot/server.py, bot/web/workers.py): each request read in full on the
 event loop, then handed to the WSGI app of bot/web/http.py in a worker thread; and each worker process's start and stop.
 
-    front = Front(wsgi_app, settings.web_threads, services_lifespan, settings.web_drain_timeout)
+    front = Front(wsgi_app, settings.web_threads, services_lifespan, settings.web_drain_timeout,
+                  limits=settings.limits, pacing=settings.pacing)
 
 A thread is given to a request only once all of it has arrived: a client that sends its headers and never its
 body, or trickles it, waits on the event loop and is closed at its deadline (bot/web/workers.py), never holding one of
-the `threads`. A body announced or grown past `MAX_BODY` is answered 413 without being kept. The request's
+the `threads`. A body announced or grown past `limits.body_bytes` is answered 413 without being kept. The request's
 arrival (`time.monotonic()` when its headers were read) goes to the WSGI app as `environ[ARRIVED]`, so a request
 that waited for a free thread has that much less of Slack's deadline left.
 
@@ -14,9 +15,11 @@ gunicorn's fork: threads started here belong to the worker), `stop(deadline)` on
 answered what it had received; the deadline is `drain` seconds after the stop began.
 
 Work that can wait (`idle`: a worker's warm-up, bot/processes.py) runs a step at a time in one of the threads
-once the process serves, each step once no request has been in flight for `IDLE_QUIET` seconds (the first
+once the process serves, each step once no request has been in flight for `pacing.idle_quiet` seconds (the first
 request of a process that just started, which is often what started it, goes first); under load that never
-pauses, a step goes ahead after waiting `IDLE_PATIENCE` seconds, so the work is done all the same.
+pauses, a step goes ahead after waiting `pacing.idle_patience` seconds, so the work is done all the same. The
+`limits` and the `pacing` (`bot.policy`) are the front's to hand on: the worker process serving it holds each
+connection to the limits too (bot/web/workers.py).
 
 The bridge to WSGI is this module's own and small, since every request reaches it complete and every answer of
 dpscale's WSGI app is a few kilobytes in one piece: the environ built from the ASGI scope (PEP 3333), the app
@@ -35,7 +38,8 @@ from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
 
-from bot.web.http import ARRIVED, MAX_BODY, WSGIApp
+from bot.policy import Limits, Pacing
+from bot.web.http import ARRIVED, WSGIApp
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -43,9 +47,6 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 _TOO_LARGE = b"request body too large"
 _STOPPING = b"stopping: try again"
-IDLE_POLL = 0.01  # seconds between looks at whether the worker is idle
-IDLE_QUIET = 0.2  # seconds with no request in flight that make a worker idle
-IDLE_PATIENCE = 1.0  # seconds a step of idle work waits for the worker to be idle, before it goes ahead
 log = logging.getLogger("bot.server")
 
 
@@ -64,8 +65,10 @@ class Front:
     """dpscale's WSGI app (bot/web/http.py) as an ASGI app whose requests reach a thread only once complete."""
 
     def __init__(self, app: WSGIApp, threads: int, lifespan: Lifespan | None, drain: float,
-                 idle: Sequence[Callable[[], None]] = ()) -> None:
+                 idle: Sequence[Callable[[], None]] = (), *, limits: Limits, pacing: Pacing) -> None:
         self._app = app
+        self.limits = limits
+        self.pacing = pacing
         self._threads = ThreadPoolExecutor(threads, thread_name_prefix="dpscale-http")
         self._lifespan = lifespan
         self._idle = tuple(idle)
@@ -96,12 +99,12 @@ class Front:
                     await _plain(send, 503, _STOPPING)
             finally:
                 self.in_flight -= 1
-                self._busy_until = time.monotonic() + IDLE_QUIET
+                self._busy_until = time.monotonic() + self.pacing.idle_quiet
 
     async def _serve(self, scope: Scope, receive: Receive, send: Send) -> None:
         arrived = time.monotonic()
         announced = _content_length(scope)
-        if announced is not None and announced > MAX_BODY:
+        if announced is not None and announced > self.limits.body_bytes:
             return await _plain(send, 413, _TOO_LARGE)
         body = bytearray()
         while True:
@@ -109,7 +112,7 @@ class Front:
             if message["type"] == "http.disconnect":
                 return None  # the client went away, or its deadline closed the connection: nothing to answer
             body += message.get("body", b"")
-            if len(body) > MAX_BODY:
+            if len(body) > self.limits.body_bytes:
                 return await _plain(send, 413, _TOO_LARGE)
             if not message.get("more_body"):
                 break
@@ -144,7 +147,7 @@ class Front:
                 if self._lifespan is not None:
                     self._lifespan.start()
                 if self._idle:
-                    self._busy_until = time.monotonic() + IDLE_QUIET
+                    self._busy_until = time.monotonic() + self.pacing.idle_quiet
                     self._idle_task = asyncio.create_task(self._run_idle())
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
@@ -159,12 +162,12 @@ class Front:
 
     async def _run_idle(self) -> None:
         """Each step of `idle` in turn, in one of the threads, once the worker is idle (or after waiting
-        `IDLE_PATIENCE`); a step that fails is logged and the next one runs."""
-        loop = asyncio.get_running_loop()
+        `pacing.idle_patience`); a step that fails is logged and the next one runs."""
+        loop, pacing = asyncio.get_running_loop(), self.pacing
         for step in self._idle:
-            patience = time.monotonic() + IDLE_PATIENCE
+            patience = time.monotonic() + pacing.idle_patience
             while (self.in_flight or time.monotonic() < self._busy_until) and time.monotonic() < patience:
-                await asyncio.sleep(IDLE_POLL)
+                await asyncio.sleep(pacing.idle_poll)
             try:
                 await loop.run_in_executor(self._threads, step)
             except Exception as error:  # noqa: BLE001 - idle work is an optimisation: serving goes on without it

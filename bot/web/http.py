@@ -1,10 +1,10 @@
 """The WSGI front in front of Bolt: a health check, 404 elsewhere, and requests checked for shape first.
 
 The server (bot/server.py, its front bot/web/asgi.py) has already read each request in full, refused a body over
-`MAX_BODY` with 413 and closed connections that stalled. This front then answers a request that cannot
-be a well-formed Slack request — no timestamp or signature in Slack's form, a body that is not UTF-8, a
-JSON or `payload=` body that is not a JSON object — with 400 or 401 and one log line naming the reason,
-never the body; what passes goes to Bolt, which verifies the signature. Anything that still fails is
+its limit (`bot.policy.Limits.body_bytes`) with 413 and closed connections that stalled. This front then answers
+a request that cannot be a well-formed Slack request — no timestamp or signature in Slack's form, a body that is
+not UTF-8, a JSON or `payload=` body that is not a JSON object — with 400 or 401 and one log line naming the
+reason, never the body; what passes goes to Bolt, which verifies the signature. Anything that still fails is
 logged with its traceback and answered 500, so no exception reaches the server.
 
 The front reads a body the way Bolt will (`slack_body`: the content type up to any `;`, JSON when it says so
@@ -31,9 +31,6 @@ from bot.slack.plumbing import ARRIVAL_HEADER
 
 EVENTS_PATH = "/slack/events"
 HEALTH_PATH = "/healthz"
-# Slack's largest requests are interactivity payloads carrying a whole view or message: a modal of 100 blocks
-# with its state, form-encoded, stays well under 1 MiB. Nothing dpscale receives comes near it.
-MAX_BODY = 1 << 20
 # when the server received a request's first bytes (`time.monotonic()`), if it says (bot/server.py): passed to the
 # listeners as a header only this front sets, since Bolt's adapter hands them the headers and nothing else
 ARRIVED = "dpscale.arrived"

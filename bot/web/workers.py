@@ -5,19 +5,22 @@ uvicorn's event loop reads every connection, so a client that connects and sends
 holds a socket but no thread; what it must not do is hold that socket for ever. `GuardedProtocol` adds the
 bounds uvicorn leaves out, through the callbacks httptools' parser calls on it:
 
-- a connection that sends no first byte within `FIRST_BYTE_TIMEOUT` (2 s) is closed: Slack writes its request as
+- a connection that sends no first byte within `Limits.first_byte` (2 s) is closed: Slack writes its request as
   soon as it has connected, so a connection that stays silent is someone else's, and 2,000 of them reconnecting
   over and over cost their sockets for two seconds each;
-- a request must have arrived in full, headers and body, `REQUEST_DEADLINE` seconds after its first byte;
-- headers over `MAX_HEADER` bytes are answered 431 and the connection closed.
+- a request must have arrived in full, headers and body, `Limits.request` seconds after its first byte;
+- headers over `Limits.header_bytes` are answered 431 and the connection closed.
+
+The limits (`bot.policy.Limits`) come with the app the worker serves (`Front.limits`, built from Settings once, in
+the arbiter): `bounded_protocol` binds them to the protocol uvicorn makes for each connection.
 
 A worker dies with its arbiter: on Linux the kernel sends it SIGTERM when the arbiter is gone (prctl's
 `PR_SET_PDEATHSIG`), and everywhere it checks its parent whenever it tells the arbiter it is alive; either way it
 drains as on any SIGTERM, so that a supervisor that restarts a killed arbiter finds the port free. A library's
 error that repeats on every turn of the loop (asyncio's `accept()` failing at the file-descriptor limit, with its
-traceback) is written once per `FLOOD_INTERVAL` with a count of those held back (`OncePerInterval`).
+traceback) is written once per `Pacing.repeat_every` with a count of those held back (`OncePerInterval`).
 
-An idle kept-alive connection is closed by uvicorn after `READ_TIMEOUT` seconds (`timeout_keep_alive`). httptools
+An idle kept-alive connection is closed by uvicorn after `Limits.keep_alive` seconds (`timeout_keep_alive`). httptools
 (llhttp) refuses what RFC 9112 calls ambiguous framing — `Content-Length` beside `Transfer-Encoding`, a second
 `Content-Length`, a bad chunk size — with 400, and never reads bytes after a chunked body as another request.
 """
@@ -40,17 +43,13 @@ from typing import Any, cast
 
 from gunicorn.arbiter import Arbiter
 from gunicorn.glogging import Logger
-from uvicorn import Server
+from uvicorn import Config, Server
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn_worker import UvicornWorker
 
 from bot.logs import stop_writer
+from bot.policy import Limits, Pacing
 
-FIRST_BYTE_TIMEOUT = 2.0  # seconds a new connection may stay silent
-REQUEST_DEADLINE = 10.0  # seconds from a request's first byte by which all of it must have arrived
-READ_TIMEOUT = 10  # seconds an idle kept-alive connection is kept
-MAX_HEADER = 64 * 1024  # Slack's headers are a few hundred bytes
-FLOOD_INTERVAL = 10.0  # seconds: a library's error line that repeats is written once in each
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 log = logging.getLogger("bot.server")
@@ -59,13 +58,18 @@ _TOO_LARGE = (b"HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: te
 
 
 class GuardedProtocol(HttpToolsProtocol):
-    """uvicorn's httptools protocol with the bounds above: one timer per connection, armed for the first byte when
-    the connection opens, re-armed for the whole request when a request begins, disarmed once it has arrived."""
+    """uvicorn's httptools protocol with the bounds above (`limits`): one timer per connection, armed for the first
+    byte when the connection opens, re-armed for the whole request when a request begins, disarmed once it has
+    arrived."""
+
+    def __init__(self, *args: Any, limits: Limits, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.limits = limits
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self._head_bytes = 0
-        self._guard: asyncio.TimerHandle | None = self.loop.call_later(FIRST_BYTE_TIMEOUT, self._too_slow)
+        self._guard: asyncio.TimerHandle | None = self.loop.call_later(self.limits.first_byte, self._too_slow)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
@@ -74,7 +78,7 @@ class GuardedProtocol(HttpToolsProtocol):
     def on_message_begin(self) -> None:
         self._disarm()
         self._head_bytes = 0
-        self._guard = self.loop.call_later(REQUEST_DEADLINE, self._too_slow)
+        self._guard = self.loop.call_later(self.limits.request, self._too_slow)
         super().on_message_begin()
 
     def on_url(self, url: bytes) -> None:
@@ -91,7 +95,7 @@ class GuardedProtocol(HttpToolsProtocol):
 
     def _count(self, size: int) -> None:
         self._head_bytes += size
-        if self._head_bytes > MAX_HEADER and not self.transport.is_closing():
+        if self._head_bytes > self.limits.header_bytes and not self.transport.is_closing():
             self.transport.write(_TOO_LARGE)
             self.transport.close()
 
@@ -108,13 +112,24 @@ class GuardedProtocol(HttpToolsProtocol):
             self.transport.close()
 
 
-class Worker(UvicornWorker):
-    """gunicorn's worker process for dpscale: uvicorn with `GuardedProtocol`, the ASGI lifespan on (each worker
-    starts and drains its follow-up work there), and no access log (bot/logs.py writes one line per request)."""
+def bounded_protocol(limits: Limits) -> Callable[..., GuardedProtocol]:
+    """`GuardedProtocol` held to `limits`, as uvicorn's `http` protocol class (uvicorn calls it with the rest)."""
+    return functools.partial(GuardedProtocol, limits=limits)
 
-    CONFIG_KWARGS: dict[str, Any] = {
+
+def bind(config: Config, limits: Limits) -> None:
+    """uvicorn's `config` held to `limits`: each connection's protocol, and how long an idle one is kept alive."""
+    config.http = bounded_protocol(limits)  # type: ignore[assignment]
+    config.timeout_keep_alive = limits.keep_alive
+
+
+class Worker(UvicornWorker):
+    """gunicorn's worker process for dpscale: uvicorn with `GuardedProtocol` held to the app's `Limits`, the ASGI
+    lifespan on (each worker starts and drains its follow-up work there), and no access log (bot/logs.py writes one
+    line per request)."""
+
+    CONFIG_KWARGS: dict[str, Any] = {  # `http`, the protocol, is set once the app and its limits are loaded (`_serve`)
         "loop": "asyncio",
-        "http": GuardedProtocol,
         "lifespan": "on",
         "access_log": False,
         "server_header": False,
@@ -122,7 +137,6 @@ class Worker(UvicornWorker):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.config.timeout_keep_alive = READ_TIMEOUT
         self.config.timeout_graceful_shutdown = self.cfg.graceful_timeout
         uvicorn_log = logging.getLogger("uvicorn.error")
         _through_root(uvicorn_log)  # through the process's one handler, as every line
@@ -130,8 +144,11 @@ class Worker(UvicornWorker):
         uvicorn_log.addFilter(_said_by_the_drain)
 
     async def _serve(self) -> None:
-        """As uvicorn's worker serves, with a server that says when it begins to stop (`StoppingServer`)."""
+        """As uvicorn's worker serves, held to the app's limits and pacing (`Front`), with a server that says when
+        it begins to stop (`StoppingServer`)."""
         self.config.app = self.wsgi
+        bind(self.config, self.wsgi.limits)
+        hold_back_repeats(self.wsgi.pacing)
         # requests in flight get the drain timeout; gunicorn's graceful timeout adds a grace to it
         self.config.timeout_graceful_shutdown = getattr(self.wsgi, "drain", self.cfg.graceful_timeout)
         server = StoppingServer(config=self.config)
@@ -153,7 +170,6 @@ class Worker(UvicornWorker):
         for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGQUIT):
             signal.signal(signum, _stopped)
         die_with(self.ppid)
-        logging.getLogger("asyncio").addFilter(OncePerInterval(FLOOD_INTERVAL))
 
     async def callback_notify(self) -> None:
         """Every half of gunicorn's timeout: tell the arbiter this worker is alive, or stop if the arbiter is gone
@@ -255,6 +271,14 @@ class OncePerInterval(logging.Filter):
             record.msg = f"{record.msg} ({held} more like it in the last {self.interval:g} s, not written)"
             record.exc_info = record.exc_text = None
         return True
+
+
+def hold_back_repeats(pacing: Pacing) -> OncePerInterval:
+    """asyncio's error lines that repeat (its `accept()` failing at the file-descriptor limit) written once per
+    `pacing.repeat_every` seconds, with a count of those held back: the filter, installed."""
+    held = OncePerInterval(pacing.repeat_every)
+    logging.getLogger("asyncio").addFilter(held)
+    return held
 
 
 def _stopped(signum: int, frame: object) -> None:
