@@ -81,6 +81,7 @@ def placeholder_values(words: Wording) -> dict[str, str]:
         "padded": code(words.plain(Decimal("1.234"))),  # an ambiguous number's decimal reading, its zero added
         "first": code("2"), "second": code("2000"),
         "thousands": code(words.number(Decimal(2000))), "fraction": code(words.number(Decimal("0.9"))),
+        "grouped": code(words.number(Decimal(2000))),
         "percent": code(words.percent(e)), "lang": code(words.key(None) + "de"),
         "command": code("/dpscale series"),
         "name": words.locale_name, "format": words.locale_name, "own": words.format_name(other),
