@@ -208,3 +208,124 @@ def test_one_device_rounded_up_delivers_its_rate_only_with_the_figures_given(lan
     delivers 1,800 samples/s" contradicted it: the 1,800 holds only with the 90 % given."""
     said = text_of(answer("v=2000 e=90% actual=1000", resolve_locale(TAGS[language])))
     assert ROUNDED[language] in said, said
+
+
+# --- a measurement series and its forecast -------------------------------------------------------------------------
+
+def _t(language: str, message: str) -> str:
+    return Wording(resolve_locale(TAGS[language])).gettext(message)
+
+
+NEGATIVE = {  # `v=2000 8=16800 16=33000`: e is −0.0068 and −0.002, both sizes above ideal
+    "en": "The serial fraction e is below zero at the sizes marked ⚠", "en_GB": "The serial fraction e is below zero",
+    "de": "Der serielle Anteil e liegt bei den mit ⚠ markierten Größen unter null",
+    "es": "La fracción serial e es negativa en los tamaños marcados con ⚠",
+    "es_419": "La fracción serial e es negativa en los tamaños marcados con ⚠",
+    "fr": "La fraction séquentielle e est négative aux tailles marquées ⚠",
+    "it": "La frazione seriale e è negativa alle dimensioni segnate con ⚠",
+    "ja": "⚠ の付いた規模では、逐次部分の割合 e が負になっています",
+    "ko": "⚠ 표시가 있는 규모에서는 직렬 비율 e가 0보다 작습니다",
+    "pt_BR": "A fração serial (e) fica abaixo de zero nos tamanhos marcados com ⚠",
+    "zh_Hans": "在标有 ⚠ 的规模下，串行比例 e 小于零", "zh_Hant": "在標有 ⚠ 的規模下，串列比例 e 小於零",
+}
+NEAR_ZERO = ("The serial fraction e is zero, or close to it, at every size: nothing in these measurements limits the "
+             "speedup, which keeps pace with the cluster across the sizes measured.")
+
+
+@pytest.mark.parametrize("language", sorted(NEGATIVE))
+def test_a_serial_fraction_below_zero_is_said_to_be_below_zero(language):
+    """Sizes measured above ideal give a negative e (a superlinear speedup); "e is zero or close to it at every size"
+    was said of them as of a cluster that scales perfectly."""
+    said = text_of(answer("v=2000 8=16800 16=33000", resolve_locale(TAGS[language])))
+    assert NEGATIVE[language] in said and _t(language, NEAR_ZERO) not in said, said
+    assert _t(language, NEAR_ZERO) in text_of(answer("v=2000 8=16000 16=32000", resolve_locale(TAGS[language])))
+
+
+MEASURED = {  # `at=16` where 16 devices were measured: the measurement, and no forecast
+    "en": "*16 devices: measured, not forecast*\nThe table above gives 31,000 samples/s at this size, a speedup of "
+          "15.5×, and an efficiency of 96.88%;",
+    "en_GB": "*16 devices: measured, not forecast*", "de": "*16 Geräte: gemessen, nicht prognostiziert*",
+    "es": "*16 dispositivos: un tamaño medido, no una previsión*",
+    "es_419": "*16 dispositivos: un tamaño medido, no un pronóstico*",
+    "fr": "*16 accélérateurs\u202f: une taille mesurée, pas une prévision*",
+    "it": "*16 dispositivi: una dimensione misurata, non una previsione*",
+    "ja": "*16台は測定済みのため、予測はしません*",
+    "ko": "*디바이스 16개: 측정한 규모이므로 예측하지 않습니다*",
+    "pt_BR": "*16 dispositivos: um tamanho medido, não uma previsão*",
+    "zh_Hans": "*16 台设备：已实测，不做预测*", "zh_Hant": "*16 台裝置：已實測，不做預測*",
+}
+BETWEEN = {  # `at=24` between 16 and 32 measured: interpolated, not extrapolated
+    "en": "*Forecast for 24 devices* (not measured: interpolated between the sizes above)",
+    "en_GB": "(not measured: interpolated between the sizes above)", "de": "(nicht gemessen: zwischen den Größen oben "
+    "interpoliert)", "es": "(interpolada entre los tamaños de arriba, no medida)",
+    "es_419": "(interpolado entre los tamaños de arriba, no medido)",
+    "fr": "(non mesurée\u202f: interpolée entre les tailles ci-dessus)",
+    "it": "(non misurata: interpolata tra le dimensioni qui sopra)", "ja": "上の規模の間で内挿した値）*",
+    "ko": "(측정값이 아니라 위의 규모 사이에서 내삽한 값입니다)",
+    "pt_BR": "(não medida: interpolada entre os tamanhos acima)",
+    "zh_Hans": "（非实测，由上面的规模内插）*", "zh_Hant": "（非實測，由上方的規模內插）*",
+}
+SERIES = "v=2000 8=15800 16=31000 32=59000"
+EXTENDS = ("A forecast extends the measured trend of e to a size you did not measure, and accounts for nothing else: "
+           "not an interconnect that saturates (a link or a switch at capacity), not a change of batch size, not "
+           "another topology (more nodes, another network).")
+
+
+@pytest.mark.parametrize("language", sorted(MEASURED))
+def test_a_forecast_asked_at_a_measured_size_shows_the_measurement(language):
+    """`at=16` with 16 measured was "Forecast for 16 devices (not measured: extrapolated …)" with two model ranges:
+    the reply shows the measured row instead, and says nothing is extrapolated."""
+    reply = answer(f"{SERIES} at=16", resolve_locale(TAGS[language]))
+    said = text_of(reply)
+    assert MEASURED[language] in said, said
+    assert not [line for line in said.splitlines() if line.startswith("•")] and _t(language, EXTENDS) not in said
+
+
+@pytest.mark.parametrize("language", sorted(BETWEEN))
+def test_a_forecast_between_measured_sizes_is_said_to_be_interpolated(language):
+    said = text_of(answer(f"{SERIES} at=24", resolve_locale(TAGS[language])))
+    assert BETWEEN[language] in said and _t(language, EXTENDS) not in said, said
+    assert _t(language, EXTENDS) in text_of(answer(f"{SERIES} at=64", resolve_locale(TAGS[language])))
+
+
+def test_the_chart_draws_no_forecast_at_a_measured_size():
+    from bot.engine import measured_series
+    from bot.replies.chart import chart_png, series_chart
+
+    series, command = measured_series(f"{SERIES} at=16", Recipient.parse("en-US"))
+    assert series_chart(series, command) == chart_png(series, Wording(Recipient.parse("en-US")))
+
+
+BREAKS = {  # the linear model's 1/S is no longer positive at 256 devices: no speedup at all, not an infinite one
+    "en": "predicts no meaningful speedup at 256 devices (its e is so far below zero there that the model breaks "
+          "down)", "en_GB": "predicts no meaningful speedup at 256 devices",
+    "de": "sagt bei 256 Geräten keinen sinnvollen Speedup voraus (e liegt dort so weit unter null, dass das Modell "
+          "zusammenbricht)", "es": "no da un speedup con sentido con 256 dispositivos",
+    "es_419": "no da un speedup con sentido con 256 dispositivos", "fr": "aucun speedup plausible prévu pour 256",
+    "it": "nessuno speedup sensato previsto con 256 dispositivi", "ja": "意味のある高速化率は求められません",
+    "ko": "의미 있는 속도 향상을 예측하지 못합니다",
+    "pt_BR": "nenhum speedup com sentido previsto com 256 dispositivos",
+    "zh_Hans": "得不出有意义的加速比", "zh_Hant": "得不出有意義的加速比",
+}
+ONE_RANGE = {  # so the falling trend's sentence says "this forecast", not "neither range"
+    "en": "so take this forecast as no more than a guess.", "en_GB": "so take this forecast as no more than a guess.",
+    "de": "Die Prognose ist daher nicht mehr als eine grobe Schätzung.",
+    "es": "así que esta previsión no es más que una suposición.",
+    "es_419": "así que este pronóstico no es más que una suposición.",
+    "fr": "cette prévision n’est donc qu’une estimation grossière.",
+    "it": "quindi questa previsione non è più di una stima.",
+    "ja": "このため、この予測は推測の域を出ません。", "ko": "따라서 이 예측은 대략적인 추정치로만 보세요.",
+    "pt_BR": "então esta previsão não passa de um palpite.", "zh_Hans": "因此这一预测只能当作猜测。",
+    "zh_Hant": "因此這項預測只能當作猜測。",
+}
+
+
+@pytest.mark.parametrize("language", sorted(BREAKS))
+def test_a_model_that_breaks_down_says_so_and_the_trend_speaks_of_one_forecast(language):
+    """A falling e (`v=2000 8=14000 16=29000 32=60000 at=256`): the linear model gives no speedup there, which was
+    called "no finite speedup" (a negative e alone still gives one); and "take neither range as more than a guess"
+    spoke of two ranges where one is shown."""
+    said = text_of(answer("v=2000 8=14000 16=29000 32=60000 at=256", resolve_locale(TAGS[language])))
+    ranges = [line for line in said.splitlines() if line.startswith("•")]
+    assert len(ranges) == 2 and BREAKS[language] in ranges[1], ranges
+    assert ONE_RANGE[language] in said, said
