@@ -5,6 +5,7 @@ serial fraction, a forecast at or between measured sizes, a forecast with one ra
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 import pytest
@@ -329,3 +330,40 @@ def test_a_model_that_breaks_down_says_so_and_the_trend_speaks_of_one_forecast(l
     ranges = [line for line in said.splitlines() if line.startswith("•")]
     assert len(ranges) == 2 and BREAKS[language] in ranges[1], ranges
     assert ONE_RANGE[language] in said, said
+
+
+# --- the message shortcut ------------------------------------------------------------------------------------------
+
+MESSAGES = {"filled": "64 devices, 2,000 samples/s, 90 %", "none": "Lunch at noon?",
+            "seen": "we tried 64 and 2000 and 90"}
+PERSON = {  # a person's sentences, which Korean and Japanese write with 님 and さん, Portuguese with "pessoa"
+    "filled": "Filled in from {author}'s message. Slack didn't tell me their number format, so I filled in only the "
+              "numbers that read the same in every format.",
+    "none": "I found no numbers to fill in from {author}'s message.",
+    "seen": "I found {numbers} in {author}'s message, but nothing that says which value each one is, so I didn't fill "
+            "anything in.",
+}
+
+
+@pytest.mark.parametrize("language", sorted(TAGS))
+def test_a_message_from_an_app_is_not_named_as_a_persons(language):
+    """"Calculate with dpscale" on a bot's message said "앱 님의 메시지", "GitHub 님의 메시지" (님 is for people) and
+    "Slack didn't tell me their number format": an app has sentences of its own, and the question about a number in
+    it does not say "your number format" of the reader's."""
+    from bot.reader.excerpts import read_message
+    from bot.slack.shortcuts import excerpt_notes
+
+    reader = Recipient.parse(TAGS[language])
+    words, unknown = Wording(reader), Recipient.parse("en-US@unknown")
+    for case, text in MESSAGES.items():
+        excerpt = read_message(text, unknown)
+        for app in ("GitHub", None):
+            notes = excerpt_notes(excerpt, None, unknown, reader, app)
+            name = app or words.gettext("an app")
+            seen = words.comma.join(code(number) for number in excerpt.seen[:6])
+            person = words.gettext(PERSON[case]).format(author=name, numbers=seen)
+            assert case != "filled" or notes[0] != person, notes  # "Slack didn't tell me their number format"
+            assert not re.search("님|さん|pessoa", notes[0]), notes  # words a person takes, not an app
+            if len(notes) > 1:  # the question about `2,000`: why Slack gave no format is said of the app already
+                assert words.gettext("Slack didn't tell me your number format in time, and not all of Slack's "
+                                     "languages read this number the same way.") not in notes[1], notes
