@@ -14,7 +14,7 @@ from slack_client import Response, running_app, send_command, send_mention
 pytestmark = pytest.mark.e2e
 ACK_DEADLINE = 3.0
 NNBSP = "\u202f"
-ASKED = {"en": "Write `2` or `2000` instead", "de": "Schreibe `2` oder `2000`"}
+ASKED = {"en": "Write `2` or `2000` instead", "de": "Schreibe stattdessen `2` oder `2000`"}
 WRONG = ("115,2 ", "115.2 ")  # 64 × 2 × 90 %: two read as two, not two thousand
 
 

@@ -149,5 +149,5 @@ def test_a_lang_series_is_shared_and_edited_in_its_own_language(server, fake):
     assert inputs == {"series_throughput": "2000", "series_rows": "8 = 15800\n16 = 31000"}
     # the form reads as the command did: in German and in the user's own format, so `15.800` is asked about
     errors = submit_series(server, "UEN", view, "2000", "8 = 15.800\n16 = 31000").json()["errors"]
-    asked = "In `8 = 15.800`: `15.800` lässt sich unterschiedlich lesen. Schreibe `15,8` oder `15800`:"
+    asked = "In `8 = 15.800`: `15.800` lässt sich unterschiedlich lesen. Schreibe stattdessen `15,8` oder `15800`;"
     assert errors["series_rows"].startswith(asked)

@@ -178,7 +178,7 @@ def test_a_valid_form_delivers_the_result_where_the_command_was_run(server, fake
         ("UEN", {"devices": "64"}, {"field_actual": "Give any three of"}),
         # `0.9` is written the English way, so `2.000` may be two: asked under its own field
         ("UDE", {"devices": "64", "throughput": "2.000", "efficiency": "0.9"},
-         {"field_throughput": "Schreibe `2` oder `2000`"}),
+         {"field_throughput": "Schreibe stattdessen `2` oder `2000`"}),
     ],
 )
 def test_invalid_form_values_are_shown_under_the_field_that_is_wrong(server, fake, user, values, errors):

@@ -90,10 +90,12 @@ def test_a_number_written_as_dpscale_writes_it_carries_no_reading_note(locale, t
                                   "the same in every number format. Other Slack languages read it differently, so I'm "
                                   "asking rather than showing a result that could be off by a factor of a "
                                   "thousand."),
-        ("de-DE", "64 2,000 90 %", "2,000 lässt sich unterschiedlich lesen. Schreibe 2 oder 2000:"),
+        ("de-DE", "64 2,000 90 %", "2,000 lässt sich unterschiedlich lesen. Schreibe stattdessen 2 oder 2000; beide "
+                                   "sind in jedem Zahlenformat eindeutig."),
         ("fr-FR", "64 2.000 90 %", "n’est pas écrit dans votre format de nombres, «\u202ffrançais (France)\u202f»"),
         ("es-LA", "64 2.000 90%", "se usa en países que leen este número de forma distinta"),
-        ("en-US", "64 2,000 90% lang=de", "Dein eigenes Zahlenformat und das mit lang= gewählte"),
+        ("en-US", "64 2,000 90% lang=de", "Dein eigenes Zahlenformat und das Format „Deutsch“ der gewählten "
+                                           "Sprache lesen diese Zahl unterschiedlich."),
         ("en-US@unknown", "64 2.000 90%", "Slack didn't tell me your number format in time"),
         ("en-US", "64 1.500 90%", "Write 1.5 or 1500 instead,"),
         ("en-US", "64 2000 1.500%", None),  # 1500 % is impossible: not offered, 1.5 % is read
@@ -150,7 +152,7 @@ def test_an_ambiguous_numbers_readings_are_offered_as_every_format_reads_them_an
         ("de-DE", "64 2000 Äpfel", "Äpfel kenne ich nicht."),
         ("en-US", "64 2000", "Give any three of the four values (devices, per-device throughput, efficiency, actual"),
         ("en-US", "64 2000 actual=200000", "cannot exceed the ideal one (128,000)"),
-        ("de-CH", "64 2,000 90%", "2,000 lässt sich unterschiedlich lesen. Schreibe 2 oder 2000:"),
+        ("de-CH", "64 2,000 90%", "2,000 lässt sich unterschiedlich lesen. Schreibe stattdessen 2 oder 2000;"),
         ("en-US", "64 10³ 90%", "10³ has characters that only look like digits"),
         ("de-DE", "64 2000 actual=200000", "Die Effizienz läge über 100\u00a0%."),
         ("en-US", "64 2000 90% lang=xx", "xx is not a language I recognize; use a language code such as de-DE."),
@@ -239,11 +241,23 @@ def test_the_german_wording_follows_slack_the_source_document_and_german_typogra
     assert whole in reply_text("64,5 2000 90 %", "de-DE")
 
 
-def test_the_grouping_advice_gives_an_example_without_spaces():
-    output = reply_text("1 200 300 90 %", "fr-FR")
-    assert "sans espace" in output or "espaces" in output
-    assert "`2 000`" not in answer("1 200 300 90 %", Recipient.parse("fr-FR")).text
-    assert "2000" in output
+@pytest.mark.parametrize(
+    ("locale", "text", "advice"),
+    [
+        # a format that groups digits with a space, as its help writes two thousand (`2 000`): both ways it may write
+        ("fr-FR", "1 200 300 90 %", "Groupez les chiffres par trois, comme 2\u202f000, ou écrivez chaque nombre sans "
+                                    "espace, comme 2000 ou 0,9."),
+        ("fr-FR", "64 20 00 90 %", "Groupez les chiffres par trois, comme 2\u202f000,"),
+        ("en-US@unknown", "64 20 00 90%", "Group digits in threes, like 2\u202f000, or write numbers without spaces"),
+        # one that groups them with a mark: no spaces inside a number
+        ("en-US", "1 200 300 90%", "Write numbers without spaces, like 2000 or 0.9."),
+        ("de-DE", "1 200 300 90 %", "Schreibe Zahlen ohne Leerzeichen darin, etwa 2000 oder 0,9."),
+    ],
+)
+def test_the_grouping_advice_writes_numbers_as_the_readers_format_does(locale, text, advice):
+    """"Write each number without spaces" contradicted the help of a format that writes two thousand `2 000`; such a
+    reader is told to group digits in threes or to leave the spaces out."""
+    assert advice in reply_text(text, locale)
 
 
 @pytest.mark.parametrize(
@@ -271,12 +285,14 @@ def test_the_worked_formula_multiplies_the_numbers_it_shows_and_nothing_small_is
     ("locale", "text", "shown"),
     [
         ("en-US", "64 2000 actual=12.79",
-         "The scaling efficiency must be between 0.01% and 100%. With 12.79, it would come out to 0.00999%."),
+         "The scaling efficiency must be between 0.01% and 100%. With an actual throughput of 12.79, it would come "
+         "out to 0.00999%."),
         ("de-DE", "64 2.000 actual=12,79",
          "Die Skalierungseffizienz muss zwischen 0,01\u00a0% und 100\u00a0% liegen. "
-         "Mit 12,79 ergäbe sich 0,00999\u00a0%."),
+         "Mit einem tatsächlichen Durchsatz von 12,79 ergäbe sich 0,00999\u00a0%."),
         ("en-US", "v=1 e=50% actual=3000000",
-         "The number of devices must be between 1 and 1,000,000. With 3000000, you would need 6,000,000 devices."),
+         "The number of devices must be between 1 and 1,000,000. With an actual throughput of 3000000, you would need "
+         "6,000,000 devices."),
         ("fr-FR", "v=1 e=50% actual=3000000", "il faudrait 6\u202f000\u202f000 d’accélérateurs."),  # CLDR's *many*
         ("ja-JP", "v=1 e=50% actual=3000000", "6,000,000台のデバイスが必要になります。"),
     ],

@@ -99,7 +99,7 @@ FORMER = (
 def test_the_trend_sentence_names_the_model_as_its_line_does(language):
     """A rising e supports "the serial fraction varying linearly with cluster size", the model's present name, not
     the former "growing serial fraction"; a falling e no longer says that neither model describes it (a linear fit
-    does, falling), but why neither range is more than a guess."""
+    does, falling), but why the forecast is no more than a guess."""
     locale = resolve_locale(TAGS[language])
     rising, falling = (render_plain_text(answer(command, locale)) for command in (RISING, FALLING))
     assert MODEL[language] in rising, rising
@@ -109,7 +109,7 @@ def test_the_trend_sentence_names_the_model_as_its_line_does(language):
         Wording(locale).gettext(
             "The measured e falls as the cluster grows: a constant serial fraction cannot "
             "follow that, and one falling linearly reaches zero sooner or later, so take "
-            "neither range as more than a guess."
+            "this forecast as no more than a guess."
         )
         in falling
     )

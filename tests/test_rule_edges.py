@@ -50,7 +50,7 @@ def test_one_device_written_1_000_in_a_series_is_asked_about_by_its_measurement(
 
 
 @pytest.mark.parametrize(("tag", "text", "written"), [
-    ("de-DE", "1,000 2000 90%", "`1,000` lässt sich unterschiedlich lesen. Schreibe `1` oder `1000`"),
+    ("de-DE", "1,000 2000 90%", "`1,000` lässt sich unterschiedlich lesen. Schreibe stattdessen `1` oder `1000`"),
     ("fr-FR", "v=2000 2=3900 1,000=1800",
      "Dans `1,000=1800`\u202f: `1,000` peut se lire de plusieurs façons. Écrivez `1` ou `1000`"),
 ])

@@ -151,4 +151,6 @@ def test_an_author_slack_does_not_describe_in_time_is_read_in_the_unknown_format
     finally:
         fake.users.pop("USLOW")
     assert filled(view) == {"devices": "64", "efficiency": "90\u00a0%"}
-    assert "wie <@USLOW> Zahlen schreibt" in notes(view) and "`2.000`" in notes(view)
+    said = notes(view)
+    assert "Slack hat mir nicht mitgeteilt, in welchem Zahlenformat sie geschrieben ist" in said and "`2.000`" in said
+    assert "dein Zahlenformat nicht rechtzeitig" not in said  # the author's format was missing, not the reader's

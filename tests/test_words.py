@@ -79,7 +79,7 @@ def test_one_device_worked_out_is_not_told_its_efficiency_drops_as_a_cluster_gro
                f"{key(Quantity.EFFICIENCY)}{words.percent(Decimal('0.9'))} {key(Quantity.ACTUAL)}1")
     text = render_plain_text(answer(command, locale))
     rate = words.rate(words.number(Decimal(1800)))
-    one = words.gettext(":information_source: Rounded up to one whole device, which delivers {rate}.")
+    one = words.gettext(":information_source: Rounded up to one whole device; with these figures it delivers {rate}.")
     cluster = words.ngettext(
         ":information_source: Rounded up to {devices} device, which delivers {rate}. This assumes the efficiency "
         "stays at {efficiency} at that size; it usually drops as a cluster grows.",

@@ -146,8 +146,10 @@ def chart_png(series: Series, words: Wording, cast: Forecast | None = None) -> b
 
 
 def series_chart(series: Series, command: SeriesCommand) -> bytes:
-    """The chart of a series as its command asked for it (with the forecast of its `at=`), in its numbers' format."""
-    cast = forecast(series, int(command.at.value)) if command.at is not None else None
+    """The chart of a series as its command asked for it (with the forecast of its `at=`, unless that size was
+    measured: its point is there already), in its numbers' format."""
+    size = None if command.at is None else int(command.at.value)
+    cast = forecast(series, size) if size is not None and size not in {p.devices for p in series.points} else None
     return chart_png(series, wording_for(command.recipient), cast)
 
 

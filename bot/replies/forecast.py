@@ -1,6 +1,7 @@
 """The forecast under a series' table (`at=128`): both models' predicted speedups and throughputs as ranges, how
 closely each fits the measurements, which one the measured trend of e supports, when the forecast is weak, and
-what no forecast of this kind knows. Never one number as if it were measured.
+what no forecast of this kind knows, said to be interpolated between sizes measured or extrapolated beyond them.
+Never one number as if it were measured; and at a size that was measured, the measurement, not a forecast.
 """
 
 from __future__ import annotations
@@ -8,7 +9,8 @@ from __future__ import annotations
 from decimal import Decimal
 from fractions import Fraction
 
-from bot.model.forecast import Fit, Forecast, Model, Weakness, as_decimal
+from bot.model.forecast import Fit, Forecast, Model, Weakness, as_decimal, forecast
+from bot.model.series import Point, Series, decimal
 from bot.replies.blocks import Block, context, section
 from bot.replies.wording import Wording
 
@@ -17,21 +19,43 @@ __all__ = ["forecast_blocks"]
 SIGNIFICANT = 3  # digits a forecast is written with: no more than a fit over a few points can say
 
 
-def forecast_blocks(cast: Forecast, single: Fraction, words: Wording) -> list[Block]:
-    """The forecast's section and its limits, in the reader's words."""
+def forecast_blocks(series: Series, size: int, words: Wording) -> list[Block]:
+    """The forecast for `size` devices and its limits, in the reader's words: interpolated between two sizes
+    measured, else extrapolated; where `size` was measured, its measurement instead."""
     _ = words.gettext
+    measured = next((point for point in series.points if point.devices == size), None)
+    if measured is not None:
+        return [section(_measured(measured, words))]
+    cast = forecast(series, size)
     devices = words.number(Decimal(cast.devices), 0)
-    lines = [_("*Forecast for {devices} devices* (not measured: extrapolated from the sizes above)").format(
+    between = series.points[0].devices < size < series.points[-1].devices
+    lines = [(_("*Forecast for {devices} devices* (not measured: interpolated between the sizes above)") if between
+              else _("*Forecast for {devices} devices* (not measured: extrapolated from the sizes above)")).format(
         devices=devices)]
-    lines += [_model_line(fit, single, cast.devices, words) for fit in (cast.constant, cast.growing)]
+    lines += [_model_line(fit, series.throughput, cast.devices, words) for fit in (cast.constant, cast.growing)]
     lines.append(_supported(cast.supported, words))
     lines += [":warning: " + _weakness(reason, cast, words) for reason in cast.weak]
     limits = _(
+        "A forecast follows the measured trend of e between the sizes you measured, and accounts for nothing else: "
+        "not an interconnect that saturates (a link or a switch at capacity), not a change of batch size, not "
+        "another topology (more nodes, another network)."
+    ) if between else _(
         "A forecast extends the measured trend of e to a size you did not measure, and accounts for nothing else: "
         "not an interconnect that saturates (a link or a switch at capacity), not a change of batch size, not "
         "another topology (more nodes, another network)."
     )
     return [section("\n".join(lines)), context([limits])]
+
+
+def _measured(point: Point, words: Wording) -> str:
+    """A size asked for that was measured: its row of the table, said in a sentence, and no forecast."""
+    heading = words.gettext("*{devices} devices: measured, not forecast*").format(
+        devices=words.number(Decimal(point.devices), 0))
+    return heading + "\n" + words.fill(words.gettext(
+        "The table above gives {throughput} at this size, a speedup of {speedup}, and an efficiency of "
+        "{efficiency}; a forecast is made only for a size you did not measure."),
+        throughput=words.rate(words.number(decimal(point.actual))),
+        speedup=words.times(words.number(decimal(point.speedup))), efficiency=words.percent(decimal(point.efficiency)))
 
 
 def _model_line(fit: Fit, single: Fraction, devices: int, words: Wording) -> str:
@@ -44,8 +68,9 @@ def _model_line(fit: Fit, single: Fraction, devices: int, words: Wording) -> str
     residual = words.percent(_rounded(fit.residual), 2)
     throughputs = fit.throughputs(single)
     if fit.speedups is None or throughputs is None:
-        return "• " + _("{model}: predicts no finite speedup at {devices} devices (its e falls below zero there); "
-                        "it fits the measurements to within {residual}.").format(
+        # 1/S = 1/d + e·(1 − 1/d) is no longer positive there: no speedup at all, not an infinite one
+        return "• " + _("{model}: predicts no meaningful speedup at {devices} devices (its e is so far below zero "
+                        "there that the model breaks down); it fits the measurements to within {residual}.").format(
             model=name, devices=words.number(Decimal(devices), 0), residual=residual)
     low, high = (words.number(_rounded(s)) for s in fit.speedups)
     a_low, a_high = (words.number(_rounded(a), 0) for a in throughputs)
@@ -72,7 +97,7 @@ def _supported(model: Model, words: Wording) -> str:
         return _("The measured e rises with the cluster: the trend supports the serial fraction varying linearly "
                  "with cluster size.")
     return _("The measured e falls as the cluster grows: a constant serial fraction cannot follow that, and one "
-             "falling linearly reaches zero sooner or later, so take neither range as more than a guess.")
+             "falling linearly reaches zero sooner or later, so take this forecast as no more than a guess.")
 
 
 def _weakness(reason: Weakness, cast: Forecast, words: Wording) -> str:

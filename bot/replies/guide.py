@@ -164,7 +164,7 @@ def unknown_format_rule(words: Wording) -> str:
 @dataclass(frozen=True)
 class FaqExample:
     """A result's own figures, as written in its reply, for the FAQ's example: at `efficiency`, `devices` work
-    like `speedup` perfect ones."""
+    like `speedup` perfect ones (the noun after `speedup` takes its plural: French `1,9 accélérateur parfait`)."""
 
     efficiency: str
     devices: str
@@ -190,10 +190,11 @@ def faq_example(words: Wording, example: FaqExample | None) -> list[str]:
             efficiency=words.percent(e), devices=words.number(d, 0), speedup=words.number(d * e))]
     if example.count == 1:
         return []
+    # two or more devices, a plural in every language: the count is the speedup's, as the noun after it inflects
     return [words.ngettext(
-        "With these numbers: at {efficiency}, {devices} device works like {speedup} perfect ones.",
+        "With these numbers: at {efficiency}, {devices} devices work like {speedup} perfect one.",
         "With these numbers: at {efficiency}, {devices} devices work like {speedup} perfect ones.",
-        example.count,
+        words.plural_count(example.speedup),
     ).format(efficiency=example.efficiency, devices=example.devices, speedup=example.speedup)]
 
 
@@ -217,8 +218,9 @@ def _explanations(recipient: Recipient) -> tuple[Block, ...]:
     _ = words.gettext
     return (
         section(_("*Why is scaling not linear?*") + "\n" + _(
-            "Every optimizer step ends with an all-reduce that exchanges and averages gradients across all devices. "
-            "That communication grows with the cluster while the useful compute per device stays the same. "
+            "Before every optimizer step, an all-reduce exchanges gradients across all devices and averages them. "
+            "That communication takes longer as the cluster grows (more steps, and more traffic over the slower "
+            "links between nodes), while the useful compute per device stays the same. "
             "Add synchronization barriers and stragglers that hold everyone up, and each extra device contributes "
             "less than the first one did."
         )),

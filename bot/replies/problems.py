@@ -12,11 +12,11 @@ from bot.model.calculator import Quantity
 from bot.reader.grouping import KEYED
 from bot.reader.keywords import word_list
 from bot.reader.languages import LANGUAGES
-from bot.reader.reading import AskReason
+from bot.reader.numbers import SPACES
 from bot.reader.recipient import Recipient, RecipientLike, as_recipient
-from bot.replies.blocks import Reply, ReplyKind, code, context, escape, section, warning
+from bot.replies.blocks import Reply, ReplyKind, code, context, section, warning
 from bot.replies.guide import forecast_word, series_example, series_word, usage_line
-from bot.replies.readings import options, padded, written_readings
+from bot.replies.readings import ask_reason, options, padded, written_readings
 from bot.replies.series_problems import SERIES_CODES, describe_series_error, in_measurement
 from bot.replies.wording import EXAMPLE, Wording, wording_for
 
@@ -66,6 +66,7 @@ def _describe_number_error(error: UserInputError, recipient: Recipient, own: Rec
         "options": lambda: options(error, words, written),
         "hundred": lambda: words.hundred,
         "fraction": lambda: code(words.number(Decimal("0.9"))),
+        "grouped": lambda: code(words.number(Decimal(2000))),
         "low": lambda: _bound(error.quantity, error.low, words),
         "high": lambda: _bound(error.quantity, error.high, words),
     }
@@ -76,7 +77,7 @@ def _describe_number_error(error: UserInputError, recipient: Recipient, own: Rec
     if error.code in _RULES_WITHOUT_TOKEN and error.token is not None:
         return words.gettext("{message} You wrote {token}.").format(token=token, message=message)
     if error.code is ErrorCode.AMBIGUOUS_NUMBER and error.reason:
-        return words.sentences(message, _ask_reason(error.reason, words))
+        return words.sentences(message, ask_reason(error.reason, words))
     return message
 
 
@@ -102,46 +103,18 @@ def _number_templates(words: Wording) -> dict[ErrorCode, str]:
     }
 
 
-def _ask_reason(reason: str, words: Wording) -> str:
-    """Why a number was asked about rather than read."""
-    return _ask_reasons(words)[AskReason(reason)]
-
-
-@lru_cache(maxsize=64)  # per language and format (`wording_for` makes one Wording per recipient)
-def _ask_reasons(words: Wording) -> dict[AskReason, str]:
-    _ = words.gettext
-    sentences = {
-        AskReason.UNKNOWN_FORMAT: _(
-            "Slack didn't tell me your number format in time, and Slack's languages read this number differently."
-        ),
-        AskReason.REGION: _("The {name} number format you chose is used in countries that read this number "
-                            "differently.") if words.chosen_format else
-        _("Your Slack language, {name}, is used in countries that read this number differently."),
-        AskReason.LANG: _("Your own number format and the one {lang} chooses read this number differently."),
-        AskReason.OTHER_LOCALES: _(
-            "Other Slack languages read it differently, so I'm asking rather than showing a result that could "
-            "be off by a factor of a thousand."
-        ),
-        AskReason.NOT_YOURS: _(
-            "It is not written in your number format, {name}, and other formats read it differently."
-        ),
-        AskReason.LOOSE_GROUP: _(
-            "Its first group has more than three digits, so the mark is either a misplaced thousands separator or a "
-            "decimal separator, and the two readings are a thousand times apart."
-        ),
-    }
-    return {reason: sentence.format(name=escape(words.locale_name), lang=code("lang="))
-            for reason, sentence in sentences.items()}
-
-
 def _solved_sentence(quantity: str | None, value: Decimal, token: str, words: Wording) -> str:
     """What a refused solved value came out at: a number of devices said as one (`you would need 6,000,000
     devices`), any other value as a figure."""
     written = _solved_value(quantity, value, words)
+    # the value it came from is always the actual throughput (`bot.engine.calculate`), named so: its token is only
+    # the number, `1` for `actual=1`
     if quantity == Quantity.DEVICES.value:
-        return words.ngettext("With {token}, you would need {value} device.", "With {token}, you would need "
-                              "{value} devices.", int(value)).format(token=token, value=written)
-    return words.gettext("With {token}, it would come out to {value}.").format(token=token, value=written)
+        return words.ngettext("With an actual throughput of {token}, you would need {value} device.",
+                              "With an actual throughput of {token}, you would need {value} devices.",
+                              int(value)).format(token=token, value=written)
+    return words.gettext("With an actual throughput of {token}, it would come out to {value}.").format(
+        token=token, value=written)
 
 
 def _solved_value(quantity: str | None, value: Decimal, words: Wording) -> str:
@@ -162,6 +135,13 @@ def _template(error: UserInputError, words: Wording, zero: bool = False) -> str:
     if error.code is ErrorCode.AMBIGUOUS_NUMBER and zero:
         return _("{token} is ambiguous. Write {options} instead, which read the same in every number format (the "
                  "final zero keeps {padded} from being read as {other}).")
+    if error.code is ErrorCode.UNCLEAR_EFFICIENCY and zero:
+        return _("{token} is more than 1, so it cannot be a fraction, and a percentage below {low} needs its "
+                 "percent sign. For a percentage, write {options} (the final zero keeps it from being read as "
+                 "{other}); for a fraction, something like {fraction}.")
+    if error.code is ErrorCode.AMBIGUOUS_GROUPING and _grouped_by_spaces(words):  # as the help writes 2 000
+        return _("In {token}, I can't tell where one number ends and the next begins. Group digits in threes, "
+                 "like {grouped}, or write numbers without spaces, like {example}.")
     if error.code is ErrorCode.OUT_OF_RANGE:
         if error.quantity == Quantity.EFFICIENCY.value:  # its own entry: a percentage's range takes articles
             return _("The scaling efficiency must be between {low} and {high}.")
@@ -220,8 +200,8 @@ def _word_templates(words: Wording) -> dict[ErrorCode, str]:
             "and the cluster throughput at two or more sizes, such as {example}."
         ),
         ErrorCode.UNCLEAR_EFFICIENCY: _(
-            "{token} is more than 1, so it cannot be a fraction, and as a percentage it would be below {low}. For a "
-            "percentage, write {options}; for a fraction, something like {fraction}."
+            "{token} is more than 1, so it cannot be a fraction, and a percentage below {low} needs its percent "
+            "sign. For a percentage, write {options}; for a fraction, something like {fraction}."
         ),
     }
 
@@ -252,6 +232,11 @@ def _example(error: UserInputError, words: Wording, number: Callable[[Decimal], 
     if error.quantity in QUANTITY_NAMES:  # a number for one value: an example that fits it (`64` devices)
         return code(_example_value(error.quantity, words, number))
     return _listed(words, number(Decimal("2000")), number(Decimal("0.9")))
+
+
+def _grouped_by_spaces(words: Wording) -> bool:
+    """Whether the reader's format groups digits with a space (`2 000`), as its help says it writes numbers."""
+    return any(mark in SPACES for mark in words.number(Decimal(2000)))
 
 
 def _listed(words: Wording, *examples: str) -> str:

@@ -238,7 +238,8 @@ def model_notes(result: Result, figures: Figures, words: Wording) -> list[str]:
     exact = result.target is not None and result.actual == result.target  # nothing was rounded: 115,200 = 64 × 1,800
     if result.solved is Quantity.DEVICES and result.devices == 1:
         if not exact:
-            notes.append(words.fill(_(":information_source: Rounded up to one whole device, which delivers {rate}."),
+            notes.append(words.fill(_(":information_source: Rounded up to one whole device; with these figures it "
+                                      "delivers {rate}."),
                                     rate=figures.actual_rate))
     elif result.solved is Quantity.DEVICES and exact:
         notes.append(words.fill(_(":information_source: This assumes the efficiency stays at {efficiency} at that "

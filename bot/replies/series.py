@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import unicodedata
 from decimal import Decimal
+from enum import Enum
 
 from bot.errors import UserInputError
 from bot.model.series import Point, SerialTrend, Series, decimal
@@ -44,30 +45,59 @@ def build_series_reply(series: Series, command: SeriesCommand, recipient: Recipi
         {"type": "section", "block_id": SERIES_TABLE_BLOCK,
          "text": {"type": "mrkdwn", "text": "```" + series_table(series, words) + "```"}},
         context([legend(words)]),
-        section(trend_line(series, words) + "\n" + serial_sentence(series.trend.serial, words)),
+        section(trend_line(series, words) + "\n" + serial_sentence(series.trend.serial, words, _below_zero(series))),
     ]
     contradictions = contradiction_notes(series, words)
     if contradictions:
         blocks.append(section("\n".join(contradictions)))
+    asked = Asked.NONE if command.at is None else asked_size(series, int(command.at.value))
     if command.at is not None:  # asked for: loaded only then
-        from bot.model.forecast import forecast
         from bot.replies.forecast import forecast_blocks
 
-        blocks += forecast_blocks(forecast(series, int(command.at.value)), series.throughput, words)
+        blocks += forecast_blocks(series, int(command.at.value), words)
     remarks = words.language_note() + [reading_note(note, words) for note in command.notes]
     if remarks:
         blocks.append(section(_fitted(remarks)))
-    blocks.append(context([_(
-        ":books: To learn what scaling efficiency is, why it drops as a cluster grows, and how to improve it, "
-        "click *Explanations* under a private result or open dpscale's Home tab. These figures hold only at the sizes "
-        "measured; nothing is extrapolated."
-) if command.at is None else _(
-        ":books: To learn what scaling efficiency is, why it drops as a cluster grows, and how to improve it, "
-        "click *Explanations* under a private result or open dpscale's Home tab. The table's figures hold at the sizes "
-        "measured; only the forecast is extrapolated."
-    )]))
+    blocks.append(context([_books(asked, words)]))
     blocks.append(limits_block(recipient))
     return Reply(text=summary(series, words), blocks=blocks, locale=str(recipient))
+
+
+class Asked(Enum):
+    """Where the size a forecast is asked for (`at=`) stands among the sizes measured."""
+
+    NONE = "none"  # no forecast asked for, or the size was measured: nothing is forecast
+    BETWEEN = "between"  # between two sizes measured: interpolated
+    BEYOND = "beyond"  # below the smallest or above the largest: extrapolated
+
+
+def asked_size(series: Series, devices: int) -> Asked:
+    """Where `devices` stands among the sizes `series` measured (a measured size shows its measurement)."""
+    sizes = [point.devices for point in series.points]
+    if devices in sizes:
+        return Asked.NONE
+    return Asked.BETWEEN if sizes[0] < devices < sizes[-1] else Asked.BEYOND
+
+
+def _books(asked: Asked, words: Wording) -> str:
+    """Where the explanations are, and which figures hold where: only the sizes measured, or a forecast too."""
+    _ = words.gettext
+    if asked is Asked.BETWEEN:
+        return _(":books: To learn what scaling efficiency is, why it drops as a cluster grows, and how to improve it, "
+                 "click *Explanations* under a private result or open dpscale's Home tab. The table's figures hold at "
+                 "the sizes measured; only the forecast between them is interpolated.")
+    if asked is Asked.BEYOND:
+        return _(":books: To learn what scaling efficiency is, why it drops as a cluster grows, and how to improve it, "
+                 "click *Explanations* under a private result or open dpscale's Home tab. The table's figures hold at "
+                 "the sizes measured; only the forecast is extrapolated.")
+    return _(":books: To learn what scaling efficiency is, why it drops as a cluster grows, and how to improve it, "
+             "click *Explanations* under a private result or open dpscale's Home tab. These figures hold only at the "
+             "sizes measured; nothing is extrapolated.")
+
+
+def _below_zero(series: Series) -> bool:
+    """Whether e is negative at some size: a speedup above the number of devices, the point above ideal."""
+    return any(p.serial_fraction is not None and p.serial_fraction < 0 for p in series.points)
 
 
 def build_series_error_reply(error: UserInputError, recipient: Recipient) -> Reply:
@@ -157,9 +187,16 @@ def trend_line(series: Series, words: Wording) -> str:
         "points per doubling of the cluster.", n).format(**values)
 
 
-def serial_sentence(trend: SerialTrend, words: Wording) -> str:
-    """What the serial fraction's course says about where the loss comes from."""
+def serial_sentence(trend: SerialTrend, words: Wording, below_zero: bool = False) -> str:
+    """What the serial fraction's course says about where the loss comes from (`below_zero`: e is negative at a size
+    measured above ideal, which no serial part explains)."""
     _ = words.gettext
+    if trend is SerialTrend.NONE and below_zero:
+        return _(
+            "The serial fraction e is below zero at the sizes marked ⚠, where the speedup exceeds the number of "
+            "devices (superlinear): no serial part or overhead can do that, and nothing in these measurements "
+            "limits the speedup."
+        )
     if trend is SerialTrend.RISING:
         return _(
             "The serial fraction e rises as the cluster grows: overhead increases with cluster size (typically the "

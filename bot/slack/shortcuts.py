@@ -10,6 +10,7 @@ would get; an author Slack does not describe in time, or an app, is read in the 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from slack_bolt import Ack, App, BoltContext
@@ -17,6 +18,7 @@ from slack_sdk import WebClient
 
 from bot.reader.excerpts import Excerpt, read_message
 from bot.reader.formats import written_example
+from bot.reader.reading import AskReason
 from bot.reader.recipient import Recipient
 from bot.replies import describe_error
 from bot.replies.blocks import code, escape
@@ -64,24 +66,52 @@ def excerpt_notes(excerpt: Excerpt, author_id: str | None, author: Recipient, re
                   app_name: str | None = None) -> tuple[str, ...]:
     """What the form says, in the reader's language, about the values it was filled with: whose message they come
     from (a person, or an app by its name) and how they were read, and the question about a number left out."""
-    _ = wording_for(reader).gettext
-    who = f"<@{author_id}>" if author_id else escape(app_name) if app_name else _("an app")
+    words = wording_for(reader)
+    _ = words.gettext
+    if not author_id:  # an app has sentences of its own: a person's may say what only a person is (Korean 님)
+        return _app_notes(excerpt, reader, escape(app_name) if app_name else _("an app"))
+    who = f"<@{author_id}>"
     if excerpt.found_nothing and excerpt.seen:  # numbers, but nothing that says which value each one is
-        seen = wording_for(reader).comma.join(code(number) for number in excerpt.seen[:6])
         return (_("I found {numbers} in {author}'s message, but nothing that says which value each one is, "
-                  "so I didn't fill anything in.").format(author=who, numbers=seen),)
+                  "so I didn't fill anything in.").format(author=who, numbers=_seen(excerpt, reader)),)
     if excerpt.found_nothing:
         return (_("I found no numbers to fill in from {author}'s message.").format(author=who),)
-    if author.is_unknown or not author_id:
+    if author.is_unknown:
         said = _("Filled in from {author}'s message. Slack didn't tell me their number format, so I filled in only "
                  "the numbers that read the same in every format.").format(author=who)
     else:
         example = code(written_example(author))
         said = _("Filled in from {author}'s message, with its numbers read the way {author} writes them: "
                  "{example}.").format(author=who, example=example)
+    return _asking(said, excerpt, reader)
+
+
+def _app_notes(excerpt: Excerpt, reader: Recipient, app: str) -> tuple[str, ...]:
+    """`excerpt_notes` for an app's message (`app`: its name, or "an app"), always read in the unknown format."""
+    words = wording_for(reader)
+    _ = words.gettext
+    if excerpt.found_nothing and excerpt.seen:
+        return (words.fill(_("I found {numbers} in {app}'s message, but nothing that says which value each one is, "
+                             "so I didn't fill anything in."), app=app, numbers=_seen(excerpt, reader)),)
+    if excerpt.found_nothing:
+        return (words.fill(_("I found no numbers to fill in from {app}'s message."), app=app),)
+    return _asking(words.fill(_("Filled in from {app}'s message. Apps have no number format in Slack, so I filled in "
+                                "only the numbers that read the same in every format."), app=app), excerpt, reader)
+
+
+def _seen(excerpt: Excerpt, reader: Recipient) -> str:
+    return wording_for(reader).comma.join(code(number) for number in excerpt.seen[:6])
+
+
+def _asking(said: str, excerpt: Excerpt, reader: Recipient) -> tuple[str, ...]:
+    """`said`, and the question about a number left out, if one was (not why Slack gave no number format: `said`
+    says it of the author, where the question's reason would say it of the reader)."""
     if excerpt.question is None:
         return (said,)
-    asked = _("Not filled in: {question}").format(question=describe_error(excerpt.question, reader))
+    question = excerpt.question
+    if question.reason == AskReason.UNKNOWN_FORMAT:
+        question = replace(question, reason=None)
+    asked = wording_for(reader).gettext("Not filled in: {question}").format(question=describe_error(question, reader))
     return (said, ":warning: " + asked)
 
 
