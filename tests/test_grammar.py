@@ -70,8 +70,12 @@ def generated(draw: st.DrawFn, name: str) -> tuple[str, str, dict[Quantity, Deci
         "cjk_written_together": ("ja-JP", f"{d}台で{v}サンプル/秒、効率{e}%", read),
         "per_second_spelled_out": (*(lambda s: (s[0], f"{d} GPUs {v} {s[1]} {e}%"))(draw(st.sampled_from(SPELLED))),
                                    read),
+        "per_second_after_the_noun": draw(st.sampled_from([("zh-CN", f"{d}张卡 {v}样本每秒 效率{e}%", read),
+                                                           ("zh-TW", f"{d} {v} 個樣本每秒 {e}%", read),
+                                                           ("ja-JP", f"{d}台 {v}サンプル毎秒 効率{e}%", read)])),
         "per_second_before_the_number": draw(st.sampled_from([("ko-KR", f"{d}대 초당 {v} 샘플 효율 {e}%", read),
                                                               ("zh-CN", f"{d}张卡 每秒{v}样本 效率{e}%", read),
+                                                              ("zh-CN", f"每秒 {v} 个样本 {d} 张卡 {e}%", read),
                                                               ("ja-JP", f"{d}台 毎秒{v}サンプル 効率{e}%", read)])),
         "single_device": ("en-US", f"{d} GPUs, {v} {unit} on 1 GPU, {e}%", read),
         "per_device": ("en-US", f"per GPU {v} {unit}, {d} GPUs, {e}%", read),
@@ -146,3 +150,26 @@ def test_taking_a_unit_away_leaves_the_reading_or_asks_never_another_answer(d, v
         return
     event("read alike")
     assert read == _values(d, v, e), shorter
+
+
+# forms native readers type, each once refused or misread: the values meant (devices, throughput, efficiency %)
+NATIVE = [
+    ("zh-CN", "64 2000 样本每秒 90%", (64, 2000, 90)),  # 每秒 after the noun ends the rate (it read `每秒 90`)
+    ("zh-TW", "64 2000 樣本每秒 90%", (64, 2000, 90)),
+    ("ja-JP", "64台 2,000サンプル毎秒 効率90%", (64, 2000, 90)),
+    ("zh-CN", "每秒 2000 个样本 64 张卡 90%", (64, 2000, 90)),  # a measure word before the noun
+    ("zh-TW", "每秒 2,000 個樣本 64 張卡 90%", (64, 2000, 90)),
+]
+
+
+@pytest.mark.parametrize(("tag", "text", "meant"), NATIVE)
+def test_forms_native_readers_type_are_read_as_meant(tag: str, text: str, meant: tuple[int, int, int]):
+    assert parse_command(text, resolve_locale(tag)).values == _values(*meant), text
+
+
+@pytest.mark.parametrize("text", ["64 2000 每秒 90%", "64 2000 90% 每秒"])
+def test_a_per_second_word_beside_a_percentage_is_named_never_read_as_a_rate(text: str):
+    """`每秒 90%` is no rate: the word is named (it was read `90 /s`, and the error showed `/s%`)."""
+    with pytest.raises(UserInputError) as caught:
+        parse_command(text, resolve_locale("zh-CN"))
+    assert caught.value.token == "每秒", caught.value

@@ -66,6 +66,9 @@ NUM = r"\d[\d.,'’\u202f]*[kKMG千천万萬만亿億억]?"
 _SCALES = "|".join(sorted(map(re.escape, SCALE_WORDS), key=len, reverse=True))
 CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
 _PER_WORDS = _any("per")
+# a rate's noun after `毎秒` or before it, with a measure word (`2000 个样本`, `2000 張影像`)
+_CJK_NOUN = (r"(?:(?:个|個|张|張)\s*)?(?:サンプル|枚|トークン|画像|样本|樣本|张|張|图像|影像|샘플|이미지|토큰|개|"
+             r"samples?|tokens?|images?|img)")
 PHRASES: tuple[Phrase, ...] = (
     Phrase("single_device", "`on 1 GPU`, `single card`, `on one`: a rate that is one device's, not a count.",
            ("en-US", "64 GPUs, 2000 img/s on 1 GPU, 90%"),
@@ -83,10 +86,12 @@ PHRASES: tuple[Phrase, ...] = (
            ("de-DE", "64 GPUs 2.000 Samples pro Sekunde 90 %"),
            re.compile(rf"(?i)(?<![\w/])({_NOUN})(?:\s+(?:per|a|pro|par|por|al|each)\s+(?:second|sekunde|seconde|"
                       r"segundo|secondo)|/(?:sec|second|seconde|segundo|secondo|sekunde|seg))\b"), r"\1/s"),
-    Phrase("per_second_before_the_number", "`毎秒`, `每秒`, `초당` before a number make it a rate.",
-           ("ko-KR", "64대 초당 2000 샘플 효율 90%"),
-           re.compile(rf"(?:毎秒|每秒|초당)\s*({NUM})\s*(?:サンプル|枚|トークン|画像|样本|樣本|张|張|图像|影像|샘플|"
-                      r"이미지|토큰|개|samples?|tokens?|images?|img)?(?![\w/])"), r"\1 /s"),
+    Phrase("per_second_after_the_noun", "`毎秒`, `每秒` after a number and its noun end a rate: `2000 样本每秒`.",
+           ("zh-CN", "64 2000 样本每秒 90%"),
+           re.compile(rf"(?i)(?<![\w.,])({NUM})\s*{_CJK_NOUN}\s*(?:毎秒|每秒)(?![\w/%])"), r"\1 /s"),
+    Phrase("per_second_before_the_number", "`毎秒`, `每秒`, `초당` before a number make it a rate (never before a "
+           "percentage).", ("ko-KR", "64대 초당 2000 샘플 효율 90%"),
+           re.compile(rf"(?i)(?:毎秒|每秒|초당)\s*({NUM})(?:\s*{_CJK_NOUN})?(?![\w/%])"), r"\1 /s"),
     Phrase("count_on_a_model", "A count written on a device word or a model: `16-GPU`, `8×A100`, `8x H100`.",
            ("en-US", "8×A100 at 2000 img/s, 90%"),
            re.compile(rf"(?i)(?<=\d)(?:-|\s*[×x]\s*)(?=(?:{_DEV}|{MODELS.pattern[4:]})(?![\w]))"), " "),
