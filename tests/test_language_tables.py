@@ -23,8 +23,6 @@ MAY_BE_EMPTY = {
        for language in ("zh_Hans", "zh_Hant")},
     **{(language, "scale"): "a scale is a suffix on the number (`2万`, `2만`), read as the number is"
        for language in CJK},
-    **{(language, table): "a rate is a label of its own (`サンプル/秒`, `샘플/초`)"
-       for language in CJK for table in ("rate_nouns", "per_second")},
     **{(language, table): "one device is written on the count (`1台あたり`, `GPU당`), in bot.reader.grammar's own rows"
        for language in CJK for table in ("device_nouns", "per", "on", "one", "single")},
 }

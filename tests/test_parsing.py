@@ -671,7 +671,8 @@ def test_a_label_is_read_by_the_same_rules_and_an_unknown_word_is_still_named(lo
 @pytest.mark.parametrize(
     ("locale", "text", "unit"),
     [("en-US", "64 GPUs at 2000 img/s with 90% efficiency", "img/s"), ("de-DE", "64 2.000 tokens/s 90 %", "tokens/s"),
-     ("ja-JP", "64台 2000 トークン/秒 90%", "トークン/秒"), ("en-US", "64 GPUs 2000 90%", None)],
+     ("ja-JP", "64台 2000 トークン/秒 90%", "トークン/秒"), ("zh-CN", "64 2000 tokens/秒 90%", "tokens/秒"),
+     ("en-US", "64 GPUs 2000 90%", None)],
 )
 def test_the_command_keeps_the_users_unit_word(locale, text, unit):
     assert parse_command(text, Recipient.parse(locale)).unit == unit

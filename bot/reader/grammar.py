@@ -66,9 +66,8 @@ NUM = r"\d[\d.,'’\u202f]*[kKMG千천万萬만亿億억]?"
 _SCALES = "|".join(sorted(map(re.escape, SCALE_WORDS), key=len, reverse=True))
 CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
 _PER_WORDS = _any("per")
-# a rate's noun after `毎秒` or before it, with a measure word (`2000 个样本`, `2000 張影像`)
-_CJK_NOUN = (r"(?:(?:个|個|张|張)\s*)?(?:サンプル|枚|トークン|画像|样本|樣本|张|張|图像|影像|샘플|이미지|토큰|개|"
-             r"samples?|tokens?|images?|img)")
+# a rate's noun (any language's, or Korean `개`) after `毎秒` or before it, with a measure word: `2000 个样本`
+_CJK_NOUN = rf"(?:(?:个|個|张|張)\s*)?(?:{_NOUN}|개)"
 PHRASES: tuple[Phrase, ...] = (
     Phrase("single_device", "`on 1 GPU`, `single card`, `on one`: a rate that is one device's, not a count.",
            ("en-US", "64 GPUs, 2000 img/s on 1 GPU, 90%"),
