@@ -77,8 +77,8 @@ def mark_words(words: list[str], rows: list[str], prose: bool = False) -> list[s
         key = word.casefold().rstrip(_TRAILING)
         if not key:  # a comma or a stop a phrase left standing: `per device, 64`
             continue
-        if (particle := _PARTICLE.search(key)) and _label(key[: particle.start()]) is not None:
-            word = key = key[: particle.start()]  # `台で`: a label with a Japanese or Korean particle after it
+        if (bare := _bare_label(key)) is not None:  # `台で`, `个设备`: a particle after a label, a filler before it
+            word = key = bare
         if key in fillers():
             rows.append("filler")
             marked.append(FILLER)  # says nothing, but no number's groups are joined across it: `128 × 310 img/s`
@@ -92,12 +92,21 @@ def mark_words(words: list[str], rows: list[str], prose: bool = False) -> list[s
             marked.extend(mark_words([keyed.group(2)], rows, prose) if keyed.group(2) else [])
         elif (quantity := _label(key)) is not None:
             marked.append(label_word(quantity, word.rstrip(_TRAILING)))
-        elif (split := _split_attached(word) or _cjk_label_first(word, marked)) is not None:
+        elif (split := _split_attached(word) or _cjk_label_first(word, marked, rows)) is not None:
             rows.append("unit_on_its_number")
             marked.extend(split)
         else:
             _unknown(word, marked, prose)
     return marked
+
+
+def _bare_label(key: str) -> str | None:
+    """A CJK label with a Japanese or Korean particle after it (`台で`) or a filler before it (a Chinese measure
+    word, `个设备`, `個樣本/秒`), without it; None for any other word."""
+    if (particle := _PARTICLE.search(key)) and _label(key[: particle.start()]) is not None:
+        return key[: particle.start()]
+    filler = next((word for word in fillers() if _CJK_START.match(word) and key.startswith(word)), "")
+    return key[len(filler):] if filler and _label(key[len(filler):]) is not None else None
 
 
 def _label(key: str) -> Quantity | str | None:
@@ -130,13 +139,13 @@ def _split_attached(word: str) -> list[str] | None:
     return None if quantity is None else [match.group(1), label_word(quantity, unit)]
 
 
-def _cjk_label_first(word: str, marked: list[str]) -> list[str] | None:
-    """After a number, a CJK word that starts with a unit (`块卡跑到`): the unit, and the rest apart."""
+def _cjk_label_first(word: str, marked: list[str], rows: list[str]) -> list[str] | None:
+    """After a number, a CJK word that starts with a unit (`台设备`, `块卡跑到`): the unit, and the rest read apart."""
     if not _CJK_START.match(word) or not marked or not is_number(marked[-1]) or KEYED.match(word):
         return None
     for length in range(min(len(word) - 1, 4), 0, -1):
         if (quantity := _label(word[:length].casefold())) is not None:
-            return [label_word(quantity, word[:length]), word[length:]]
+            return [label_word(quantity, word[:length]), *mark_words([word[length:]], rows)]
     return None
 
 
