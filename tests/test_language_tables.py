@@ -6,8 +6,9 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from babel import Locale
 
-from bot.i18n import shipped_languages
+from bot.i18n import shipped_languages, translations_for
 from bot.model.calculator import Quantity
 from bot.reader.keywords import word_list
 from bot.reader.languages import LANGUAGES, Words
@@ -71,3 +72,11 @@ def test_each_languages_own_words_are_read(language):
     assert set(parse_command(keyed, resolve_locale("en-US")).values) == {D, V, E}
     labelled = f"64 {words.labels[D][0]} 2000 90% {words.labels[E][0]}"
     assert parse_command(labelled, resolve_locale("en-US")).values[D] == 64
+
+
+@pytest.mark.parametrize("catalog", sorted(shipped_languages()))
+def test_the_catalogs_own_name_for_a_series_opens_its_form(catalog):
+    """The name the replies give the series (`系列量測`, `多规模测量`, `Messreihe`), where it is one word a user can
+    type after `/dpscale`, opens the form as the help's word does."""
+    name = translations_for(Locale.parse(catalog)).gettext("Measurement series")
+    assert " " in name or wants_series_form(name), name
