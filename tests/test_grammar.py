@@ -174,6 +174,14 @@ NATIVE = [
     ("zh-TW", "64 顆 GPU 2000 90%", (64, 2000, 90)),  # 顆, Taiwan's counter for chips
     ("zh-TW", "64顆GPU，每秒2,000樣本，效率90%", (64, 2000, 90)),
     ("zh-CN", "64 颗 GPU 2000 90%", (64, 2000, 90)),
+    ("ja-JP", "64GPU 2000 90%", (64, 2000, 90)),  # a device word on its count, its G no giga
+    ("ja-JP", "64GPU、2,000サンプル/秒、効率90%", (64, 2000, 90)),
+    ("en-US", "64GPUs 2,000 img/s 90%", (64, 2000, 90)),
+    ("de-DE", "64Geräte 2.000 Bilder/s 90 %", (64, 2000, 90)),
+    ("ko-KR", "64GPU 2,000 샘플/초 효율 90%", (64, 2000, 90)),
+    ("fr-FR", "64GPU à 2 000 img/s, 90 %", (64, 2000, 90)),
+    ("en-US", "8MI300X at 2,000 tokens/s, 90%", (8, 2000, 90)),
+    ("en-US", "64 2Ktokens/s 90%", (64, 2000, 90)),  # a suffix on the number where the rest is the unit
 ]
 
 

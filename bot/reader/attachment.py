@@ -130,13 +130,16 @@ def _unit_colon(key: str, marked: list[str], prose: bool) -> bool:
 
 
 def _split_attached(word: str) -> list[str] | None:
-    """A number with a unit written on it: `64GPUs`, `2000img/s`, `2000/s`, `2k/GPU`; None for any other word."""
+    """A number with a unit written on it: `64GPUs`, `2000img/s`, `2000/s`, `2k/GPU`; None for any other word. A
+    letter a suffix could be is the unit's where only so the unit is known (`64GPU`, `8MI300X`: not 64 G of `PU`)."""
     match = _ATTACHED.fullmatch(word.rstrip(_TRAILING)) if word[:1].isdigit() else None
     if match is None:
         return None
-    unit = match.group(2)
+    number, unit = match.groups()
+    if _label(unit.casefold()) is None and number[-1].isalpha():
+        number, unit = number[:-1], number[-1] + unit
     quantity = V if unit.casefold() in ("/s", "/sec") else _label(unit.casefold())
-    return None if quantity is None else [match.group(1), label_word(quantity, unit)]
+    return None if quantity is None else [number, label_word(quantity, unit)]
 
 
 def _cjk_label_first(word: str, marked: list[str], rows: list[str]) -> list[str] | None:
