@@ -605,6 +605,13 @@ def test_the_decided_readings_and_the_east_asian_marks(locale, text, expected, n
         # a group with a leading zero never joins the device count to leave a number missing
         ("en-US", "64 012 90%", ErrorCode.AMBIGUOUS_GROUPING, "64 012"),
         ("fr-FR", "64 012 90 %", ErrorCode.AMBIGUOUS_GROUPING, "64 012"),
+        # a labelled value is named as typed, its unit on the number or apart
+        ("ja-JP", "64 2000 90% 128台", ErrorCode.DUPLICATE_QUANTITY, "128台"),
+        ("ko-KR", "64 2000 90% 128대", ErrorCode.DUPLICATE_QUANTITY, "128대"),
+        ("en-US", "64 GPUs 2000 90% 128GPUs", ErrorCode.DUPLICATE_QUANTITY, "128GPUs"),
+        ("en-US", "64 2000 90% 128 GPUs", ErrorCode.DUPLICATE_QUANTITY, "128 GPUs"),
+        ("zh-CN", "64 2000 90% 128 张卡", ErrorCode.DUPLICATE_QUANTITY, "128 张卡"),
+        ("en-US", "64 GPUs 2000img/s 3000img/s", ErrorCode.DUPLICATE_QUANTITY, "3000img/s"),
     ],
 )
 def test_errors_blame_the_token_that_is_wrong(locale, text, code, token):
