@@ -679,6 +679,8 @@ def test_a_label_is_read_by_the_same_rules_and_an_unknown_word_is_still_named(lo
     ("locale", "text", "unit"),
     [("en-US", "64 GPUs at 2000 img/s with 90% efficiency", "img/s"), ("de-DE", "64 2.000 tokens/s 90 %", "tokens/s"),
      ("ja-JP", "64台 2000 トークン/秒 90%", "トークン/秒"), ("zh-CN", "64 2000 tokens/秒 90%", "tokens/秒"),
+     ("en-US", "128 GPUs, 3.2k tokens/s per GPU, 85% scaling eff", "tokens/s"),  # a unit beside `per GPU` too
+     ("en-US", "per GPU 2000 tokens/s, 64 GPUs, 90%", "tokens/s"), ("en-US", "64 GPUs, 2000 seq/s each, 90%", "seq/s"),
      ("en-US", "64 GPUs 2000 90%", None)],
 )
 def test_the_command_keeps_the_users_unit_word(locale, text, unit):

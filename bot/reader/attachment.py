@@ -254,7 +254,8 @@ def _written(words: list[str], claims: dict[int, list[tuple[str, str]]], rows: l
             raise UserInputError(ErrorCode.UNPLACED_NUMBER, token=" ".join([words[index], *(s for _, s in labels)]),
                                  rule="two_units_on_one_number", suggestions=tuple(
                                      f"{V.value if label == PER else label}:{words[index]}" for label, _ in labels))
-        named[index] = (name, next((shown for label, shown in labels if label == name), labels[0][1]))
+        rate = [shown for label, shown in labels if label == V.value and "/" in shown]  # beside `per GPU`, `each`
+        named[index] = (name, (rate or [shown for label, shown in labels if label == name] or [labels[0][1]])[0])
     before = set(named)
     _settle_rates(words, named, rows)
     dropped = before - set(named)  # `1 GPU` beside another count: no value of its own
