@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 import bot.reader.attachment
+import bot.reader.labels
 from bot.errors import UserInputError
 from bot.model.calculator import Quantity
 from bot.reader.grammar import ATTACHMENTS, PHRASES, QUESTIONS, Row
@@ -41,8 +42,9 @@ def test_every_row_decides_its_own_example(row: Row):
     assert decided == row.name if row in QUESTIONS else row.name in (decided or ()), decided
 
 
-def test_the_doctests_hold():
-    assert doctest.testmod(bot.reader.attachment).failed == 0
+@pytest.mark.parametrize("module", [bot.reader.attachment, bot.reader.labels], ids=lambda module: module.__name__)
+def test_the_doctests_hold(module):
+    assert doctest.testmod(module).failed == 0
 
 
 # what each row reads, generated: (locale, text, the values meant or None where a question or refusal is meant)

@@ -24,6 +24,7 @@ MAY_BE_EMPTY = {
        for language in ("zh_Hans", "zh_Hant")},
     **{(language, "scale"): "a scale is a suffix on the number (`2万`, `2만`), read as the number is"
        for language in CJK},
+    **{(language, "plurals"): "a noun has no plural" for language in CJK},
     **{(language, table): "one device is written on the count (`1台あたり`, `GPU당`), in bot.reader.grammar's own rows"
        for language in CJK for table in ("device_nouns", "per", "on", "one", "single")},
 }

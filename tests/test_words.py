@@ -126,6 +126,28 @@ def test_the_rate_plural_bites_where_a_language_has_one():
     assert Wording(resolve_locale("en-US")).with_unit("tokens/s").rate("1") == "1 tokens/s"  # the user's own word
 
 
+@pytest.mark.parametrize(("tag", "unit", "value", "written"), [
+    ("en-US", "sample/s", "7.2", "7.2 samples/s"),
+    ("en-US", "sample/s", "1", "1 sample/s"),
+    ("en-US", "Image/sec", "8", "8 Images/sec"),  # the user's own spelling, in the plural
+    ("en-US", "tokens/s", "1", "1 tokens/s"),  # a plural the user typed stays as typed
+    ("en-US", "img/s", "8", "8 img/s"),  # an abbreviation has no plural
+    ("de-DE", "Bild/s", "2.000", "2.000 Bilder/s"),
+    ("fr-FR", "échantillon/s", "1,5", "1,5 échantillon/s"),  # French `one` is below 2
+    ("fr-FR", "échantillon/s", "2", "2 échantillons/s"),
+    ("es-ES", "muestra/s", "7,2", "7,2 muestras/s"),
+])
+def test_a_singular_unit_the_user_typed_takes_its_plural_where_the_count_needs_it(tag, unit, value, written):
+    assert Wording(resolve_locale(tag)).with_unit(unit).rate(value) == written
+
+
+def test_a_reply_in_the_users_singular_unit_writes_its_plural():
+    """`8 GPUs 1 sample/s 90%` answered "7.2 sample/s"."""
+    text = render_plain_text(answer("8 GPUs 1 sample/s 90%", resolve_locale("en-US")))
+    assert "Actual throughput: 7.2 samples/s" in text and "Ideal throughput: 8 samples/s" in text
+    assert "Per-device throughput: 1 sample/s" in text
+
+
 SEPARATORS = {"fr": "\u202f; ", "ja": "、", "zh_Hans": "；", "zh_Hant": "；"}
 
 

@@ -36,6 +36,9 @@ class Words:
     # a count of devices as an example shows it (`{}` the number): `{} GPUs`, `{} GPU`, `{}台`; its word is a label
     example_count: str
     rate_nouns: tuple[str, ...]  # what one item of a rate is called: `samples/s`, `Bilder pro Sekunde`
+    # a rate noun's singular, to the plural a reply writes in the user's unit where the count needs it: `sample/s`
+    # → `7.2 samples/s`; its words are rate nouns too
+    plurals: Mapping[str, str]
     per_second: tuple[str, ...]  # after the slash of a rate: `img/sec`
     percent: tuple[str, ...]  # a percent sign written out: `90 Prozent`
     fillers: tuple[str, ...]  # words that say nothing and go: `at`, `mit`, `で`
@@ -61,6 +64,8 @@ LANGUAGES: dict[str, Words] = {
         labels={D: ("devices", "device", *_CHIPS, "accelerators", "accelerator", "workers", "ranks"),
                 E: ("efficiency", "eff")},
         example_count="{} GPUs",
+        plurals={"sample": "samples", "example": "examples", "image": "images", "token": "tokens",
+                 "sequence": "sequences"},
         rate_nouns=("samples", "sample", "examples", "example", "img", "imgs", "images", "image", "tokens", "token",
                     "tok", "seq", "seqs", "sequences", "sequence", "it", "iters", "iterations", "frames", "batches",
                     "queries"),
@@ -79,6 +84,7 @@ LANGUAGES: dict[str, Words] = {
         labels={D: ("geräte", "gerät", "gpus", "gpu", "beschleuniger", "karten", "grafikkarten", "knoten"),
                 E: ("effizienz", "skalierungseffizienz")},
         example_count="{} GPUs",
+        plurals={"bild": "bilder", "beispiel": "beispiele", "sequenz": "sequenzen"},
         rate_nouns=("beispiele", "bilder", "sequenzen"), per_second=("sekunde",), percent=("prozent",),
         fillers=("mit", "bei", "pro", "und", "von", "à", "auf", "linearen", "linear"),
         per_device=("je", "jeweils"), cluster=("insgesamt", "gesamt", "gesamtdurchsatz"),
@@ -92,6 +98,7 @@ LANGUAGES: dict[str, Words] = {
         labels={D: ("accélérateurs", "accélérateur", "gpu", "appareils", "cartes", "nœuds", "noeuds"),
                 E: ("efficacité", "d'efficacité", "d’efficacité")},
         example_count="{} GPU",
+        plurals={"échantillon": "échantillons", "jeton": "jetons", "séquence": "séquences"},
         rate_nouns=("échantillons", "éch", "jetons", "séquences"), per_second=("seconde",),
         percent=("pour cent", "pourcent"),
         fillers=("à", "avec", "par", "et", "de", "d'une", "d’une", "une", "sur", "linéaire", "au"),
@@ -106,6 +113,7 @@ LANGUAGES: dict[str, Words] = {
         help=("ayuda",), forecast=("con", "pronóstico", "pronostico"), series=("serie",),
         labels={D: ("dispositivos", "dispositivo", "gpu", "aceleradores", "tarjetas", "nodos"), E: ("eficiencia",)},
         example_count="{} GPU",
+        plurals={"muestra": "muestras", "imagen": "imágenes", "secuencia": "secuencias", "ejemplo": "ejemplos"},
         rate_nouns=("muestras", "imágenes", "secuencias", "ejemplos"), per_second=("segundo", "seg"),
         percent=("por ciento",), fillers=("con", "por", "y", "de", "en", "lineal", "uno", "una"),
         per_device=("cada",), cluster=("total", "real", "medido"),
@@ -118,6 +126,7 @@ LANGUAGES: dict[str, Words] = {
         help=("aiuto",), forecast=("con", "previsione"), series=("serie",),
         labels={D: ("dispositivi", "gpu", "acceleratori", "schede", "nodi"), E: ("efficienza",)},
         example_count="{} GPU",
+        plurals={"campione": "campioni", "immagine": "immagini", "sequenza": "sequenze", "esempio": "esempi"},
         rate_nouns=("campioni", "immagini", "sequenze", "esempi"), per_second=("secondo",),
         percent=("per cento", "percento"),
         fillers=("con", "per", "e", "di", "da", "del", "della", "su", "lineare"),
@@ -132,6 +141,7 @@ LANGUAGES: dict[str, Words] = {
         help=("ajuda",), forecast=("com", "previsão", "previsao"), series=("série",),
         labels={D: ("aceleradores", "gpus", "gpu", "placas", "nós"), E: ("eficiência",)},
         example_count="{} GPUs",
+        plurals={"amostra": "amostras", "imagem": "imagens", "sequência": "sequências", "exemplo": "exemplos"},
         rate_nouns=("amostras", "imagens", "sequências", "exemplos"), per_second=("segundo", "seg"),
         percent=("por cento",), fillers=("com", "por", "e", "de", "em", "linear", "no", "na", "ao"),
         per_device=("cada",), cluster=("total", "real", "medido"),
@@ -147,6 +157,7 @@ LANGUAGES: dict[str, Words] = {
         help=("ヘルプ", "使い方"), forecast=("予測",), series=("シリーズ", "スケーリング測定"),
         labels={D: ("台", "基", "デバイス", "台のgpu", "枚のgpu", "基のgpu"), E: ("効率",)},
         example_count="{}台",
+        plurals={},
         rate_nouns=("サンプル", "枚", "トークン", "画像"), per_second=("秒",),
         percent=("パーセント",), fillers=("で", "と", "の", "に"),
         per_device=("各", "台あたり", "1台あたり", "あたり", "当たり"), cluster=("合計", "実測", "実効"),
@@ -157,6 +168,7 @@ LANGUAGES: dict[str, Words] = {
         help=("도움말", "사용법"), forecast=("예측",), series=("시리즈",),
         labels={D: ("대", "개", "장", "디바이스", "장치"), E: ("효율",)},
         example_count="{}개",
+        plurals={},
         rate_nouns=("샘플", "이미지", "토큰"), per_second=("초",),
         percent=("퍼센트", "프로"), fillers=("에서", "의", "로"),
         per_device=("각", "당", "대당", "개당", "장당"), cluster=("실측", "총", "전체"),
@@ -169,6 +181,7 @@ LANGUAGES: dict[str, Words] = {
         labels={D: ("张卡", "块卡", "设备", "台", "张", "块", "颗", "卡", "块gpu", "张gpu", "个gpu", "颗gpu"),
                 E: ("效率",)},
         example_count="{} 张卡",
+        plurals={},
         rate_nouns=("样本", "图像", "图片", "图", "张"), per_second=("秒",),
         percent=(), fillers=("个", "和", "的", "在", "用"),
         per_device=("各", "每卡", "每张", "每块", "单卡"), cluster=("合计", "总计", "总"),
@@ -180,6 +193,7 @@ LANGUAGES: dict[str, Words] = {
         labels={D: ("張卡", "塊卡", "裝置", "台", "張", "塊", "顆", "張gpu", "塊gpu", "個gpu", "顆gpu"),
                 E: ("效率",)},
         example_count="{} 張卡",
+        plurals={},
         rate_nouns=("樣本", "影像", "圖片", "圖", "張"), per_second=("秒",),
         percent=(), fillers=("個", "和", "的", "在", "用"),
         per_device=("各", "每張", "每塊", "單卡"), cluster=("合計", "總計", "總"),

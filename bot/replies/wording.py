@@ -16,6 +16,7 @@ from bot.i18n import catalog_name, translations_for
 from bot.model.calculator import Quantity
 from bot.names import display_name, join_list
 from bot.reader.keywords import shown_keys
+from bot.reader.labels import plural_unit
 from bot.reader.numbers import APOSTROPHES, SPACES, write_number, write_percent
 from bot.reader.recipient import RecipientLike, as_recipient
 from bot.replies.particles import template
@@ -118,9 +119,7 @@ class Wording:
     def rate(self, value: str) -> str:
         """An already written number with its unit, in the plural CLDR gives the number as shown: `115,200
         samples/s`, `1 sample/s`; French `0 échantillon/s`, `1,5 échantillon/s` (French `one` is below 2)."""
-        if self._rate is not None:
-            return self._rate.format(value=value)
-        return self._rate_forms[self.plural_count(value) - 1].format(value=value)
+        return (self._rate or self._rate_forms)[self.plural_count(value) - 1].format(value=value)
 
     @cached_property
     def _rate_forms(self) -> tuple[str, str]:
@@ -174,15 +173,22 @@ class Wording:
     def _times_from(self) -> str:
         return self.pgettext("the lower bound of a range of multiples, such as 102 in 102× to 104×", "{value}×")
 
-    _rate: str | None = None  # the user's own unit word (`with_unit`): written as they wrote it, in no plural
+    _rate: tuple[str, str] | None = None  # the user's own unit word (`with_unit`), for a count of 1 and of 2
 
     def with_unit(self, unit: str | None) -> Wording:
-        """This wording with rates written in the user's own unit word (`115,200 tokens/s`), or itself."""
+        """This wording with rates written in the user's own unit word (`115,200 tokens/s`), or itself: as typed,
+        but for a known singular noun, which takes its plural where the count needs it (`1 sample/s`, `7.2
+        samples/s`; `bot.reader.labels.plural_unit`)."""
         if not unit:
             return self
         other = copy.copy(self)
-        other._rate = "{value} " + unit.replace("{", "{{").replace("}", "}}")
+        other._rate = (self._unit_template(unit), self._unit_template(plural_unit(unit)))
         return other
+
+    @staticmethod
+    def _unit_template(unit: str) -> str:
+        """A rate in the user's unit word, `{value}` its number's place."""
+        return "{value} " + unit.replace("{", "{{").replace("}", "}}")
 
     @cached_property
     def _times(self) -> str:
