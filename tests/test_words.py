@@ -141,6 +141,23 @@ def test_a_singular_unit_the_user_typed_takes_its_plural_where_the_count_needs_i
     assert Wording(resolve_locale(tag)).with_unit(unit).rate(value) == written
 
 
+@pytest.mark.parametrize(("tag", "unit", "written"), [
+    ("ja-JP", "サンプル/秒", "115,200サンプル/秒"),  # as the catalog writes its own unit: `{value}サンプル/秒`
+    ("ja-JP", "トークン/秒", "115,200トークン/秒"),
+    ("ja-JP", "img/s", "115,200 img/s"),  # a Latin unit keeps its space
+    ("ja-JP", "tokens/秒", "115,200 tokens/秒"),
+    ("zh-CN", "样本/秒", "115,200 样本/秒"),  # `{value} 样本/秒`
+    ("ko-KR", "샘플/초", "115,200 샘플/초"),
+])
+def test_a_unit_the_user_typed_is_spaced_as_the_languages_own_unit(tag, unit, written):
+    assert Wording(resolve_locale(tag)).with_unit(unit).rate("115,200") == written
+
+
+def test_a_japanese_reply_writes_the_users_japanese_unit_on_its_number():
+    text = render_plain_text(answer("64 台 2,000 サンプル/秒 90%", resolve_locale("ja-JP")))
+    assert "115,200サンプル/秒" in text and " サンプル/秒" not in text
+
+
 def test_a_reply_in_the_users_singular_unit_writes_its_plural():
     """`8 GPUs 1 sample/s 90%` answered "7.2 sample/s"."""
     text = render_plain_text(answer("8 GPUs 1 sample/s 90%", resolve_locale("en-US")))

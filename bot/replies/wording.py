@@ -26,6 +26,7 @@ MAX_PLAIN_DIGITS = 20
 FULL_WIDTH_STOPS = ("。", "！", "？")  # Japanese and Chinese put no space after these; Korean uses `.` and a space
 CLOSE_SET = frozenset({"ja", "zh"})  # languages that put no space between two Han characters
 HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")  # Han, kana, Hangul
 EXAMPLE = (Decimal(64), Decimal(2000), Decimal("0.9"))  # the source document's example: devices, samples/s, E
 
 
@@ -178,17 +179,19 @@ class Wording:
     def with_unit(self, unit: str | None) -> Wording:
         """This wording with rates written in the user's own unit word (`115,200 tokens/s`), or itself: as typed,
         but for a known singular noun, which takes its plural where the count needs it (`1 sample/s`, `7.2
-        samples/s`; `bot.reader.labels.plural_unit`)."""
+        samples/s`; `bot.reader.labels.plural_unit`), and on its number where the language writes its own so."""
         if not unit:
             return self
         other = copy.copy(self)
         other._rate = (self._unit_template(unit), self._unit_template(plural_unit(unit)))
         return other
 
-    @staticmethod
-    def _unit_template(unit: str) -> str:
-        """A rate in the user's unit word, `{value}` its number's place."""
-        return "{value} " + unit.replace("{", "{{").replace("}", "}}")
+    def _unit_template(self, unit: str) -> str:
+        """A rate in the user's unit word, `{value}` its number's place: a unit in CJK script spaced as the
+        catalog's own unit is (`115,200サンプル/秒`, `115,200 样本/秒`), any other after a space (`2,000 img/s`)."""
+        own = self._rate_forms[1].partition("{value}")[2]
+        space = "" if CJK.match(unit) and not own.startswith(" ") else " "
+        return "{value}" + space + unit.replace("{", "{{").replace("}", "}}")
 
     @cached_property
     def _times(self) -> str:
