@@ -109,7 +109,7 @@ def placeholder_values(words: Wording) -> dict[str, str]:
         "throughput_high": words.rate(words.number(Decimal(209000), 0)), "ratio": words.number(Decimal(64), 0),
         "largest": words.number(Decimal(64), 0), "file": "scaling.png",
         # the message shortcut: whose message, and the question about one of its numbers
-        "author": "<@U0123ABCD>", "numbers": words.comma.join(code(number) for number in ("64", "2000")),
+        "author": "<@U0123ABCD>", "numbers": words.spans([code(number) for number in ("64", "2000")]),
         "question": _("{token} could mean {options}. Write it as one of those.").format(
             token=code("2.000"), options=_("{first} or {second}").format(first=code("2"), second=code("2000"))),
     }

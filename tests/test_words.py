@@ -5,6 +5,7 @@ language's own separator, and the command-line tool writing a terminal's command
 from __future__ import annotations
 
 import re
+import unicodedata
 from decimal import Decimal
 
 import pytest
@@ -19,6 +20,7 @@ from bot.reader.languages import LANGUAGES as LANGUAGES_WORDS
 from bot.reader.numbers import NEIGHBOUR_LOCALES, SLACK_LOCALES, resolve_locale
 from bot.reader.parsing import parse_command
 from bot.replies import render_plain_text
+from bot.replies.blocks import code
 from bot.replies.plurals import ZERO_IN_PLURAL
 from bot.replies.wording import Wording
 from bot.slack.series_form import series_form_view
@@ -163,6 +165,31 @@ def test_a_reply_in_the_users_singular_unit_writes_its_plural():
     text = render_plain_text(answer("8 GPUs 1 sample/s 90%", resolve_locale("en-US")))
     assert "Actual throughput: 7.2 samples/s" in text and "Ideal throughput: 8 samples/s" in text
     assert "Per-device throughput: 1 sample/s" in text
+
+
+def _spans_touching(text: str) -> list[str]:
+    """The code spans of `text` that touch a letter or a full-width character (`、`, `，`, `：`): Slack may not draw
+    them."""
+    def loose(char: str) -> bool:
+        return bool(char) and (char.isalnum() or unicodedata.east_asian_width(char) in "WF")
+    return [span.group() for span in re.finditer(r"`[^`]+`", text)
+            if loose(text[span.start() - 1:span.start()]) or loose(text[span.end():span.end() + 1])]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_code_spans_joined_in_code_are_kept_off_letters_and_full_width_punctuation(language):
+    words = Wording(resolve_locale(TAGS[language]))
+    spans = [code(f"format={tag}") for tag in ("de-DE", "en-US", "fr-FR")]
+    for joined in (words.alternatives(spans), words.alternatives(spans[:2]), words.spans(spans)):
+        assert _spans_touching(joined) == [], joined
+
+
+def test_japanese_choices_keep_a_space_beside_the_ideographic_comma():
+    words = Wording(resolve_locale("ja-JP"))
+    spans = [code(f"format={tag}") for tag in ("de-DE", "en-US", "fr-FR")]
+    assert words.alternatives(spans) == "`format=de-DE` 、 `format=en-US` 、または `format=fr-FR`"
+    assert Wording(resolve_locale("en-US")).alternatives(spans) == (
+        "`format=de-DE`, `format=en-US`, or `format=fr-FR`")  # a Latin comma needs none
 
 
 SEPARATORS = {"fr": "\u202f; ", "ja": "、", "zh_Hans": "；", "zh_Hant": "；"}

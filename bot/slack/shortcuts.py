@@ -67,7 +67,7 @@ def excerpt_notes(excerpt: Excerpt, author_id: str | None, author: Recipient, re
     _ = wording_for(reader).gettext
     who = f"<@{author_id}>" if author_id else escape(app_name) if app_name else _("an app")
     if excerpt.found_nothing and excerpt.seen:  # numbers, but nothing that says which value each one is
-        seen = wording_for(reader).comma.join(code(number) for number in excerpt.seen[:6])
+        seen = wording_for(reader).spans([code(number) for number in excerpt.seen[:6]])
         return (_("I found {numbers} in {author}'s message, but nothing that says which value each one is, "
                   "so I didn't fill anything in.").format(author=who, numbers=seen),)
     if excerpt.found_nothing:
