@@ -110,7 +110,7 @@ LANGUAGES: dict[str, Words] = {
     "es": Words(
         keys={D: ("dispositivos", "dispositivo", "disp"), V: ("throughput", "tasa"), E: ("eficiencia", "efic"),
               A: ("real", "medido", "objetivo"), LANG: ("idioma",)},
-        help=("ayuda",), forecast=("con", "pronóstico", "pronostico"), series=("serie",),
+        help=("ayuda",), forecast=("previsión", "prevision", "pronóstico", "pronostico", "con"), series=("serie",),
         labels={D: ("dispositivos", "dispositivo", "gpu", "aceleradores", "tarjetas", "nodos"), E: ("eficiencia",)},
         example_count="{} GPU",
         plurals={"muestra": "muestras", "imagen": "imágenes", "secuencia": "secuencias", "ejemplo": "ejemplos"},
@@ -123,7 +123,7 @@ LANGUAGES: dict[str, Words] = {
     "it": Words(
         keys={D: ("dispositivi", "gpu"), V: ("throughput",), E: ("efficienza",),
               A: ("effettivo", "reale", "obiettivo"), LANG: ("lingua",)},
-        help=("aiuto",), forecast=("con", "previsione"), series=("serie",),
+        help=("aiuto",), forecast=("previsione", "con"), series=("serie",),
         labels={D: ("dispositivi", "gpu", "acceleratori", "schede", "nodi"), E: ("efficienza",)},
         example_count="{} GPU",
         plurals={"campione": "campioni", "immagine": "immagini", "sequenza": "sequenze", "esempio": "esempi"},
@@ -138,7 +138,7 @@ LANGUAGES: dict[str, Words] = {
         keys={D: ("dispositivos", "dispositivo", "disp"),
               V: ("throughput", "vazão", "vazao", "taxa"),  # the help shows what every label says: throughput
               E: ("eficiência", "eficiencia", "efic"), A: ("real", "medido", "meta"), LANG: ("idioma",)},
-        help=("ajuda",), forecast=("com", "previsão", "previsao"), series=("série",),
+        help=("ajuda",), forecast=("previsão", "previsao", "com"), series=("série",),
         labels={D: ("aceleradores", "gpus", "gpu", "placas", "nós"), E: ("eficiência",)},
         example_count="{} GPUs",
         plurals={"amostra": "amostras", "imagem": "imagens", "sequência": "sequências", "exemplo": "exemplos"},
