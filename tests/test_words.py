@@ -265,6 +265,11 @@ def test_the_limits_note_is_true_whether_the_efficiency_was_given_or_worked_out(
     assert "whether you give it or dpscale works it out" in limits[0]
 
 
+def test_the_taiwanese_unit_example_counts_gpus_as_taiwan_writes_them():
+    """`64 張 GPU`, as a Taiwanese reader writes it (it was `64 張卡`)."""
+    assert "`64 張 GPU 2,000 樣本/秒 90%`" in answer("64 TFLOPS 90%", resolve_locale("zh-TW")).text
+
+
 @pytest.mark.parametrize("tag", SLACK_LOCALES + NEIGHBOUR_LOCALES)
 def test_the_unit_errors_example_is_written_in_the_readers_words_and_reads_back(tag):
     """The unknown-unit error's example counts devices with its language's own word (`64 GPU` in Italian, French
@@ -276,7 +281,7 @@ def test_the_unit_errors_example_is_written_in_the_readers_words_and_reads_back(
     words = Wording(locale)
     own = LANGUAGES_WORDS[word_list(catalog_name(locale))]
     count = own.example_count.format(words.number(Decimal(64), 0))
-    assert own.example_count.replace("{}", "").strip().casefold() in {
+    assert {word.casefold() for word in own.example_count.replace("{}", "").split()} <= {
         word.casefold() for word in own.labels[Quantity.DEVICES]}, own.example_count
     error = answer("64 TFLOPS 90%", locale).text
     examples = [example for example in re.findall(r"`([^`]+)`", error) if example.startswith(count + " ")]
