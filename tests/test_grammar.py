@@ -161,6 +161,8 @@ NATIVE = [
     ("ja-JP", "64台 2,000サンプル毎秒 効率90%", (64, 2000, 90)),
     ("zh-CN", "每秒 2000 个样本 64 张卡 90%", (64, 2000, 90)),  # a measure word before the noun
     ("zh-TW", "每秒 2,000 個樣本 64 張卡 90%", (64, 2000, 90)),
+    ("zh-CN", "64 张 每秒 2000 90%", (64, 2000, 90)),  # 张 counts the cards here: 64 is no rate
+    ("zh-TW", "64 張 每秒 2,000 90%", (64, 2000, 90)),
     ("zh-CN", "64 张卡 2,000 tokens/秒 90%", (64, 2000, 90)),  # a rate's noun and its `/秒` from any language's table
     ("zh-TW", "64 張卡 2,000 token/秒 90%", (64, 2000, 90)),
     ("zh-CN", "64 2000 图/秒 90%", (64, 2000, 90)),
@@ -190,6 +192,18 @@ NATIVE = [
 @pytest.mark.parametrize(("tag", "text", "meant"), NATIVE)
 def test_forms_native_readers_type_are_read_as_meant(tag: str, text: str, meant: tuple[int, int, int]):
     assert parse_command(text, resolve_locale(tag)).values == _values(*meant), text
+
+
+@pytest.mark.parametrize(("tag", "text"), [("zh-CN", "64 张 每秒 2000 90%"), ("zh-TW", "64 張 每秒 2,000 90%"),
+                                         ("ja-JP", "64枚 毎秒2000サンプル 効率90%"), ("zh-CN", "64 个 每秒 2000 90%")])
+def test_a_counter_before_a_per_second_word_never_makes_its_number_a_rate(tag: str, text: str):
+    """`张`, `枚` count cards as readily as images: `64 张 每秒 2000` is never 64 samples/s and 2,000 devices (read,
+    or refused where the counter is no word for devices)."""
+    try:
+        values = parse_command(text, resolve_locale(tag)).values
+    except UserInputError:
+        return
+    assert (values[D], values[V]) == (64, 2000), values
 
 
 @pytest.mark.parametrize("text", ["64 2000 每秒 90%", "64 2000 90% 每秒"])

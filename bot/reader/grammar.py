@@ -66,8 +66,12 @@ NUM = r"\d[\d.,'’\u202f]*[kKMG千천万萬만亿億억]?"
 _SCALES = "|".join(sorted(map(re.escape, SCALE_WORDS), key=len, reverse=True))
 CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
 _PER_WORDS = _any("per")
-# a rate's noun (any language's, or Korean `개`) after `毎秒` or before it, with a measure word: `2000 个样本`
+# a rate's noun (any language's, or Korean `개`) after `毎秒` and a number, with a measure word: `每秒 2000 个样本`
 _CJK_NOUN = rf"(?:(?:个|個|张|張)\s*)?(?:{_NOUN}|개)"
+# before `毎秒`, only a noun that counts no devices: `64 张 每秒 2000` is 64 cards, `64枚` 64 boards
+_COUNTERS = ("张", "張", "枚")
+_RATE_ONLY = r"(?:(?:个|個)\s*)?(?:" + "|".join(
+    sorted((re.escape(noun) for noun in RATE_NOUNS if noun not in _COUNTERS), key=len, reverse=True)) + ")"
 PHRASES: tuple[Phrase, ...] = (
     Phrase("single_device", "`on 1 GPU`, `single card`, `on one`: a rate that is one device's, not a count.",
            ("en-US", "64 GPUs, 2000 img/s on 1 GPU, 90%"),
@@ -87,7 +91,7 @@ PHRASES: tuple[Phrase, ...] = (
                       r"segundo|secondo)|/(?:sec|second|seconde|segundo|secondo|sekunde|seg))\b"), r"\1/s"),
     Phrase("per_second_after_the_noun", "`毎秒`, `每秒` after a number and its noun end a rate: `2000 样本每秒`.",
            ("zh-CN", "64 2000 样本每秒 90%"),
-           re.compile(rf"(?i)(?<![\w.,])({NUM})\s*{_CJK_NOUN}\s*(?:毎秒|每秒)(?![\w/%])"), r"\1 /s"),
+           re.compile(rf"(?i)(?<![\w.,])({NUM})\s*{_RATE_ONLY}\s*(?:毎秒|每秒)(?![\w/%])"), r"\1 /s"),
     Phrase("per_second_before_the_number", "`毎秒`, `每秒`, `초당` before a number make it a rate (never before a "
            "percentage).", ("ko-KR", "64대 초당 2000 샘플 효율 90%"),
            re.compile(rf"(?i)(?:毎秒|每秒|초당)\s*({NUM})(?:\s*{_CJK_NOUN})?(?![\w/%])"), r"\1 /s"),
