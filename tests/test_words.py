@@ -138,6 +138,8 @@ def test_the_rate_plural_bites_where_a_language_has_one():
     ("fr-FR", "échantillon/s", "1,5", "1,5 échantillon/s"),  # French `one` is below 2
     ("fr-FR", "échantillon/s", "2", "2 échantillons/s"),
     ("es-ES", "muestra/s", "7,2", "7,2 muestras/s"),
+    ("zh-TW", "token/秒", "2,000", "2,000 token/秒"),  # a language whose own unit takes no plural keeps the word
+    ("ja-JP", "sample/s", "7.2", "7.2 sample/s"),
 ])
 def test_a_singular_unit_the_user_typed_takes_its_plural_where_the_count_needs_it(tag, unit, value, written):
     assert Wording(resolve_locale(tag)).with_unit(unit).rate(value) == written

@@ -180,11 +180,13 @@ class Wording:
     def with_unit(self, unit: str | None) -> Wording:
         """This wording with rates written in the user's own unit word (`115,200 tokens/s`), or itself: as typed,
         but for a known singular noun, which takes its plural where the count needs it (`1 sample/s`, `7.2
-        samples/s`; `bot.reader.labels.plural_unit`), and on its number where the language writes its own so."""
+        samples/s`; `bot.reader.labels.plural_unit`) where the catalog's unit inflects too, and on its number where
+        the language writes its own so."""
         if not unit:
             return self
         other = copy.copy(self)
-        other._rate = (self._unit_template(unit), self._unit_template(plural_unit(unit)))
+        plural = plural_unit(unit) if len(set(self._rate_forms)) > 1 else unit  # as the catalog's own unit inflects
+        other._rate = (self._unit_template(unit), self._unit_template(plural))
         return other
 
     def _unit_template(self, unit: str) -> str:
@@ -284,17 +286,13 @@ class Wording:
 
 
 def _kept_apart(marked: str, items: list[str]) -> str:
-    """`marked` with each `\x00{index}\x01` the item it marks, a code span set apart by a space from a letter or a
-    full-width character beside it (`或`, `または`, `、`, `，`), where Slack may not draw it."""
+    """`marked` with each `\x00{index}\x01` the item it marks, a code span set apart by a space from a letter, a digit
+    or a full-width character beside it (`或`, `または`, `、`, `，`), where Slack may not draw it."""
     def item(match: re.Match[str]) -> str:
         text = items[int(match.group(1))]
         if not (text.startswith("`") and text.endswith("`")):
             return text
-        before, after = marked[match.start() - 1:match.start()], marked[match.end():match.end() + 1]
-        return " " * _touches(before) + text + " " * _touches(after)
+        before, after = (" " * (char.isalnum() or unicodedata.east_asian_width(char or " ") in "WF") for char in (
+            marked[match.start() - 1:match.start()], marked[match.end():match.end() + 1]))
+        return before + text + after
     return re.sub(r"\x00(\d+)\x01", item, marked)
-
-
-def _touches(char: str) -> bool:
-    """Whether a code span right beside `char` would touch it: a letter, a digit, or a full-width character."""
-    return bool(char) and (char.isalnum() or unicodedata.east_asian_width(char) in ("W", "F"))
