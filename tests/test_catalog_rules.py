@@ -111,7 +111,7 @@ def placeholder_values(words: Wording) -> dict[str, str]:
         "largest": words.number(Decimal(64), 0), "file": "scaling.png",
         # the message shortcut: whose message, and the question about one of its numbers
         "author": "<@U0123ABCD>", "app": "GitHub",
-        "numbers": words.comma.join(code(number) for number in ("64", "2000")),
+        "numbers": words.spans([code(number) for number in ("64", "2000")]),
         "question": _("{token} could mean {options}. Write it as one of those.").format(
             token=code("2.000"), options=_("{first} or {second}").format(first=code("2"), second=code("2000"))),
     }

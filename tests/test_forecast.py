@@ -214,11 +214,22 @@ def test_a_negative_fitted_term_is_written_with_the_minus_sign_not_a_hyphen(tag)
 
 @pytest.mark.parametrize("text, word", [("v=2000 8=15800 16=31000 64=115200 bei=128", "de-DE"),
                                         ("v=2000 8=15800 16=31000 64=115200 予測=128", "ja-JP"),
-                                        ("v=2000 8=15800 16=31000 64=115200 à=128", "fr-FR")])
+                                        ("v=2000 8=15800 16=31000 64=115200 à=128", "fr-FR"),
+                                        ("v=2000 8=15800 16=31000 64=115200 previsión=128", "es-ES"),
+                                        ("v=2000 8=15800 16=31000 64=115200 previsione=128", "it-IT"),
+                                        ("v=2000 8=15800 16=31000 64=115200 previsão=128", "pt-BR")])
 def test_the_forecast_word_of_each_language_asks_for_a_forecast(text, word):
     reply = answer(text, resolve_locale(word))
     assert reply.kind.value == "result"
     assert sum("128" in b["text"]["text"] for b in reply.blocks if b["type"] == "section" and "•" in b["text"]["text"])
+
+
+@pytest.mark.parametrize(("tag", "word"), [("es-ES", "previsión"), ("it-IT", "previsione"), ("pt-BR", "previsão")])
+def test_a_forecast_outside_a_series_is_shown_with_the_catalogs_word_for_it(tag, word):
+    """`previsión=128` beside one calculation gets the forecast's own error, whose example is a series ending in
+    the word the catalog calls a forecast (it was "No reconozco previsión=128"; Italian showed `con=128`)."""
+    text = answer(f"64 2000 90% {word}=128", resolve_locale(tag)).text
+    assert re.search(rf"/dpscale \S+ v=\S+ (?:\S+=\S+ )+{word}=128`", text), text
 
 
 def test_a_forecast_for_one_device_is_refused_naming_the_word():

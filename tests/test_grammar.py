@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 import bot.reader.attachment
+import bot.reader.labels
 from bot.errors import UserInputError
 from bot.model.calculator import Quantity
 from bot.reader.grammar import ATTACHMENTS, PHRASES, QUESTIONS, Attachment, Doubt, Phrasing, Row
@@ -54,8 +55,9 @@ def test_every_row_decides_its_own_example(row: Row):
         assert all(isinstance(each, Phrasing | Attachment) for each in decided), decided
 
 
-def test_the_doctests_hold():
-    assert doctest.testmod(bot.reader.attachment).failed == 0
+@pytest.mark.parametrize("module", [bot.reader.attachment, bot.reader.labels], ids=lambda module: module.__name__)
+def test_the_doctests_hold(module):
+    assert doctest.testmod(module).failed == 0
 
 
 # what each row reads, generated: (locale, text, the values meant or None where a question or refusal is meant)
@@ -83,8 +85,12 @@ def generated(draw: st.DrawFn, name: str) -> tuple[str, str, dict[Quantity, Deci
         "cjk_written_together": ("ja-JP", f"{d}台で{v}サンプル/秒、効率{e}%", read),
         "per_second_spelled_out": (*(lambda s: (s[0], f"{d} GPUs {v} {s[1]} {e}%"))(draw(st.sampled_from(SPELLED))),
                                    read),
+        "per_second_after_the_noun": draw(st.sampled_from([("zh-CN", f"{d}张卡 {v}样本每秒 效率{e}%", read),
+                                                           ("zh-TW", f"{d} {v} 個樣本每秒 {e}%", read),
+                                                           ("ja-JP", f"{d}台 {v}サンプル毎秒 効率{e}%", read)])),
         "per_second_before_the_number": draw(st.sampled_from([("ko-KR", f"{d}대 초당 {v} 샘플 효율 {e}%", read),
                                                               ("zh-CN", f"{d}张卡 每秒{v}样本 效率{e}%", read),
+                                                              ("zh-CN", f"每秒 {v} 个样本 {d} 张卡 {e}%", read),
                                                               ("ja-JP", f"{d}台 毎秒{v}サンプル 効率{e}%", read)])),
         "single_device": ("en-US", f"{d} GPUs, {v} {unit} on 1 GPU, {e}%", read),
         "per_device": ("en-US", f"per GPU {v} {unit}, {d} GPUs, {e}%", read),
@@ -159,3 +165,63 @@ def test_taking_a_unit_away_leaves_the_reading_or_asks_never_another_answer(d, v
         return
     event("read alike")
     assert read == _values(d, v, e), shorter
+
+
+# forms native readers type, each once refused or misread: the values meant (devices, throughput, efficiency %)
+NATIVE = [
+    ("zh-CN", "64 2000 样本每秒 90%", (64, 2000, 90)),  # 每秒 after the noun ends the rate (it read `每秒 90`)
+    ("zh-TW", "64 2000 樣本每秒 90%", (64, 2000, 90)),
+    ("ja-JP", "64台 2,000サンプル毎秒 効率90%", (64, 2000, 90)),
+    ("zh-CN", "每秒 2000 个样本 64 张卡 90%", (64, 2000, 90)),  # a measure word before the noun
+    ("zh-TW", "每秒 2,000 個樣本 64 張卡 90%", (64, 2000, 90)),
+    ("zh-CN", "64 张 每秒 2000 90%", (64, 2000, 90)),  # 张 counts the cards here: 64 is no rate
+    ("zh-TW", "64 張 每秒 2,000 90%", (64, 2000, 90)),
+    ("zh-CN", "64 张卡 2,000 tokens/秒 90%", (64, 2000, 90)),  # a rate's noun and its `/秒` from any language's table
+    ("zh-TW", "64 張卡 2,000 token/秒 90%", (64, 2000, 90)),
+    ("zh-CN", "64 2000 图/秒 90%", (64, 2000, 90)),
+    ("zh-CN", "64 2000 样本/s 90%", (64, 2000, 90)),
+    ("ja-JP", "64台 2,000 tokens/秒 90%", (64, 2000, 90)),
+    ("ko-KR", "64대 2,000 tokens/초 효율 90%", (64, 2000, 90)),
+    ("zh-CN", "64 台设备 2000 90%", (64, 2000, 90)),  # the reply's own words for devices
+    ("zh-TW", "64 台裝置 2000 90%", (64, 2000, 90)),
+    ("zh-CN", "64台设备，2,000 样本/秒，90%", (64, 2000, 90)),
+    ("zh-CN", "64 个设备 每秒 2,000 个样本 效率 90%", (64, 2000, 90)),  # a measure word, glued to its noun or not
+    ("zh-CN", "64块卡 2,000个样本/秒 90%", (64, 2000, 90)),
+    ("zh-TW", "64 個裝置 2,000 90%", (64, 2000, 90)),
+    ("zh-TW", "64 顆 GPU 2000 90%", (64, 2000, 90)),  # 顆, Taiwan's counter for chips
+    ("zh-TW", "64顆GPU，每秒2,000樣本，效率90%", (64, 2000, 90)),
+    ("zh-CN", "64 颗 GPU 2000 90%", (64, 2000, 90)),
+    ("ja-JP", "64GPU 2000 90%", (64, 2000, 90)),  # a device word on its count, its G no giga
+    ("ja-JP", "64GPU、2,000サンプル/秒、効率90%", (64, 2000, 90)),
+    ("en-US", "64GPUs 2,000 img/s 90%", (64, 2000, 90)),
+    ("de-DE", "64Geräte 2.000 Bilder/s 90 %", (64, 2000, 90)),
+    ("ko-KR", "64GPU 2,000 샘플/초 효율 90%", (64, 2000, 90)),
+    ("fr-FR", "64GPU à 2 000 img/s, 90 %", (64, 2000, 90)),
+    ("en-US", "8MI300X at 2,000 tokens/s, 90%", (8, 2000, 90)),
+    ("en-US", "64 2Ktokens/s 90%", (64, 2000, 90)),  # a suffix on the number where the rest is the unit
+]
+
+
+@pytest.mark.parametrize(("tag", "text", "meant"), NATIVE)
+def test_forms_native_readers_type_are_read_as_meant(tag: str, text: str, meant: tuple[int, int, int]):
+    assert parse_command(text, resolve_locale(tag)).values == _values(*meant), text
+
+
+@pytest.mark.parametrize(("tag", "text"), [("zh-CN", "64 张 每秒 2000 90%"), ("zh-TW", "64 張 每秒 2,000 90%"),
+                                         ("ja-JP", "64枚 毎秒2000サンプル 効率90%"), ("zh-CN", "64 个 每秒 2000 90%")])
+def test_a_counter_before_a_per_second_word_never_makes_its_number_a_rate(tag: str, text: str):
+    """`张`, `枚` count cards as readily as images: `64 张 每秒 2000` is never 64 samples/s and 2,000 devices (read,
+    or refused where the counter is no word for devices)."""
+    try:
+        values = parse_command(text, resolve_locale(tag)).values
+    except UserInputError:
+        return
+    assert (values[D], values[V]) == (64, 2000), values
+
+
+@pytest.mark.parametrize("text", ["64 2000 每秒 90%", "64 2000 90% 每秒"])
+def test_a_per_second_word_beside_a_percentage_is_named_never_read_as_a_rate(text: str):
+    """`每秒 90%` is no rate: the word is named (it was read `90 /s`, and the error showed `/s%`)."""
+    with pytest.raises(UserInputError) as caught:
+        parse_command(text, resolve_locale("zh-CN"))
+    assert caught.value.token == "每秒", caught.value

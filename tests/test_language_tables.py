@@ -6,8 +6,9 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from babel import Locale
 
-from bot.i18n import shipped_languages
+from bot.i18n import shipped_languages, translations_for
 from bot.model.calculator import Quantity
 from bot.reader.keywords import word_list
 from bot.reader.languages import LANGUAGES, Words
@@ -23,8 +24,7 @@ MAY_BE_EMPTY = {
        for language in ("zh_Hans", "zh_Hant")},
     **{(language, "scale"): "a scale is a suffix on the number (`2万`, `2만`), read as the number is"
        for language in CJK},
-    **{(language, table): "a rate is a label of its own (`サンプル/秒`, `샘플/초`)"
-       for language in CJK for table in ("rate_nouns", "per_second")},
+    **{(language, "plurals"): "a noun has no plural" for language in CJK},
     **{(language, table): "one device is written on the count (`1台あたり`, `GPU당`), in bot.reader.grammar's own rows"
        for language in CJK for table in ("device_nouns", "per", "on", "one", "single")},
 }
@@ -73,3 +73,11 @@ def test_each_languages_own_words_are_read(language):
     assert set(parse_command(keyed, resolve_locale("en-US")).values) == {D, V, E}
     labelled = f"64 {words.labels[D][0]} 2000 90% {words.labels[E][0]}"
     assert parse_command(labelled, resolve_locale("en-US")).values[D] == 64
+
+
+@pytest.mark.parametrize("catalog", sorted(shipped_languages()))
+def test_the_catalogs_own_name_for_a_series_opens_its_form(catalog):
+    """The name the replies give the series (`系列量測`, `多规模测量`, `Messreihe`), where it is one word a user can
+    type after `/dpscale`, opens the form as the help's word does."""
+    name = translations_for(Locale.parse(catalog)).gettext("Measurement series")
+    assert " " in name or wants_series_form(name), name

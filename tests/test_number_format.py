@@ -312,8 +312,8 @@ def test_a_home_tab_slack_will_not_publish_is_one_log_line_and_the_choice_is_sti
     ("de-DE", "`format=de-DE`, `format=en-US` oder `format=fr-FR` – oder schreibe `format=slack`, um"),
     ("fr-FR", "`format=de-DE`, `format=en-US` ou `format=fr-FR`, ou écrivez `format=slack` pour"),
     ("es-ES", "`format=de-DE`, `format=en-US` o `format=fr-FR`, o escribe `format=slack` para"),
-    ("ja-JP", "`format=de-DE`、`format=en-US`、または `format=fr-FR` のような"),
-    ("zh-TW", "`format=de-DE`、`format=en-US` 或 `format=fr-FR` 這類"),
+    ("ja-JP", "`format=de-DE` 、 `format=en-US` 、または `format=fr-FR` のような"),  # spans kept off 、
+    ("zh-TW", "`format=de-DE` 、 `format=en-US` 或 `format=fr-FR` 這類"),
 ])
 def test_an_unknown_formats_examples_are_alternatives_and_format_slack_its_own_clause(tag, listed):
     """The three codes are listed as the reply's language lists alternatives ("… or …"), and `format=slack`

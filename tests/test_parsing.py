@@ -605,6 +605,13 @@ def test_the_decided_readings_and_the_east_asian_marks(locale, text, expected, n
         # a group with a leading zero never joins the device count to leave a number missing
         ("en-US", "64 012 90%", ErrorCode.AMBIGUOUS_GROUPING, "64 012"),
         ("fr-FR", "64 012 90 %", ErrorCode.AMBIGUOUS_GROUPING, "64 012"),
+        # a labelled value is named as typed, its unit on the number or apart
+        ("ja-JP", "64 2000 90% 128台", ErrorCode.DUPLICATE_QUANTITY, "128台"),
+        ("ko-KR", "64 2000 90% 128대", ErrorCode.DUPLICATE_QUANTITY, "128대"),
+        ("en-US", "64 GPUs 2000 90% 128GPUs", ErrorCode.DUPLICATE_QUANTITY, "128GPUs"),
+        ("en-US", "64 2000 90% 128 GPUs", ErrorCode.DUPLICATE_QUANTITY, "128 GPUs"),
+        ("zh-CN", "64 2000 90% 128 张卡", ErrorCode.DUPLICATE_QUANTITY, "128 张卡"),
+        ("en-US", "64 GPUs 2000img/s 3000img/s", ErrorCode.DUPLICATE_QUANTITY, "3000img/s"),
     ],
 )
 def test_errors_blame_the_token_that_is_wrong(locale, text, code, token):
@@ -671,7 +678,10 @@ def test_a_label_is_read_by_the_same_rules_and_an_unknown_word_is_still_named(lo
 @pytest.mark.parametrize(
     ("locale", "text", "unit"),
     [("en-US", "64 GPUs at 2000 img/s with 90% efficiency", "img/s"), ("de-DE", "64 2.000 tokens/s 90 %", "tokens/s"),
-     ("ja-JP", "64台 2000 トークン/秒 90%", "トークン/秒"), ("en-US", "64 GPUs 2000 90%", None)],
+     ("ja-JP", "64台 2000 トークン/秒 90%", "トークン/秒"), ("zh-CN", "64 2000 tokens/秒 90%", "tokens/秒"),
+     ("en-US", "128 GPUs, 3.2k tokens/s per GPU, 85% scaling eff", "tokens/s"),  # a unit beside `per GPU` too
+     ("en-US", "per GPU 2000 tokens/s, 64 GPUs, 90%", "tokens/s"), ("en-US", "64 GPUs, 2000 seq/s each, 90%", "seq/s"),
+     ("en-US", "64 GPUs 2000 90%", None)],
 )
 def test_the_command_keeps_the_users_unit_word(locale, text, unit):
     assert parse_command(text, Recipient.parse(locale)).unit == unit

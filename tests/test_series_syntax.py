@@ -158,6 +158,24 @@ def test_a_series_may_begin_with_the_series_word_that_opens_its_form(tag, text):
     assert values(read(text, tag)) == SEED
 
 
+@pytest.mark.parametrize(("tag", "text"), [("zh-CN", "系列 v=2000 8卡=15800 16卡=31000 64卡=115200"),
+                                           ("zh-TW", "系列 v=2,000 8張卡=15,800 16張卡=31,000 64張卡=115,200"),
+                                           ("ja-JP", "シリーズ v=2,000 8台=15,800 16台=31,000 64台=115,200"),
+                                           ("ko-KR", "시리즈 v=2,000 8대=15,800 16대=31,000 64대=115,200"),
+                                           ("en-US", "series v=2000 8GPUs=15800 16GPUs=31000 64GPUs=115200")])
+def test_a_cluster_size_may_carry_its_counter(tag, text):
+    """`8卡=15800` is 8 devices, as `8=15800` is (it was "8卡 的后缀无法识别"): a device word on the size only."""
+    assert values(read(text, tag)) == SEED
+
+
+def test_a_form_row_may_carry_its_counter_and_a_size_no_other_unit():
+    rows = "8 卡 = 15800\n16卡=31000\n64卡=115200"
+    assert values(parse_series_fields("2000", rows, Recipient.parse("zh-CN"))) == SEED
+    with pytest.raises(UserInputError) as caught:
+        read("v=2000 8img/s=15800 16=31000 64=115200", "en-US")
+    assert caught.value.pair == "8img/s=15800"
+
+
 @pytest.mark.parametrize(("text", "wanted"), [("series", True), ("Messreihe", True), ("ＳＥＲＩＥＳ", True),
                                              (" série ", True), ("series 8=1", False), ("", False)])
 def test_the_series_word_alone_asks_for_the_form(text, wanted):

@@ -5,6 +5,7 @@ language's own separator, and the command-line tool writing a terminal's command
 from __future__ import annotations
 
 import re
+import unicodedata
 from decimal import Decimal
 
 import pytest
@@ -19,6 +20,7 @@ from bot.reader.languages import LANGUAGES as LANGUAGES_WORDS
 from bot.reader.numbers import NEIGHBOUR_LOCALES, SLACK_LOCALES, resolve_locale
 from bot.reader.parsing import parse_command
 from bot.replies import render_plain_text
+from bot.replies.blocks import code
 from bot.replies.plurals import ZERO_IN_PLURAL
 from bot.replies.wording import Wording
 from bot.slack.series_form import series_form_view
@@ -126,6 +128,72 @@ def test_the_rate_plural_bites_where_a_language_has_one():
     assert Wording(resolve_locale("en-US")).with_unit("tokens/s").rate("1") == "1 tokens/s"  # the user's own word
 
 
+@pytest.mark.parametrize(("tag", "unit", "value", "written"), [
+    ("en-US", "sample/s", "7.2", "7.2 samples/s"),
+    ("en-US", "sample/s", "1", "1 sample/s"),
+    ("en-US", "Image/sec", "8", "8 Images/sec"),  # the user's own spelling, in the plural
+    ("en-US", "tokens/s", "1", "1 tokens/s"),  # a plural the user typed stays as typed
+    ("en-US", "img/s", "8", "8 img/s"),  # an abbreviation has no plural
+    ("de-DE", "Bild/s", "2.000", "2.000 Bilder/s"),
+    ("fr-FR", "échantillon/s", "1,5", "1,5 échantillon/s"),  # French `one` is below 2
+    ("fr-FR", "échantillon/s", "2", "2 échantillons/s"),
+    ("es-ES", "muestra/s", "7,2", "7,2 muestras/s"),
+    ("zh-TW", "token/秒", "2,000", "2,000 token/秒"),  # a language whose own unit takes no plural keeps the word
+    ("ja-JP", "sample/s", "7.2", "7.2 sample/s"),
+])
+def test_a_singular_unit_the_user_typed_takes_its_plural_where_the_count_needs_it(tag, unit, value, written):
+    assert Wording(resolve_locale(tag)).with_unit(unit).rate(value) == written
+
+
+@pytest.mark.parametrize(("tag", "unit", "written"), [
+    ("ja-JP", "サンプル/秒", "115,200サンプル/秒"),  # as the catalog writes its own unit: `{value}サンプル/秒`
+    ("ja-JP", "トークン/秒", "115,200トークン/秒"),
+    ("ja-JP", "img/s", "115,200 img/s"),  # a Latin unit keeps its space
+    ("ja-JP", "tokens/秒", "115,200 tokens/秒"),
+    ("zh-CN", "样本/秒", "115,200 样本/秒"),  # `{value} 样本/秒`
+    ("ko-KR", "샘플/초", "115,200 샘플/초"),
+])
+def test_a_unit_the_user_typed_is_spaced_as_the_languages_own_unit(tag, unit, written):
+    assert Wording(resolve_locale(tag)).with_unit(unit).rate("115,200") == written
+
+
+def test_a_japanese_reply_writes_the_users_japanese_unit_on_its_number():
+    text = render_plain_text(answer("64 台 2,000 サンプル/秒 90%", resolve_locale("ja-JP")))
+    assert "115,200サンプル/秒" in text and " サンプル/秒" not in text
+
+
+def test_a_reply_in_the_users_singular_unit_writes_its_plural():
+    """`8 GPUs 1 sample/s 90%` answered "7.2 sample/s"."""
+    text = render_plain_text(answer("8 GPUs 1 sample/s 90%", resolve_locale("en-US")))
+    assert "Actual throughput: 7.2 samples/s" in text and "Ideal throughput: 8 samples/s" in text
+    assert "Per-device throughput: 1 sample/s" in text
+
+
+def _spans_touching(text: str) -> list[str]:
+    """The code spans of `text` that touch a letter or a full-width character (`、`, `，`, `：`): Slack may not draw
+    them."""
+    def loose(char: str) -> bool:
+        return bool(char) and (char.isalnum() or unicodedata.east_asian_width(char) in "WF")
+    return [span.group() for span in re.finditer(r"`[^`]+`", text)
+            if loose(text[span.start() - 1:span.start()]) or loose(text[span.end():span.end() + 1])]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_code_spans_joined_in_code_are_kept_off_letters_and_full_width_punctuation(language):
+    words = Wording(resolve_locale(TAGS[language]))
+    spans = [code(f"format={tag}") for tag in ("de-DE", "en-US", "fr-FR")]
+    for joined in (words.alternatives(spans), words.alternatives(spans[:2]), words.spans(spans)):
+        assert _spans_touching(joined) == [], joined
+
+
+def test_japanese_choices_keep_a_space_beside_the_ideographic_comma():
+    words = Wording(resolve_locale("ja-JP"))
+    spans = [code(f"format={tag}") for tag in ("de-DE", "en-US", "fr-FR")]
+    assert words.alternatives(spans) == "`format=de-DE` 、 `format=en-US` 、または `format=fr-FR`"
+    assert Wording(resolve_locale("en-US")).alternatives(spans) == (
+        "`format=de-DE`, `format=en-US`, or `format=fr-FR`")  # a Latin comma needs none
+
+
 SEPARATORS = {"fr": "\u202f; ", "ja": "、", "zh_Hans": "；", "zh_Hant": "；"}
 
 
@@ -199,6 +267,11 @@ def test_the_limits_note_is_true_whether_the_efficiency_was_given_or_worked_out(
     assert "whether you give it or dpscale works it out" in limits[0]
 
 
+def test_the_taiwanese_unit_example_counts_gpus_as_taiwan_writes_them():
+    """`64 張 GPU`, as a Taiwanese reader writes it (it was `64 張卡`)."""
+    assert "`64 張 GPU 2,000 樣本/秒 90%`" in answer("64 TFLOPS 90%", resolve_locale("zh-TW")).text
+
+
 @pytest.mark.parametrize("tag", SLACK_LOCALES + NEIGHBOUR_LOCALES)
 def test_the_unit_errors_example_is_written_in_the_readers_words_and_reads_back(tag):
     """The unknown-unit error's example counts devices with its language's own word (`64 GPU` in Italian, French
@@ -210,7 +283,7 @@ def test_the_unit_errors_example_is_written_in_the_readers_words_and_reads_back(
     words = Wording(locale)
     own = LANGUAGES_WORDS[word_list(catalog_name(locale))]
     count = own.example_count.format(words.number(Decimal(64), 0))
-    assert own.example_count.replace("{}", "").strip().casefold() in {
+    assert {word.casefold() for word in own.example_count.replace("{}", "").split()} <= {
         word.casefold() for word in own.labels[Quantity.DEVICES]}, own.example_count
     error = answer("64 TFLOPS 90%", locale).text
     examples = [example for example in re.findall(r"`([^`]+)`", error) if example.startswith(count + " ")]

@@ -55,10 +55,6 @@ class Attached:
     per_device: bool = False  # whether a rate was said to be one device's
 
 
-
-
-
-
 def has_words(words: list[str]) -> bool:
     """Whether any word is no number and no named value, or a unit with a colon: only then is there a label or a
     filler to look for."""
@@ -77,8 +73,6 @@ def _has_letter(word: str) -> bool:
     return any(c.isalpha() and c not in "kKMG" for c in word)
 
 
-
-
 def mark_words(words: list[str], rows: list[GrammarRow], prose: bool = False) -> list[str]:
     """The words with fillers gone, percent words made their number's sign (`90 percent` → `90%`), units written
     on a number split from it (`64台` → `64`, `台`), and each label a `LABEL` word (`label_word`): no number's
@@ -89,8 +83,8 @@ def mark_words(words: list[str], rows: list[GrammarRow], prose: bool = False) ->
         key = word.casefold().rstrip(_TRAILING)
         if not key:  # a comma or a stop a phrase left standing: `per device, 64`
             continue
-        if (particle := _PARTICLE.search(key)) and _label(key[: particle.start()]) is not None:
-            word = key = key[: particle.start()]  # `台で`: a label with a Japanese or Korean particle after it
+        if (bare := _bare_label(key)) is not None:  # `台で`, `个设备`: a particle after a label, a filler before it
+            word = key = bare
         if key in fillers():
             rows.append(Attachment.FILLER)
             marked.append(FILLER)  # says nothing, but no number's groups are joined across it: `128 × 310 img/s`
@@ -104,12 +98,21 @@ def mark_words(words: list[str], rows: list[GrammarRow], prose: bool = False) ->
             marked.extend(mark_words([keyed.group(2)], rows, prose) if keyed.group(2) else [])
         elif (quantity := _label(key)) is not None:
             marked.append(label_word(quantity, word.rstrip(_TRAILING)))
-        elif (split := _split_attached(word) or _cjk_label_first(word, marked)) is not None:
+        elif (split := _split_attached(word) or _cjk_label_first(word, marked, rows)) is not None:
             rows.append(Attachment.UNIT_ON_ITS_NUMBER)
             marked.extend(split)
         else:
             _unknown(word, marked, prose)
     return marked
+
+
+def _bare_label(key: str) -> str | None:
+    """A CJK label with a Japanese or Korean particle after it (`台で`) or a filler before it (a Chinese measure
+    word, `个设备`, `個樣本/秒`), without it; None for any other word."""
+    if (particle := _PARTICLE.search(key)) and _label(key[: particle.start()]) is not None:
+        return key[: particle.start()]
+    filler = next((word for word in fillers() if _CJK_START.match(word) and key.startswith(word)), "")
+    return key[len(filler):] if filler and _label(key[len(filler):]) is not None else None
 
 
 def _label(key: str) -> Quantity | str | None:
@@ -133,22 +136,25 @@ def _unit_colon(key: str, marked: list[str], prose: bool) -> bool:
 
 
 def _split_attached(word: str) -> list[str] | None:
-    """A number with a unit written on it: `64GPUs`, `2000img/s`, `2000/s`, `2k/GPU`; None for any other word."""
+    """A number with a unit written on it: `64GPUs`, `2000img/s`, `2000/s`, `2k/GPU`; None for any other word. A
+    letter a suffix could be is the unit's where only so the unit is known (`64GPU`, `8MI300X`: not 64 G of `PU`)."""
     match = _ATTACHED.fullmatch(word.rstrip(_TRAILING)) if word[:1].isdigit() else None
     if match is None:
         return None
-    unit = match.group(2)
+    number, unit = match.groups()
+    if _label(unit.casefold()) is None and number[-1].isalpha():
+        number, unit = number[:-1], number[-1] + unit
     quantity = V if unit.casefold() in ("/s", "/sec") else _label(unit.casefold())
-    return None if quantity is None else [match.group(1), label_word(quantity, unit)]
+    return None if quantity is None else [number, label_word(quantity, unit)]
 
 
-def _cjk_label_first(word: str, marked: list[str]) -> list[str] | None:
-    """After a number, a CJK word that starts with a unit (`块卡跑到`): the unit, and the rest apart."""
+def _cjk_label_first(word: str, marked: list[str], rows: list[GrammarRow]) -> list[str] | None:
+    """After a number, a CJK word that starts with a unit (`台设备`, `块卡跑到`): the unit, and the rest read apart."""
     if not _CJK_START.match(word) or not marked or not is_number(marked[-1]) or KEYED.match(word):
         return None
     for length in range(min(len(word) - 1, 4), 0, -1):
         if (quantity := _label(word[:length].casefold())) is not None:
-            return [label_word(quantity, word[:length]), word[length:]]
+            return [label_word(quantity, word[:length]), *mark_words([word[length:]], rows)]
     return None
 
 
@@ -170,8 +176,6 @@ def _unknown(word: str, marked: list[str], prose: bool) -> None:
     if after_number and _UNIT_LIKE.fullmatch(word.rstrip(_TRAILING)):
         raise UserInputError(ErrorCode.UNKNOWN_UNIT, token=word.rstrip(_TRAILING), rule=Doubt.UNKNOWN_UNIT)
     marked.append(word)
-
-
 
 
 def attach(words: list[str], rows: list[GrammarRow], prose: bool = False) -> Attached:
@@ -255,7 +259,8 @@ def _written(words: list[str], claims: dict[int, list[tuple[str, str]]], rows: l
             raise UserInputError(ErrorCode.UNPLACED_NUMBER, token=" ".join([words[index], *(s for _, s in labels)]),
                                  rule=Doubt.TWO_UNITS_ON_ONE_NUMBER, suggestions=tuple(
                                      f"{V.value if label == PER else label}:{words[index]}" for label, _ in labels))
-        named[index] = (name, next((shown for label, shown in labels if label == name), labels[0][1]))
+        rate = [shown for label, shown in labels if label == V.value and "/" in shown]  # beside `per GPU`, `each`
+        named[index] = (name, (rate or [shown for label, shown in labels if label == name] or [labels[0][1]])[0])
     before = set(named)
     _settle_rates(words, named, rows)
     dropped = before - set(named)  # `1 GPU` beside another count: no value of its own

@@ -43,6 +43,7 @@ class Phrasing(StrEnum):
     PER_DEVICE = "per_device"
     CJK_WRITTEN_TOGETHER = "cjk_written_together"
     PER_SECOND_SPELLED_OUT = "per_second_spelled_out"
+    PER_SECOND_AFTER_THE_NOUN = "per_second_after_the_noun"
     PER_SECOND_BEFORE_THE_NUMBER = "per_second_before_the_number"
     COUNT_ON_A_MODEL = "count_on_a_model"
     MODEL_BEFORE_A_DEVICE_WORD = "model_before_a_device_word"
@@ -108,6 +109,12 @@ NUM = r"\d[\d.,'’\u202f]*[kKMG千천万萬만亿億억]?"
 _SCALES = "|".join(sorted(map(re.escape, SCALE_WORDS), key=len, reverse=True))
 CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
 _PER_WORDS = _any("per")
+# a rate's noun (any language's, or Korean `개`) after `毎秒` and a number, with a measure word: `每秒 2000 个样本`
+_CJK_NOUN = rf"(?:(?:个|個|张|張)\s*)?(?:{_NOUN}|개)"
+# before `毎秒`, only a noun that counts no devices: `64 张 每秒 2000` is 64 cards, `64枚` 64 boards
+_COUNTERS = ("张", "張", "枚")
+_RATE_ONLY = r"(?:(?:个|個)\s*)?(?:" + "|".join(
+    sorted((re.escape(noun) for noun in RATE_NOUNS if noun not in _COUNTERS), key=len, reverse=True)) + ")"
 PHRASES: tuple[Phrase, ...] = (
     Phrase(Phrasing.SINGLE_DEVICE,
            "`on 1 GPU`, `single card`, `on one`: a rate that is one device's, not a count.",
@@ -129,11 +136,14 @@ PHRASES: tuple[Phrase, ...] = (
            ("de-DE", "64 GPUs 2.000 Samples pro Sekunde 90 %"),
            re.compile(rf"(?i)(?<![\w/])({_NOUN})(?:\s+(?:per|a|pro|par|por|al|each)\s+(?:second|sekunde|seconde|"
                       r"segundo|secondo)|/(?:sec|second|seconde|segundo|secondo|sekunde|seg))\b"), r"\1/s"),
+    Phrase(Phrasing.PER_SECOND_AFTER_THE_NOUN,
+           "`毎秒`, `每秒` after a number and its noun end a rate: `2000 样本每秒`.",
+           ("zh-CN", "64 2000 样本每秒 90%"),
+           re.compile(rf"(?i)(?<![\w.,])({NUM})\s*{_RATE_ONLY}\s*(?:毎秒|每秒)(?![\w/%])"), r"\1 /s"),
     Phrase(Phrasing.PER_SECOND_BEFORE_THE_NUMBER,
-           "`毎秒`, `每秒`, `초당` before a number make it a rate.",
+           "`毎秒`, `每秒`, `초당` before a number make it a rate (never before a percentage).",
            ("ko-KR", "64대 초당 2000 샘플 효율 90%"),
-           re.compile(rf"(?:毎秒|每秒|초당)\s*({NUM})\s*(?:サンプル|枚|トークン|画像|样本|樣本|张|張|图像|影像|샘플|"
-                      r"이미지|토큰|개|samples?|tokens?|images?|img)?(?![\w/])"), r"\1 /s"),
+           re.compile(rf"(?i)(?:毎秒|每秒|초당)\s*({NUM})(?:\s*{_CJK_NOUN})?(?![\w/%])"), r"\1 /s"),
     Phrase(Phrasing.COUNT_ON_A_MODEL,
            "A count written on a device word or a model: `16-GPU`, `8×A100`, `8x H100`.",
            ("en-US", "8×A100 at 2000 img/s, 90%"),

@@ -24,7 +24,9 @@ from bot.reader.languages import LANGUAGES
 D, V, E, A = Quantity.DEVICES, Quantity.THROUGHPUT, Quantity.EFFICIENCY, Quantity.ACTUAL
 _ALL = LANGUAGES.values()
 # what one sample of a rate is called, in every language: `samples/s`, `examples/sec`, `samples per second`
-RATE_NOUNS = tuple(dict.fromkeys(word for words in _ALL for word in words.rate_nouns))
+RATE_NOUNS = tuple(dict.fromkeys(word for words in _ALL
+                                  for word in (*words.rate_nouns, *words.plurals, *words.plurals.values())))
+PLURALS = {singular: plural for words in _ALL for singular, plural in words.plurals.items()}
 PER_SECOND = tuple(dict.fromkeys(word for words in _ALL for word in words.per_second))
 LABELS: dict[str, dict[Quantity, tuple[str, ...]]] = {
     language: dict(words.labels) for language, words in LANGUAGES.items()}
@@ -61,6 +63,20 @@ def label_of(word: str) -> Quantity | None:
     if slash and noun in _rate_nouns() and per in PER_SECOND:
         return V
     return D if MODELS.fullmatch(key) else None
+
+
+def plural_unit(unit: str) -> str:
+    """A rate's unit with its noun in the plural where the noun is a known singular (`sample/s` → `samples/s`,
+    `Bild/s` → `Bilder/s`, as the user capitalised it); any other unit as it is (`tokens/s`, `img/s`).
+
+    >>> plural_unit("Image/sec"), plural_unit("img/s")
+    ('Images/sec', 'img/s')
+    """
+    noun, slash, per = unit.partition("/")
+    plural = PLURALS.get(noun.casefold())
+    if plural is None or not slash:
+        return unit
+    return (plural.capitalize() if noun[:1].isupper() else plural) + slash + per
 
 
 @lru_cache(maxsize=1)

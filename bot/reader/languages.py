@@ -36,6 +36,9 @@ class Words:
     # a count of devices as an example shows it (`{}` the number): `{} GPUs`, `{} GPU`, `{}台`; its word is a label
     example_count: str
     rate_nouns: tuple[str, ...]  # what one item of a rate is called: `samples/s`, `Bilder pro Sekunde`
+    # a rate noun's singular, to the plural a reply writes in the user's unit where the count needs it: `sample/s`
+    # → `7.2 samples/s`; its words are rate nouns too
+    plurals: Mapping[str, str]
     per_second: tuple[str, ...]  # after the slash of a rate: `img/sec`
     percent: tuple[str, ...]  # a percent sign written out: `90 Prozent`
     fillers: tuple[str, ...]  # words that say nothing and go: `at`, `mit`, `で`
@@ -61,6 +64,8 @@ LANGUAGES: dict[str, Words] = {
         labels={D: ("devices", "device", *_CHIPS, "accelerators", "accelerator", "workers", "ranks"),
                 E: ("efficiency", "eff")},
         example_count="{} GPUs",
+        plurals={"sample": "samples", "example": "examples", "image": "images", "token": "tokens",
+                 "sequence": "sequences"},
         rate_nouns=("samples", "sample", "examples", "example", "img", "imgs", "images", "image", "tokens", "token",
                     "tok", "seq", "seqs", "sequences", "sequence", "it", "iters", "iterations", "frames", "batches",
                     "queries"),
@@ -79,6 +84,7 @@ LANGUAGES: dict[str, Words] = {
         labels={D: ("geräte", "gerät", "gpus", "gpu", "beschleuniger", "karten", "grafikkarten", "knoten"),
                 E: ("effizienz", "skalierungseffizienz")},
         example_count="{} GPUs",
+        plurals={"bild": "bilder", "beispiel": "beispiele", "sequenz": "sequenzen"},
         rate_nouns=("beispiele", "bilder", "sequenzen"), per_second=("sekunde",), percent=("prozent",),
         fillers=("mit", "bei", "pro", "und", "von", "à", "auf", "linearen", "linear"),
         per_device=("je", "jeweils"), cluster=("insgesamt", "gesamt", "gesamtdurchsatz"),
@@ -92,6 +98,7 @@ LANGUAGES: dict[str, Words] = {
         labels={D: ("accélérateurs", "accélérateur", "gpu", "appareils", "cartes", "nœuds", "noeuds"),
                 E: ("efficacité", "d'efficacité", "d’efficacité")},
         example_count="{} GPU",
+        plurals={"échantillon": "échantillons", "jeton": "jetons", "séquence": "séquences"},
         rate_nouns=("échantillons", "éch", "jetons", "séquences"), per_second=("seconde",),
         percent=("pour cent", "pourcent"),
         fillers=("à", "avec", "par", "et", "de", "d'une", "d’une", "une", "sur", "linéaire", "au"),
@@ -103,9 +110,10 @@ LANGUAGES: dict[str, Words] = {
     "es": Words(
         keys={D: ("dispositivos", "dispositivo", "disp"), V: ("throughput", "tasa"), E: ("eficiencia", "efic"),
               A: ("real", "medido", "objetivo"), LANG: ("idioma",)},
-        help=("ayuda",), forecast=("con", "pronóstico", "pronostico"), series=("serie",),
+        help=("ayuda",), forecast=("previsión", "prevision", "pronóstico", "pronostico", "con"), series=("serie",),
         labels={D: ("dispositivos", "dispositivo", "gpu", "aceleradores", "tarjetas", "nodos"), E: ("eficiencia",)},
         example_count="{} GPU",
+        plurals={"muestra": "muestras", "imagen": "imágenes", "secuencia": "secuencias", "ejemplo": "ejemplos"},
         rate_nouns=("muestras", "imágenes", "secuencias", "ejemplos"), per_second=("segundo", "seg"),
         percent=("por ciento",), fillers=("con", "por", "y", "de", "en", "lineal", "uno", "una"),
         per_device=("cada",), cluster=("total", "real", "medido"),
@@ -115,9 +123,10 @@ LANGUAGES: dict[str, Words] = {
     "it": Words(
         keys={D: ("dispositivi", "gpu"), V: ("throughput",), E: ("efficienza",),
               A: ("effettivo", "reale", "obiettivo"), LANG: ("lingua",)},
-        help=("aiuto",), forecast=("con", "previsione"), series=("serie",),
+        help=("aiuto",), forecast=("previsione", "con"), series=("serie",),
         labels={D: ("dispositivi", "gpu", "acceleratori", "schede", "nodi"), E: ("efficienza",)},
         example_count="{} GPU",
+        plurals={"campione": "campioni", "immagine": "immagini", "sequenza": "sequenze", "esempio": "esempi"},
         rate_nouns=("campioni", "immagini", "sequenze", "esempi"), per_second=("secondo",),
         percent=("per cento", "percento"),
         fillers=("con", "per", "e", "di", "da", "del", "della", "su", "lineare"),
@@ -129,55 +138,64 @@ LANGUAGES: dict[str, Words] = {
         keys={D: ("dispositivos", "dispositivo", "disp"),
               V: ("throughput", "vazão", "vazao", "taxa"),  # the help shows what every label says: throughput
               E: ("eficiência", "eficiencia", "efic"), A: ("real", "medido", "meta"), LANG: ("idioma",)},
-        help=("ajuda",), forecast=("com", "previsão", "previsao"), series=("série",),
+        help=("ajuda",), forecast=("previsão", "previsao", "com"), series=("série",),
         labels={D: ("aceleradores", "gpus", "gpu", "placas", "nós"), E: ("eficiência",)},
         example_count="{} GPUs",
+        plurals={"amostra": "amostras", "imagem": "imagens", "sequência": "sequências", "exemplo": "exemplos"},
         rate_nouns=("amostras", "imagens", "sequências", "exemplos"), per_second=("segundo", "seg"),
         percent=("por cento",), fillers=("com", "por", "e", "de", "em", "linear", "no", "na", "ao"),
         per_device=("cada",), cluster=("total", "real", "medido"),
         scale={"mil": "k", "milhões": "M"},
         device_nouns=("dispositivo", "dispositivos", "placa", "placas"),
         per=("por",), on=("em", "com"), one=("uma só", "uma", "um"), single=("uma única",)),
-    # CJK rates are labels of their own (`サンプル/秒`), scale is a suffix on the number (`2万`), and the phrases of
-    # one device are written on the count (`1台あたり`, `GPU당`: `bot.reader.grammar`)
+    # CJK rates are a noun and `/秒` as in every language, so that `tokens/秒` and `样本/s` read too; scale is a suffix
+    # on the number (`2万`), and the phrases of one device are written on the count (`1台あたり`, `GPU당`:
+    # `bot.reader.grammar`)
     "ja": Words(
         keys={D: ("デバイス", "台数", "デバイス数"), V: ("スループット", "単体"), E: ("効率", "スケーリング効率"),
               A: ("実効", "実測", "実効スループット")},
-        help=("ヘルプ", "使い方"), forecast=("予測",), series=("シリーズ",),
-        labels={D: ("台", "基", "デバイス", "台のgpu", "枚のgpu", "基のgpu"),
-                V: ("サンプル/秒", "枚/秒", "トークン/秒", "画像/秒"), E: ("効率",)},
+        help=("ヘルプ", "使い方"), forecast=("予測",), series=("シリーズ", "スケーリング測定"),
+        labels={D: ("台", "基", "デバイス", "台のgpu", "枚のgpu", "基のgpu"), E: ("効率",)},
         example_count="{}台",
-        rate_nouns=(), per_second=(), percent=("パーセント",), fillers=("で", "と", "の", "に"),
+        plurals={},
+        rate_nouns=("サンプル", "枚", "トークン", "画像"), per_second=("秒",),
+        percent=("パーセント",), fillers=("で", "と", "の", "に"),
         per_device=("各", "台あたり", "1台あたり", "あたり", "当たり"), cluster=("合計", "実測", "実効"),
         scale={}, device_nouns=(), per=(), on=(), one=(), single=()),
     "ko": Words(
         keys={D: ("디바이스", "장치", "기기"), V: ("처리량", "스루풋"), E: ("효율", "스케일링효율"),
               A: ("실제", "실측", "실제처리량")},
         help=("도움말", "사용법"), forecast=("예측",), series=("시리즈",),
-        labels={D: ("대", "개", "장", "디바이스", "장치"), V: ("샘플/초", "이미지/초", "토큰/초"), E: ("효율",)},
+        labels={D: ("대", "개", "장", "디바이스", "장치"), E: ("효율",)},
         example_count="{}개",
-        rate_nouns=(), per_second=(), percent=("퍼센트", "프로"), fillers=("에서", "의", "로"),
+        plurals={},
+        rate_nouns=("샘플", "이미지", "토큰"), per_second=("초",),
+        percent=("퍼센트", "프로"), fillers=("에서", "의", "로"),
         per_device=("각", "당", "대당", "개당", "장당"), cluster=("실측", "총", "전체"),
         scale={}, device_nouns=(), per=(), on=(), one=(), single=()),
     # Chinese writes a percentage as 百分之九十, before the number, which dpscale does not read: no percent words
     "zh_Hans": Words(
         keys={D: ("设备", "设备数", "卡数", "裝置", "设備"), V: ("吞吐量", "吞吐", "单卡吞吐"), E: ("效率", "扩展效率"),
               A: ("实际", "实际吞吐量", "集群吞吐量", "實際", "叢集吞吐量")},
-        help=("帮助", "用法"), forecast=("预测",), series=("系列",),
-        labels={D: ("张卡", "块卡", "张", "块", "卡", "块gpu", "张gpu", "个gpu"), V: ("样本/秒", "张/秒", "图像/秒"),
+        help=("帮助", "用法"), forecast=("预测",), series=("系列", "多规模测量"),
+        labels={D: ("张卡", "块卡", "设备", "台", "张", "块", "颗", "卡", "块gpu", "张gpu", "个gpu", "颗gpu"),
                 E: ("效率",)},
         example_count="{} 张卡",
-        rate_nouns=(), per_second=(), percent=(), fillers=("个", "和", "的", "在", "用"),
+        plurals={},
+        rate_nouns=("样本", "图像", "图片", "图", "张"), per_second=("秒",),
+        percent=(), fillers=("个", "和", "的", "在", "用"),
         per_device=("各", "每卡", "每张", "每块", "单卡"), cluster=("合计", "总计", "总"),
         scale={}, device_nouns=(), per=(), on=(), one=(), single=()),
     "zh_Hant": Words(
         keys={D: ("裝置", "裝置數", "設備", "设备"), V: ("吞吐量", "吞吐"), E: ("效率", "擴展效率"),
               A: ("實際", "實際吞吐量", "叢集吞吐量", "实际", "集群吞吐量")},
-        help=("說明", "幫助"), forecast=("預測",), series=("系列", "系列測定"),
-        labels={D: ("張卡", "塊卡", "張", "塊", "張gpu", "塊gpu", "個gpu"), V: ("樣本/秒", "張/秒", "影像/秒"),
+        help=("說明", "幫助"), forecast=("預測",), series=("系列", "系列量測", "系列測定"),
+        labels={D: ("張卡", "塊卡", "裝置", "台", "張", "塊", "顆", "gpu", "張gpu", "塊gpu", "個gpu", "顆gpu"),
                 E: ("效率",)},
-        example_count="{} 張卡",
-        rate_nouns=(), per_second=(), percent=(), fillers=("個", "和", "的", "在", "用"),
+        example_count="{} 張 GPU",
+        plurals={},
+        rate_nouns=("樣本", "影像", "圖片", "圖", "張"), per_second=("秒",),
+        percent=(), fillers=("個", "和", "的", "在", "用"),
         per_device=("各", "每張", "每塊", "單卡"), cluster=("合計", "總計", "總"),
         scale={}, device_nouns=(), per=(), on=(), one=(), single=()),
 }

@@ -96,6 +96,7 @@ def parse_words(words: list[str], recipient: Recipient) -> Command:
     reader = reader_for(recipient)
     readings: dict[Quantity, tuple[Reading, Bare | None]] = {}
     rows: list[GrammarRow] = []
+    typed = " ".join(words)
     marked = mark_words(words, rows) if has_words(words) and any(map(str.isnumeric, "".join(words))) else words
     words = join_space_groups(marked, len(POSITIONAL_ORDER),
                               lambda: all(style.group in SPACES for style in recipient.own_styles))
@@ -103,23 +104,13 @@ def parse_words(words: list[str], recipient: Recipient) -> Command:
         if word[:1] != LABEL:
             _split_key(word)
     attached = attach(words, rows) if any(LABEL in word for word in words) else None
-    keyed = [_split_key(word) for word in (attached.words if attached else words)]
+    keyed = [_split_key(word, typed) for word in (attached.words if attached else words)]
     placed = placed_values(keyed, attached is not None, rows)
     clues = clue_marks([(each.key, each.value) for each in keyed], recipient.user.words)
     evidence = clues + "".join(value_marks(quantity, raw, reader) for quantity, raw in placed.items())
     for quantity, raw in placed.items():
         readings[quantity] = read_value(quantity, raw, reader, evidence)
     return _command_from(readings, recipient, attached.unit if attached else None, tuple(rows))
-
-
-
-
-
-
-
-
-
-
 
 
 def _take_locale_override(words: list[str]) -> Locale | None:
@@ -141,14 +132,13 @@ def _take_locale_override(words: list[str]) -> Locale | None:
     return chosen_locale
 
 
-
-
-def _split_key(word: str) -> Word:
-    """`key=value` or `key:value`, or a bare number."""
+def _split_key(word: str, typed: str = "") -> Word:
+    """`key=value` or `key:value`, or a bare number; a labelled one shown as `typed` has it: `128台`, `64 GPUs`."""
     if LABEL in word:  # `64` labelled `GPUs` (`bot.reader.grammar`): named as `gpus=64` would be, shown as typed
         value, label = word.split(LABEL, 1)
         name, shown = read_label(LABEL + label)
-        return Word(f"{value} {shown}", Quantity(name), value, shown.casefold())
+        on = re.search(rf"(?<![\d.,]){re.escape(value + shown)}", typed)  # the unit written on its number
+        return Word(f"{value}{'' if on else ' '}{shown}", Quantity(name), value, shown.casefold())
     keyed = split_keyed(word)
     if keyed is None:
         if _MENTION.match(word):  # `@anna`, `<@U123|anna>`: a colleague named in the text, never a number

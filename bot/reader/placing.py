@@ -35,6 +35,7 @@ def placed_values(keyed: list[Word], labelled: bool, rows: list[GrammarRow]) -> 
     """Where each value goes: a named or labelled one where its name says, a percentage to the efficiency
     (`90% 64 2000`), the other numbers to the values left in order (`bot.reader.grammar`'s `bare_numbers_in_order`),
     unless a unit named a number out of that order: then two or more of them are asked about."""
+    _refuse_a_name_given_twice(keyed)
     free = list(_unnamed_order(keyed))
     percents = [index for index, each in enumerate(keyed) if each.quantity is None and "%" in each.value]
     # beside a named value, or among fewer bare numbers than the three a command needs, a percentage is the
@@ -63,6 +64,17 @@ def placed_values(keyed: list[Word], labelled: bool, rows: list[GrammarRow]) -> 
     if labelled:
         _ask_out_of_order(keyed, {index: q for index, q in taken.items() if "%" not in keyed[index].value})
     return placed
+
+
+def _refuse_a_name_given_twice(keyed: list[Word]) -> None:
+    """A quantity two keys or units name is given twice, the second named (`64 GPUs 2000 90% 128 GPUs`: `128 GPUs`,
+    never the bare 2000 that the order would then have made a third count of devices)."""
+    named: set[Quantity] = set()
+    for each in keyed:
+        if each.quantity in named:
+            raise UserInputError(ErrorCode.DUPLICATE_QUANTITY, token=each.word, quantity=each.quantity.value)
+        if each.quantity is not None:
+            named.add(each.quantity)
 
 
 def _could_be_percent(raw: str) -> bool:

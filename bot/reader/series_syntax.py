@@ -2,8 +2,9 @@
 
     v=2000 8=15800 16=31000 64=115200
 
-Each measurement is `DEVICES=THROUGHPUT` (a `:` or a full-width `＝` does as well): a key that is a number is a
-cluster size, so a series can never be mistaken for a command of named values, whose keys are words. The single
+Each measurement is `DEVICES=THROUGHPUT` (a `:` or a full-width `＝` does as well; the size may carry its word for
+devices, `8卡=15800`, `8台=15800`): a key that is a number is a cluster size, so a series can never be mistaken for a
+command of named values, whose keys are words. The single
 device's throughput is named like a value (`v=`, `throughput=`, `durchsatz=`, …) or written as the measurement of
 one device, `1=2000`. Two to twelve sizes besides the single device, each once, in any order.
 
@@ -29,6 +30,7 @@ from bot.reader.evidence import clue_marks
 from bot.reader.folding import folded
 from bot.reader.grouping import BOUNDARY, LIST_CUT, join_space_groups, split_keyed
 from bot.reader.keywords import forecast_words, keywords
+from bot.reader.labels import label_of
 from bot.reader.languages import LANGUAGES
 from bot.reader.numbers import SPACES
 from bot.reader.parsing import Note, visible
@@ -51,6 +53,7 @@ __all__ = [
 SERIES_WORDS = frozenset(word.casefold() for words in LANGUAGES.values() for word in words.series)
 _KEYWORDS = keywords()
 _LINE = re.compile(r"\s*([^=:]*?)\s*[=:]\s*(.*?)\s*")  # a form's row: `8 = 15 800`
+_COUNTED = re.compile(r"(\d[\d.,'’\u202f]*?)\s*([^\d\s.,].*)")  # a size with a word on it: `8卡`, `8 GPUs`
 
 
 @dataclass(frozen=True)
@@ -219,8 +222,12 @@ def _read_row(row: str, reader: Reader, evidence: str) -> Measurement:
 
 
 def read_measurement(pair: str, devices: str, actual: str, reader: Reader, evidence: str = "") -> Measurement:
-    """One measurement: its devices and its cluster throughput, each read by the command's rules with the series'
-    `evidence`; an error in either names the measurement."""
+    """One measurement: its devices (a word for devices on them goes: `8卡`, `8台`, `8 GPUs`) and its cluster
+    throughput, each read by the command's rules with the series' `evidence`; an error in either names the
+    measurement."""
+    counted = _COUNTED.fullmatch(devices)
+    if counted is not None and label_of(counted.group(2)) is Quantity.DEVICES:
+        devices = counted.group(1)
     devices_read = _read(devices, Quantity.DEVICES, pair, reader, evidence)
     return Measurement(pair, devices_read, _read(actual, Quantity.ACTUAL, pair, reader, evidence))
 

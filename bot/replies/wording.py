@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import re
+import unicodedata
 from collections.abc import Callable
 from decimal import Decimal
 from functools import cached_property, lru_cache
@@ -16,6 +17,7 @@ from bot.i18n import catalog_name, translations_for
 from bot.model.calculator import Quantity
 from bot.names import display_name, join_list
 from bot.reader.keywords import shown_keys
+from bot.reader.labels import plural_unit
 from bot.reader.numbers import APOSTROPHES, SPACES, write_number, write_percent
 from bot.reader.recipient import RecipientLike, as_recipient
 from bot.replies.particles import template
@@ -25,6 +27,7 @@ MAX_PLAIN_DIGITS = 20
 FULL_WIDTH_STOPS = ("。", "！", "？")  # Japanese and Chinese put no space after these; Korean uses `.` and a space
 CLOSE_SET = frozenset({"ja", "zh"})  # languages that put no space between two Han characters
 HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")  # Han, kana, Hangul
 EXAMPLE = (Decimal(64), Decimal(2000), Decimal("0.9"))  # the source document's example: devices, samples/s, E
 
 
@@ -118,9 +121,7 @@ class Wording:
     def rate(self, value: str) -> str:
         """An already written number with its unit, in the plural CLDR gives the number as shown: `115,200
         samples/s`, `1 sample/s`; French `0 échantillon/s`, `1,5 échantillon/s` (French `one` is below 2)."""
-        if self._rate is not None:
-            return self._rate.format(value=value)
-        return self._rate_forms[self.plural_count(value) - 1].format(value=value)
+        return (self._rate or self._rate_forms)[self.plural_count(value) - 1].format(value=value)
 
     @cached_property
     def _rate_forms(self) -> tuple[str, str]:
@@ -174,15 +175,26 @@ class Wording:
     def _times_from(self) -> str:
         return self.pgettext("the lower bound of a range of multiples, such as 102 in 102× to 104×", "{value}×")
 
-    _rate: str | None = None  # the user's own unit word (`with_unit`): written as they wrote it, in no plural
+    _rate: tuple[str, str] | None = None  # the user's own unit word (`with_unit`), for a count of 1 and of 2
 
     def with_unit(self, unit: str | None) -> Wording:
-        """This wording with rates written in the user's own unit word (`115,200 tokens/s`), or itself."""
+        """This wording with rates written in the user's own unit word (`115,200 tokens/s`), or itself: as typed,
+        but for a known singular noun, which takes its plural where the count needs it (`1 sample/s`, `7.2
+        samples/s`; `bot.reader.labels.plural_unit`) where the catalog's unit inflects too, and on its number where
+        the language writes its own so."""
         if not unit:
             return self
         other = copy.copy(self)
-        other._rate = "{value} " + unit.replace("{", "{{").replace("}", "}}")
+        plural = plural_unit(unit) if len(set(self._rate_forms)) > 1 else unit  # as the catalog's own unit inflects
+        other._rate = (self._unit_template(unit), self._unit_template(plural))
         return other
+
+    def _unit_template(self, unit: str) -> str:
+        """A rate in the user's unit word, `{value}` its number's place: a unit in CJK script spaced as the
+        catalog's own unit is (`115,200サンプル/秒`, `115,200 样本/秒`), any other after a space (`2,000 img/s`)."""
+        own = self._rate_forms[1].partition("{value}")[2]
+        space = "" if CJK.match(unit) and not own.startswith(" ") else " "
+        return "{value}" + space + unit.replace("{", "{{").replace("}", "}}")
 
     @cached_property
     def _times(self) -> str:
@@ -233,16 +245,13 @@ class Wording:
 
     def alternatives(self, items: list[str]) -> str:
         """`items` as choices, joined by the reply's language's "or" (CLDR's list pattern): `a, b or c`,
-        `a, b ou c`, `a、b或c`; a code span is kept off a letter (`` `a`、`b` 或 `c` ``), where Slack would not draw it."""
-        marked = self._choices(len(items))
+        `a, b ou c`, `a、b或c`; a code span is kept off a letter and off full-width punctuation
+        (`` `a` 、 `b` 或 `c` ``), where Slack may not draw it."""
+        return _kept_apart(self._choices(len(items)), items)
 
-        def item(match: re.Match[str]) -> str:  # a code span beside a letter (`或`, `または`) gets a space
-            text = items[int(match.group(1))]
-            if not (text.startswith("`") and text.endswith("`")):
-                return text
-            before, after = marked[match.start() - 1:match.start()], marked[match.end():match.end() + 1]
-            return " " * before.isalnum() + text + " " * after.isalnum()
-        return re.sub(r"\x00(\d+)\x01", item, marked)
+    def spans(self, items: list[str]) -> str:
+        """Code spans listed with the language's comma: `` `64`, `2000` ``, `` `64` 、 `2000` `` (`alternatives`)."""
+        return _kept_apart(self.comma.join(f"\x00{index}\x01" for index in range(len(items))), items)
 
     @lru_cache(maxsize=8)  # noqa: B019 - one Wording per reader (`wording_for`), a few list lengths each
     def _choices(self, count: int) -> str:
@@ -274,3 +283,16 @@ class Wording:
     def chosen_format(self) -> bool:
         """Whether the numbers are in a format the user chose, not their Slack language's own."""
         return self.recipient.chosen_format
+
+
+def _kept_apart(marked: str, items: list[str]) -> str:
+    """`marked` with each `\x00{index}\x01` the item it marks, a code span set apart by a space from a letter, a digit
+    or a full-width character beside it (`或`, `または`, `、`, `，`), where Slack may not draw it."""
+    def item(match: re.Match[str]) -> str:
+        text = items[int(match.group(1))]
+        if not (text.startswith("`") and text.endswith("`")):
+            return text
+        before, after = (" " * (char.isalnum() or unicodedata.east_asian_width(char or " ") in "WF") for char in (
+            marked[match.start() - 1:match.start()], marked[match.end():match.end() + 1]))
+        return before + text + after
+    return re.sub(r"\x00(\d+)\x01", item, marked)

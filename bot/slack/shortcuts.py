@@ -100,7 +100,7 @@ def _app_notes(excerpt: Excerpt, reader: Recipient, app: str) -> tuple[str, ...]
 
 
 def _seen(excerpt: Excerpt, reader: Recipient) -> str:
-    return wording_for(reader).comma.join(code(number) for number in excerpt.seen[:6])
+    return wording_for(reader).spans([code(number) for number in excerpt.seen[:6]])
 
 
 def _asking(said: str, excerpt: Excerpt, reader: Recipient) -> tuple[str, ...]:
