@@ -38,7 +38,23 @@ def answer(text: str, recipient: RecipientLike) -> Reply:
             return build_help_reply(recipient)
         return build_result_reply(calculate(command), command.notes, recipient, command.unit)
     except UserInputError as error:  # `recipient` is still the user's if the words could not be split
-        return build_error_reply(error, recipient)
+        typed = as_typed(error.token, text)
+        return build_error_reply(error if typed == error.token else replace(error, token=typed), recipient)
+
+
+def as_typed(token: str | None, text: str) -> str | None:
+    """A token an error names, as the user typed it: the reader joins a `%` standing alone to its number, and
+    `150 %` (as German, French or Spanish write it) is shown back with its space, not as `150%`.
+
+    >>> as_typed("150%", "64 2.000 150 %"), as_typed("150%", "64 2000 150%"), as_typed("banana", "banana")
+    ('150 %', '150%', 'banana')
+    """
+    if token is None or not token.endswith("%") or token in text:
+        return token
+    return next((typed for space in SPACED_SIGNS if (typed := token[:-1] + space + "%") in text), token)
+
+
+SPACED_SIGNS = (" ", "\u00a0", "\u202f")  # what may stand between a number and its `%` as typed
 
 
 def answer_form(fields: dict[Quantity, str | None], recipient: RecipientLike) -> Reply:

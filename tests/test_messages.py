@@ -441,3 +441,15 @@ def test_the_reply_keeps_the_users_unit_word(locale, text, shown):
     output = reply_text(text, locale)
     for fragment in shown:
         assert fragment in output, output
+
+
+@pytest.mark.parametrize(("tag", "text", "shown"), [
+    ("de-DE", "64 2.000 150 %", "`150 %`"),  # German, French and Spanish write a space before the sign
+    ("fr-FR", "64 2000 150\u00a0%", "`150\u00a0%`"),
+    ("es-ES", "64 2.000 150 %", "`150 %`"),
+    ("en-US", "64 2,000 150%", "`150%`"),  # typed without one: shown without one
+])
+def test_an_error_shows_a_percentage_as_the_user_typed_it(tag, text, shown):
+    """The reader joins a `%` standing alone to its number; the error names it with the space the user typed."""
+    reply = answer(text, Recipient.parse(tag)).text
+    assert shown in reply, reply
