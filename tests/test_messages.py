@@ -143,7 +143,7 @@ def test_an_ambiguous_numbers_readings_are_offered_as_every_format_reads_them_an
     [
         ("en-US", "64 2000 150%", "The scaling efficiency must be between 0.01% and 100%. You wrote 150%."),
         ("de-DE", "64 2000 150 %",
-         "Die Skalierungseffizienz muss zwischen 0,01\u00a0% und 100\u00a0% liegen. Du hast 150% angegeben."),
+         "Die Skalierungseffizienz muss zwischen 0,01\u00a0% und 100\u00a0% liegen. Du hast 150 % angegeben."),
         ("de-DE", "64,5 2000 90%", "Die Gerätezahl muss eine ganze Zahl sein, etwa 64. Du hast 64,5 angegeben."),
         ("en-US", "0 2000 90%", "The number of devices must be between 1 and 1,000,000. You wrote 0."),
         ("en-US", "64 -5 90%",
