@@ -103,8 +103,8 @@ def placeholder_values(words: Wording) -> dict[str, str]:
         "steps": words.comma.join(["8 → 16"] * 2), "pair": code("8=15000"),
         "before": words.times(words.number(Decimal("7.6"))), "after": words.times(words.number(Decimal("7.1"))),
         # the forecast (`at=128`) and the chart
-        "e": words.number(Decimal("0.00191"), 6), "a": words.number(Decimal("0.00202"), 6), "sign": "−",
-        "b": words.number(Decimal("0.00000365"), 8), "model": _("Constant serial fraction (Amdahl, e = {e})").format(
+        "e": words.number(Decimal("0.00191"), 6), "c": words.number(Decimal("0.00206"), 6),
+        "q": "−" + words.number(Decimal("0.0278"), 6), "model": _("Constant serial fraction (e = {e})").format(
             e=words.number(Decimal("0.00191"), 6)), "residual": words.percent(Decimal("0.008")),
         "throughput": words.rate(words.number(Decimal(204000), 0)), "throughput_low": words.number(Decimal(204000), 0),
         "throughput_high": words.rate(words.number(Decimal(209000), 0)), "ratio": words.number(Decimal(64), 0),

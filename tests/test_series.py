@@ -1,4 +1,5 @@
-"""The series arithmetic: exact values at every size, the Karp–Flatt serial fraction, and the trend."""
+"""The series arithmetic: exact values at every size, the Karp–Flatt serial fraction, and the trend, read as
+data-parallel training runs (the same batch on every device: e·(d − 1) is the per-step overhead)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from bot.model.series import SerialTrend, analyse, doublings, karp_flatt
+from bot.model.series import TOLERANCE, SerialTrend, analyse, doublings, karp_flatt
 
 
 def test_the_worked_example_comes_out_exactly():
@@ -23,7 +24,8 @@ def test_the_worked_example_comes_out_exactly():
     d = 64: I = 128 000;  E = 115 200 / 128 000 = 0.9;  S = 57.6
             e = (1/57.6 − 1/64) / (63/64) = (6.4 / 3686.4) · 64/63 = 409.6 / 232 243.2 = 1/567
     E per doubling: (0.9 − 0.9875) / log2(64 / 8) = −0.0875 / 3 = −0.0291666…
-    e spreads from 1/567 to 1/465, 102/263 655 ≈ 0.00039, within a quarter of the largest (≈ 0.00054): flat.
+    e ∝ (d − 1)^q, q the slope of ln e on ln(d − 1) over (ln 7, ln 1/553), (ln 15, ln 1/465), (ln 63, ln 1/567):
+    −0.028, within 0.15 of 0: flat, an overhead in proportion to the cluster.
     """
     series = analyse(D(2000), [(D(64), D(115200)), (D(8), D(15800)), (D(16), D(31000))])
     rows = [(p.devices, p.ideal, p.efficiency, p.speedup, p.serial_fraction) for p in series.points]
@@ -33,22 +35,26 @@ def test_the_worked_example_comes_out_exactly():
         (64, 128000, F("0.9"), F("57.6"), F(1, 567)),
     ]
     assert series.trend.per_doubling == D("-0.0875") / 3
-    assert series.trend.serial is SerialTrend.FLAT
+    assert series.trend.serial is SerialTrend.FLAT and round(series.trend.exponent, 3) == D("-0.028")
     assert series.above_ideal == () and series.trend.falling_speedups == ()
 
 
 @pytest.mark.parametrize(
     ("throughput", "pairs", "serial", "above", "falling"),
     [
-        # e: 1/19, 1/17, 3/35: overhead grows with the cluster
+        # e: 1/19, 1/17, 3/35 (q = 0.24): overhead grows faster than the cluster
         (D(1000), [(D(2), D(1900)), (D(4), D(3400)), (D(8), D(5000))], SerialTrend.RISING, (), ()),
-        # e: 1/3, then 1/27
-        (D(1000), [(D(2), D(1500)), (D(4), D(3600))], SerialTrend.FALLING, (), ()),
+        # e: 1/3, then 1/27 (q = −2): E rises from 75 % to 90 %, the overhead shrinks
+        (D(1000), [(D(2), D(1500)), (D(4), D(3600))], SerialTrend.SHRINKING, (), ()),
+        # E 93.75 % at every size: one fixed overhead, e = (1/15) / (d − 1) falls (q = −1)
+        (D(2000), [(D(8), D(15000)), (D(16), D(30000)), (D(32), D(60000))], SerialTrend.FIXED, (), ()),
+        # E falls (95 %, 92 %, 89 %) and e with it: overhead grows, more slowly than the cluster (q = −0.43)
+        (D(1000), [(D(8), D(7600)), (D(16), D(14720)), (D(32), D(28480))], SerialTrend.FALLING, (), ()),
         # perfect scaling: e is 0 everywhere
         (D(1000), [(D(2), D(2000)), (D(4), D(4000))], SerialTrend.NONE, (), ()),
         # within half a percent of ideal at every size: nothing to blame
         (D(1000), [(D(8), D(7990)), (D(64), D(63700))], SerialTrend.NONE, (), ()),
-        # a tiny fixed serial part that still costs 6 % at 64 devices (e = 1/1000): Amdahl, not linear
+        # a constant e = 1/1000 that still costs 6 % at 64 devices: overhead in proportion to the cluster
         (D(1000), [(D(8), D("7944.389")), (D(64), D("60206.961"))], SerialTrend.FLAT, (), ()),
         # 2 devices above ideal (E = 1.05, e = −1/21); 8 devices slower than 4
         (D(1000), [(D(2), D(2100)), (D(4), D(3000)), (D(8), D(2500))], SerialTrend.RISING, (2,), ((4, 8),)),
@@ -59,6 +65,44 @@ def test_the_trend_and_what_contradicts_the_model(throughput, pairs, serial, abo
     assert series.trend.serial is serial
     assert tuple(p.devices for p in series.above_ideal) == above
     assert tuple((a.devices, b.devices) for a, b in series.trend.falling_speedups) == falling
+
+
+def test_a_serial_fraction_that_rises_a_fifth_is_not_flat_with_two_sizes_or_four():
+    """`v=2000 8=15800 16=31000`: e goes from 1/553 to 1/465, +19 %, and the same course continues at 32 and 64
+    devices; with two sizes it was "about the same at every size" (its spread within a quarter of the largest), with
+    four it rose. Now both are read by their rate, q = 0.23: rising, alike."""
+    two = analyse(D(2000), [(D(8), D(15800)), (D(16), D(31000))])
+    four = analyse(D(2000), [(D(8), D(15800)), (D(16), D(31000)), (D(32), D(59000)), (D(64), D(108000))])
+    assert two.trend.serial is four.trend.serial is SerialTrend.RISING
+    assert abs(two.trend.exponent - four.trend.exponent) < D("0.01") and two.trend.exponent > TOLERANCE
+
+
+CLASSES = [(D("0.6"), SerialTrend.RISING), (D("0.05"), SerialTrend.FLAT), (D("-0.1"), SerialTrend.FLAT),
+           (D("-0.5"), SerialTrend.FALLING), (D("-1"), SerialTrend.FIXED), (D("-0.92"), SerialTrend.FIXED),
+           (D("-1.7"), SerialTrend.SHRINKING)]
+
+
+@settings(max_examples=80, deadline=None)
+@given(sizes=st.lists(st.sampled_from([2, 3, 4, 8, 12, 16, 24, 32, 64, 128, 256, 1000]), min_size=4, max_size=6,
+                      unique=True),
+       case=st.sampled_from(CLASSES), least=st.sampled_from([D("0.01"), D("0.1"), D("1")]))
+def test_the_same_course_of_overhead_is_read_alike_from_any_two_sizes_or_all(sizes, case, least):
+    """Overhead growing as (d − 1)^(q + 1) (e ∝ (d − 1)^q), its least share of a step `least`: every pair of the
+    sizes, and all of them, give q back and the same reading of it."""
+    exponent, expected = case
+    sizes = sorted(sizes)
+    anchor = sizes[-1] if exponent < -1 else sizes[0]  # where the overhead is least
+    v = D(1000)
+
+    def pair(d):
+        overhead = least * (D(d - 1) / D(anchor - 1)) ** (exponent + 1)
+        return D(d), (d * v / (1 + overhead)).quantize(D("0.000001"))
+
+    subsets = [[a, b] for i, a in enumerate(sizes) for b in sizes[i + 1:]] + [sizes]
+    for subset in subsets:
+        series = analyse(v, [pair(d) for d in subset])
+        assert series.trend.serial is expected, (subset, series.trend)
+        assert abs(series.trend.exponent - exponent) < D("0.001"), (subset, series.trend)
 
 
 @pytest.mark.parametrize(
@@ -99,15 +143,20 @@ def test_efficiency_and_serial_fraction_match_their_definitions():
     @given(throughput=rates, devices=sizes, data=st.data())
     def check(throughput, devices, data):
         efficiencies = data.draw(st.lists(shares, min_size=len(devices), max_size=len(devices)))
-        shape = data.draw(st.sampled_from(["any", "E falls", "a fixed serial part", "linear"]))
+        shape = data.draw(st.sampled_from(["any", "E falls", "a constant e", "a flat E", "a rising e", "linear"]))
         if shape == "E falls":  # as clusters usually go
             devices, efficiencies = sorted(devices), sorted(efficiencies, reverse=True)
         elif shape == "linear":  # within half a percent of ideal, or above it, at every size
             efficiencies = data.draw(st.lists(st.fractions(min_value=F(996, 1000), max_value=F(11, 10)),
                                               min_size=len(devices), max_size=len(devices)))
-        elif shape == "a fixed serial part":  # Amdahl: E = 1 / (1 + e (d − 1)) for one e at every size
+        elif shape == "a constant e":  # overhead in proportion: E = 1 / (1 + e (d − 1)) for one e at every size
             serial = data.draw(st.fractions(min_value=F(1, 10**6), max_value=F(1, 10), max_denominator=10**6))
             efficiencies = [1 / (1 + serial * (d - 1)) for d in devices]
+        elif shape == "a rising e":  # e = c·(d − 1): overhead growing as (d − 1)², faster than the cluster
+            serial = data.draw(st.fractions(min_value=F(1, 10**9), max_value=F(1, 100), max_denominator=10**9))
+            efficiencies = [1 / (1 + serial * (d - 1) ** 2) for d in devices]
+        elif shape == "a flat E":  # one fixed overhead at every size
+            efficiencies = [data.draw(st.fractions(min_value=F(1, 10), max_value=F(99, 100)))] * len(devices)
         pairs = [(D(d), max(D("0.001"), (d * throughput * D(e.numerator) / D(e.denominator)).quantize(D("0.001"))))
                  for d, e in zip(devices, efficiencies, strict=True)]
         series = analyse(throughput, pairs)

@@ -2,10 +2,24 @@
 what follows at each size: ideal I = d·v, efficiency E = A / (d·v), speedup S = A / v, and the experimentally
 determined serial fraction (Karp–Flatt) e = (1/S − 1/d) / (1 − 1/d), for d > 1.
 
+What e means depends on what stays fixed as devices are added. Data-parallel training keeps the batch on every
+device the same: one device takes t₁ per step, d devices take t(d) = t₁ + o(d), o the per-step overhead that no
+compute hides (the all-reduce, synchronization, waiting for stragglers). Then E = t₁ / t(d), S = d·E, and
+
+    e = (t(d)/t₁ − 1) / (d − 1) = o(d) / (t₁·(d − 1)),   so   o(d) / t₁ = 1/E − 1 = e·(d − 1).
+
+A constant e is an overhead that grows in proportion to d − 1, as a ring all-reduce's latency does (2(d − 1) link
+latencies a step); a fixed overhead gives a *falling* e (as 1/(d − 1)) and a flat E; a rising e is an overhead
+growing faster than the cluster. (Amdahl's reading, a constant e as a fixed serial part, holds for a fixed *total*
+batch, not for data-parallel training.) The course of e is fitted as e ∝ (d − 1)^q, so the overhead grows as
+(d − 1)^(q + 1): q = 0 proportional, q = −1 fixed (`SerialTrend`). The fit is a least-squares line through
+(ln(d − 1), ln e), which gives the same q for the same course whether two sizes or twelve were measured.
+
 Pure arithmetic, no Slack, no locale, no I/O. The measured values arrive as `Decimal`s and every derived value is
 computed exactly, as a rational number (`fractions.Fraction`), so nothing is rounded before a reply writes it;
 `decimal` turns one into a `Decimal` of `PRECISION` digits for writing. Only the change of E per doubling of the
-cluster needs a logarithm, and is a `Decimal` of that precision. Nothing is extrapolated to a size not measured.
+cluster and the exponent q need logarithms, and are `Decimal`s of that precision. Nothing is extrapolated to a size
+not measured.
 
 >>> series = analyse(Decimal(2000), [(Decimal(8), Decimal(15800)), (Decimal(64), Decimal(115200))])
 >>> [decimal(point.efficiency) for point in series.points]
@@ -25,7 +39,8 @@ from fractions import Fraction
 __all__ = [
     "MAX_POINTS",
     "MIN_POINTS",
-    "FLAT_SHARE",
+    "PRECISION",
+    "TOLERANCE",
     "Point",
     "Series",
     "SerialTrend",
@@ -34,12 +49,13 @@ __all__ = [
     "decimal",
     "doublings",
     "karp_flatt",
+    "serial_power",
 ]
 
 MIN_POINTS = 2  # cluster sizes a series needs (besides the one device), and at most
 MAX_POINTS = 12
 PRECISION = 28
-FLAT_SHARE = Fraction(1, 4)  # the serial fraction's spread, as a share of its largest value, that still counts as flat
+TOLERANCE = Decimal("0.15")  # q this close to 0 (or −1): e (or the overhead) steady, within 11 % per doubling
 LINEAR = Fraction(995, 1000)  # an efficiency this high at every size: nothing measured limits the speedup
 
 
@@ -85,12 +101,15 @@ class Point:
 
 
 class SerialTrend(StrEnum):
-    """How the serial fraction e moves as the cluster grows."""
+    """How the serial fraction e moves as the cluster grows, and what that says of the per-step overhead o(d) with
+    the same batch on every device (e ∝ (d − 1)^q, o ∝ (d − 1)^(q + 1))."""
 
     NONE = "none"  # e zero or nearly (E at least `LINEAR` at every size): the speedup keeps pace with the cluster
-    RISING = "rising"  # overhead that grows with the cluster (the all-reduce, synchronization)
-    FLAT = "flat"  # a fixed serial part: Amdahl's law, not growing overhead
-    FALLING = "falling"  # shrinking with size: noise, or effects the model does not know (caches, memory)
+    RISING = "rising"  # q > 0: overhead growing faster than the cluster (a link or switch saturating)
+    FLAT = "flat"  # q ≈ 0: overhead in proportion to the cluster (a ring all-reduce's latency)
+    FALLING = "falling"  # −1 < q < 0: overhead growing more slowly than the cluster (partly fixed)
+    FIXED = "fixed"  # q ≈ −1: the same overhead at every size, E flat: a well-tuned setup
+    SHRINKING = "shrinking"  # q < −1: overhead shrinking as devices are added, E rising: noise, or caches, memory
 
 
 @dataclass(frozen=True)
@@ -99,6 +118,7 @@ class Trend:
 
     per_doubling: Decimal  # the change of E per doubling of the cluster (negative: E falls)
     serial: SerialTrend
+    exponent: Decimal | None  # q of e ∝ (d − 1)^q; None where e is above zero at fewer than two sizes
     falling_speedups: tuple[tuple[Point, Point], ...]  # neighbouring sizes where more devices gave less speedup
 
 
@@ -142,22 +162,52 @@ def analyse(throughput: Decimal, measurements: Sequence[tuple[Decimal, Decimal]]
     return Series(v, points, _trend(points))
 
 
+def serial_power(points: Sequence[Point]) -> tuple[Decimal, Decimal] | None:
+    """ln c and q of e = c·(d − 1)^q: the least-squares line through (ln(d − 1), ln e) over the sizes where e is
+    above zero (a size at or above ideal has no overhead to follow); None where fewer than two are.
+
+    >>> series = analyse(Decimal(2000), [(Decimal(8), Decimal(15000)), (Decimal(32), Decimal(60000))])
+    >>> [round(value, 6) for value in serial_power(series.points)]   # E = 93.75 % at both: e = (1/15) / (d − 1)
+    [Decimal('-2.708050'), Decimal('-1.000000')]
+    """
+    pairs = [(p.devices - 1, e) for p in points if (e := p.serial_fraction) is not None and e > 0]
+    if len(pairs) < 2:
+        return None
+    with localcontext() as ctx:
+        ctx.prec = PRECISION
+        xs = [Decimal(n).ln() for n, _ in pairs]
+        ys = [decimal(e).ln() for _, e in pairs]
+        zero = Decimal(0)
+        mean_x, mean_y = sum(xs, zero) / len(xs), sum(ys, zero) / len(ys)
+        slope = (sum(((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys, strict=True)), zero)
+                 / sum(((x - mean_x) ** 2 for x in xs), zero))
+        return mean_y - slope * mean_x, slope
+
+
 def _trend(points: tuple[Point, ...]) -> Trend:
     first, last = points[0], points[-1]
     with localcontext() as ctx:
         ctx.prec = PRECISION
         per_doubling = decimal(last.efficiency - first.efficiency) / doublings(first.devices, last.devices)
     falling = tuple((a, b) for a, b in zip(points, points[1:], strict=False) if b.speedup < a.speedup)
-    return Trend(per_doubling, _serial_trend(points), falling)
+    power = serial_power(points)
+    exponent = None if power is None else power[1]
+    return Trend(per_doubling, _serial_trend(points, exponent), exponent, falling)
 
 
-def _serial_trend(points: tuple[Point, ...]) -> SerialTrend:
-    """None where every size scales within half a percent of ideal (or above it); flat where the serial fractions
-    spread by no more than `FLAT_SHARE` of the largest; else whether the largest cluster's is above the smallest's."""
+def _serial_trend(points: tuple[Point, ...], exponent: Decimal | None) -> SerialTrend:
+    """None where every size scales within half a percent of ideal (or above it); else by q, the exponent of e:
+    within `TOLERANCE` of 0 flat, of −1 fixed, above, between or below those rising, falling or shrinking. Where
+    e is above zero at one size only (the others at or above ideal), rising if that is the largest size."""
     if all(p.efficiency >= LINEAR for p in points):
         return SerialTrend.NONE
-    fractions = [p.serial_fraction for p in points if p.serial_fraction is not None]
-    spread = max(fractions) - min(fractions)
-    if spread <= FLAT_SHARE * max(abs(e) for e in fractions):
+    if exponent is None:
+        last = points[-1].serial_fraction
+        return SerialTrend.RISING if last is not None and last > 0 else SerialTrend.SHRINKING
+    if abs(exponent) <= TOLERANCE:
         return SerialTrend.FLAT
-    return SerialTrend.RISING if fractions[-1] > fractions[0] else SerialTrend.FALLING
+    if exponent > 0:
+        return SerialTrend.RISING
+    if abs(exponent + 1) <= TOLERANCE:
+        return SerialTrend.FIXED
+    return SerialTrend.FALLING if exponent > -1 else SerialTrend.SHRINKING

@@ -43,9 +43,9 @@ INK = "#1d1c1d"  # Slack's own text colour
 GRID = "#dddddd"
 MEASURED = "#1264a3"  # Slack's blue
 CONSTANT = "#2bac76"  # green: the constant serial fraction's forecast
-GROWING = "#e01e5a"  # red: the forecast of the serial fraction changing linearly
+TREND = "#e01e5a"  # red: the forecast of the serial fraction following its measured trend
 IDEAL = "#868686"
-LEGEND = {CONSTANT: "e = e₀", GROWING: "e = a + b·d"}  # each forecast's model, in the model's own letters
+LEGEND = {CONSTANT: "e = e₀", TREND: "e = c·(d − 1)^q"}  # each forecast's model, in the model's own letters
 SIZE = (10.0, 4.2)  # inches at `DPI`: 1000 × 420 pixels, two panels side by side
 DPI = 100
 MARGINS = {"left": 0.1, "right": 0.98, "bottom": 0.14, "top": 0.96, "wspace": 0.26}  # fixed: no layout engine
@@ -65,7 +65,7 @@ def draw(series: Series, words: Wording, cast: Forecast | None = None) -> Figure
     figure = Figure(figsize=SIZE, dpi=DPI, facecolor="white")
     left, right = figure.subplots(1, 2, gridspec_kw=MARGINS)
     sizes = [float(p.devices) for p in series.points]
-    fits = [(CONSTANT, cast.constant), (GROWING, cast.growing)] if cast else []  # colours: `LEGEND`
+    fits = [(CONSTANT, cast.constant), (TREND, cast.trend)] if cast else []  # colours: `LEGEND`
     speedups = Panel(sizes, [float(p.speedup) for p in series.points],
                      [(colour, *_span(fit, 1)) for colour, fit in fits if fit.speedups])
     efficiencies = Panel(sizes, [float(p.efficiency) for p in series.points],

@@ -1,7 +1,8 @@
 """The forecast under a series' table (`at=128`): both models' predicted speedups and throughputs as ranges, how
 closely each fits the measurements, which one the measured trend of e supports, when the forecast is weak, and
 what no forecast of this kind knows, said to be interpolated between sizes measured or extrapolated beyond them.
-Never one number as if it were measured; and at a size that was measured, the measurement, not a forecast.
+Never one number as if it were measured, never above the ideal (`bot.model.forecast`); and at a size that was
+measured, the measurement, not a forecast.
 """
 
 from __future__ import annotations
@@ -10,13 +11,14 @@ from decimal import Decimal
 from fractions import Fraction
 
 from bot.model.forecast import Fit, Forecast, Model, Weakness, as_decimal, forecast
-from bot.model.series import Point, Series, decimal
+from bot.model.series import Point, SerialTrend, Series, decimal
 from bot.replies.blocks import Block, context, section
 from bot.replies.wording import Wording
 
 __all__ = ["forecast_blocks"]
 
 SIGNIFICANT = 3  # digits a forecast is written with: no more than a fit over a few points can say
+CLOSE = Decimal("0.00005")  # a miss that a percentage of two decimals writes as 0 %: the fit passes through
 
 
 def forecast_blocks(series: Series, size: int, words: Wording) -> list[Block]:
@@ -32,8 +34,8 @@ def forecast_blocks(series: Series, size: int, words: Wording) -> list[Block]:
     lines = [(_("*Forecast for {devices} devices* (not measured: interpolated between the sizes above)") if between
               else _("*Forecast for {devices} devices* (not measured: extrapolated from the sizes above)")).format(
         devices=devices)]
-    lines += [_model_line(fit, series.throughput, cast.devices, words) for fit in (cast.constant, cast.growing)]
-    lines.append(_supported(cast.supported, words))
+    lines += [_model_line(fit, series.throughput, words) for fit in (cast.constant, cast.trend)]
+    lines.append(_supported(series.trend.serial, words))
     lines += [":warning: " + _weakness(reason, cast, words) for reason in cast.weak]
     limits = _(
         "A forecast follows the measured trend of e between the sizes you measured, and accounts for nothing else: "
@@ -58,24 +60,23 @@ def _measured(point: Point, words: Wording) -> str:
         speedup=words.times(words.number(decimal(point.speedup))), efficiency=words.percent(decimal(point.efficiency)))
 
 
-def _model_line(fit: Fit, single: Fraction, devices: int, words: Wording) -> str:
+def _model_line(fit: Fit, single: Fraction, words: Wording) -> str:
     _ = words.gettext
-    # in a formula, a minus is the sign −, as in `− 0.0000052 · d`, not the hyphen CLDR gives English numbers
-    e0 = ("−" if fit.parameters[0] < 0 else "") + words.number(_rounded(abs(fit.parameters[0])), 6)
-    name = (_("Constant serial fraction (Amdahl, e = {e})").format(e=e0) if fit.model is Model.CONSTANT else
-            _("Serial fraction varying linearly with cluster size (e = {a} {sign} {b} · d)").format(
-                a=e0, sign="−" if fit.parameters[1] < 0 else "+", b=words.number(_rounded(abs(fit.parameters[1])), 8)))
-    residual = words.percent(_rounded(fit.residual), 2)
     throughputs = fit.throughputs(single)
-    if fit.speedups is None or throughputs is None:
-        # 1/S = 1/d + e·(1 − 1/d) is no longer positive there: no speedup at all, not an infinite one
-        return "• " + _("{model}: predicts no meaningful speedup at {devices} devices (its e is so far below zero "
-                        "there that the model breaks down); it fits the measurements to within {residual}.").format(
-            model=name, devices=words.number(Decimal(devices), 0), residual=residual)
+    if fit.speedups is None or throughputs is None:  # the trend, with e above zero at fewer than two sizes
+        return "• " + _("Serial fraction following the measured trend: not fitted, as e is above zero at fewer "
+                        "than two of the sizes measured.")
+    if fit.model is Model.CONSTANT:
+        name = _("Constant serial fraction (e = {e})").format(e=_written(fit.parameters[0], words))
+    else:  # in a formula, a minus is the sign −, as in `(d − 1)^−1`, not the hyphen CLDR gives English numbers
+        c, q = fit.parameters
+        name = _("Serial fraction following the measured trend (e = {c} · (d − 1)^{q})").format(
+            c=_written(c, words), q=("−" if q < 0 else "") + _written(abs(q), words))
+    residual = words.percent(_rounded(fit.residual), 2)
     low, high = (words.number(_rounded(s)) for s in fit.speedups)
     a_low, a_high = (words.number(_rounded(a), 0) for a in throughputs)
     if low == high:  # a fit with no measurement to spare: no spread to show, and still not a measurement
-        if not _rounded(fit.residual):  # through every point, as any such fit is: no margin to state (`0%`)
+        if _rounded(fit.residual) < CLOSE:  # through every point, as any such fit is: no margin to state (`0%`)
             return "• " + words.fill(_("{model}: speedup about {speedup}, about {throughput}."), model=name,
                                      speedup=words.times(high), throughput=words.rate(a_high))
         return "• " + words.fill(_("{model}: speedup about {speedup}, about {throughput}; it fits the measurements "
@@ -88,16 +89,23 @@ def _model_line(fit: Fit, single: Fraction, devices: int, words: Wording) -> str
         throughput_high=words.rate(a_high), residual=residual)
 
 
-def _supported(model: Model, words: Wording) -> str:
+def _supported(trend: SerialTrend, words: Wording) -> str:
+    """Which model the measured course of e supports (`bot.model.forecast.SUPPORTED`), and why."""
     _ = words.gettext
-    if model is Model.CONSTANT:
-        return _("The measured e stays about the same from size to size: the trend supports the constant serial "
-                 "fraction.")
-    if model is Model.GROWING:
-        return _("The measured e rises with the cluster: the trend supports the serial fraction varying linearly "
-                 "with cluster size.")
-    return _("The measured e falls as the cluster grows: a constant serial fraction cannot follow that, and one "
-             "falling linearly reaches zero sooner or later, so take this forecast as no more than a guess.")
+    if trend is SerialTrend.NONE:
+        return _("Nothing in these measurements limits the speedup: the trend supports the constant serial "
+                 "fraction, which is zero or close to it.")
+    if trend is SerialTrend.FLAT:
+        return _("The measured e stays about the same from size to size, as it does when the overhead grows in "
+                 "proportion to the cluster: the trend supports the constant serial fraction.")
+    if trend is SerialTrend.RISING:
+        return _("The measured e rises as the cluster grows: the trend supports the serial fraction following it, "
+                 "not a constant one.")
+    if trend is SerialTrend.SHRINKING:
+        return _("Efficiency rises as the cluster grows, which cannot go on for long: take this forecast as no more "
+                 "than a rough guess.")
+    return _("The measured e falls as the cluster grows: the trend supports the serial fraction following it, not "
+             "a constant one.")
 
 
 def _weakness(reason: Weakness, cast: Forecast, words: Wording) -> str:
@@ -127,6 +135,12 @@ def _ratio(ratio: Fraction) -> Decimal:
     """How many times the largest size measured a forecast's size is, as a reply says it: to one decimal below 10
     (`4.7`), whole from 10 on (`64`, `16`)."""
     return as_decimal(ratio).quantize(Decimal("0.1") if ratio < 10 else Decimal(1))
+
+
+def _written(value: Fraction, words: Wording) -> str:
+    """A parameter of a formula to `SIGNIFICANT` digits, however small (`0.00000412`, not `0`)."""
+    shown = _rounded(value)
+    return words.number(shown, max(0, -int(shown.as_tuple().exponent)))
 
 
 def _rounded(value: Fraction) -> Decimal:

@@ -10,6 +10,7 @@ The FAQ is not under the table: it is one click away (the result's button, or Ap
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from decimal import Decimal
 from enum import Enum
 
@@ -188,8 +189,9 @@ def trend_line(series: Series, words: Wording) -> str:
 
 
 def serial_sentence(trend: SerialTrend, words: Wording, below_zero: bool = False) -> str:
-    """What the serial fraction's course says about where the loss comes from (`below_zero`: e is negative at a size
-    measured above ideal, which no serial part explains)."""
+    """What the serial fraction's course says about where the loss comes from, read as data-parallel training
+    runs, the same batch on every device (`bot.model.series`: e·(d − 1) is the per-step overhead); `below_zero`:
+    e is negative at a size measured above ideal, which no serial part explains."""
     _ = words.gettext
     if trend is SerialTrend.NONE and below_zero:
         return _(
@@ -197,25 +199,43 @@ def serial_sentence(trend: SerialTrend, words: Wording, below_zero: bool = False
             "devices (superlinear): no serial part or overhead can do that, and nothing in these measurements "
             "limits the speedup."
         )
-    if trend is SerialTrend.RISING:
-        return _(
-            "The serial fraction e rises as the cluster grows: overhead increases with cluster size (typically the "
-            "gradient all-reduce and synchronization), so each additional device contributes less than the one before."
-        )
-    if trend is SerialTrend.NONE:
-        return _(
-            "The serial fraction e is zero, or close to it, at every size: nothing in these measurements limits "
-            "the speedup, which keeps pace with the cluster across the sizes measured."
-        )
-    if trend is SerialTrend.FLAT:
-        return _(
-            "The serial fraction e stays about the same at every size: a fixed serial part (such as data loading or "
-            "a step that is not parallelized) limits the speedup, not overhead that grows with the cluster."
-        )
-    return _(
-        "The serial fraction e falls as the cluster grows, which neither growing overhead nor a fixed serial part "
-        "explains: check the measurements, or look for superlinear effects, such as more combined memory or cache."
-    )
+    return SERIAL_SENTENCES[trend](_)
+
+
+SERIAL_SENTENCES: dict[SerialTrend, Callable[[Callable[[str], str]], str]] = {  # each course of e, in `_`'s words
+    SerialTrend.NONE: lambda _: _(
+        "The serial fraction e is zero, or close to it, at the sizes measured: nothing in these measurements "
+        "limits the speedup, which keeps pace with the cluster."
+    ),
+    SerialTrend.FLAT: lambda _: _(
+        "The serial fraction e stays about the same as the cluster grows: with the same batch on every device, "
+        "the overhead of each training step grows in proportion to the number of devices, as the latency of a "
+        "ring all-reduce does. (With a fixed total batch, as Amdahl's law assumes, a constant e would instead "
+        "mean a part of each step that is not parallelized.)"
+    ),
+    SerialTrend.RISING: lambda _: _(
+        "The serial fraction e rises as the cluster grows: with the same batch on every device, the overhead of "
+        "each training step grows faster than the number of devices, so each added device costs more overhead "
+        "than the one before. Look for a link or switch that saturates, or traffic moving onto slower links "
+        "between nodes."
+    ),
+    SerialTrend.FALLING: lambda _: _(
+        "The serial fraction e falls as the cluster grows, and efficiency falls too: with the same batch on "
+        "every device, the overhead of each training step grows, but more slowly than the number of devices, "
+        "as it does when part of it stays fixed (the bandwidth part of an all-reduce barely grows with the "
+        "cluster)."
+    ),
+    SerialTrend.FIXED: lambda _: _(
+        "Efficiency stays about the same as the cluster grows: with the same batch on every device, each "
+        "training step carries the same overhead whatever the cluster size, the mark of a well-tuned setup. The "
+        "serial fraction e falls only because that overhead is spread over more devices."
+    ),
+    SerialTrend.SHRINKING: lambda _: _(
+        "Efficiency rises as the cluster grows, so the overhead of each training step would have to shrink as "
+        "devices are added: check that every run used the same batch per device and did the same work per sample, "
+        "or look for superlinear effects, such as more combined memory or cache."
+    ),
+}
 
 
 def contradiction_notes(series: Series, words: Wording) -> list[str]:
@@ -240,7 +260,8 @@ def contradiction_notes(series: Series, words: Wording) -> list[str]:
         ) for a, b in series.trend.falling_speedups])
         notes.append(_(
             ":warning: The speedup falls as devices are added (↓): {steps}. The added devices made the cluster "
-            "slower, which no single efficiency in this model can describe."
+            "slower: communication or contention costs more than they contribute; look for a saturated link or "
+            "switch."
         ).format(steps=steps))
     return notes
 
