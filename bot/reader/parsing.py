@@ -83,7 +83,7 @@ def split_words(text: str, recipient: Recipient) -> tuple[list[str], Recipient]:
         words = join_suffixes(words)
     reply = recipient if chosen is None else recipient.answering_in(chosen)
     if "%" in words:  # a `%` standing alone may go after the number where either format writes the sign first
-        first = recipient.style.percent_prefix or reply.style.percent_prefix
+        first = recipient.format_style.percent_prefix or reply.format_style.percent_prefix
         words = join_percent_signs(words, bool(first), reader_for(reply))
     return words, reply
 
