@@ -19,6 +19,7 @@ from bot.format_choice import (
 )
 from bot.model.calculator import Quantity
 from bot.reader.formats import SLACK_LOCALES, example_number, offered_locales
+from bot.reader.languages import LANGUAGES
 from bot.reader.numbers import number_style, resolve_locale, write_number
 from bot.reader.parsing import parse_command
 from bot.reader.recipient import Recipient
@@ -345,6 +346,14 @@ def test_a_spanish_user_may_still_group_four_digits():
     """`2.000` is CLDR's pattern too (only not its preference): a Spanish user who types it is read, not asked."""
     command = parse_command("64 2.000 90 %", Recipient.parse("es-ES"))
     assert command.values[Quantity.THROUGHPUT] == Decimal(2000)
+
+
+@pytest.mark.parametrize(("language", "word"), [(language, word) for language, words in LANGUAGES.items()
+                                                for word in words.number_format])
+def test_every_languages_word_for_the_number_format_chooses_one(language, word):
+    """`formato=es-ES` (every other key is Spanish) was "No reconozco formato=es-ES"; `형식=`, `格式=` likewise."""
+    assert take_format_choice(f"64 2000 90% {word}=de-DE") == (FormatChoice("de-DE"), "64 2000 90%")
+    assert take_format_choice(f"{word.upper()}＝slack") == (FormatChoice(None), "")
 
 
 @pytest.mark.parametrize("tag", SLACK_LOCALES)

@@ -19,12 +19,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.model.calculator import Quantity
+from bot.reader.folding import has_numeral
 from bot.reader.grouping import KEYED, LABEL
-from bot.reader.labels import (
-    MODELS,
-    RATE_NOUNS,
-    SCALE_WORDS,
-)
+from bot.reader.labels import MODELS, RATE_NOUNS, SCALE_WORDS
 from bot.reader.languages import LANGUAGES
 
 __all__ = ["ATTACHMENTS", "CJK", "NUM", "PER", "PER_MARK", "PHRASES", "QUESTIONS", "Attachment", "Doubt",
@@ -105,7 +102,7 @@ def _any(table: str) -> str:
 
 _DEV = _any("device_nouns")
 _NOUN = "(?:" + "|".join(sorted(map(re.escape, RATE_NOUNS), key=len, reverse=True)) + ")"
-NUM = r"\d[\d.,'’\u202f]*[kKMG千천万萬만亿億억]?"
+NUM = r"\d[\d.,'’\u202f]*(?:[kKMG]|(?:[千천万萬만亿億억]\d*)+)?"  # `2k`, `2万`, `11만5200` (`bot.reader.myriads`)
 _SCALES = "|".join(sorted(map(re.escape, SCALE_WORDS), key=len, reverse=True))
 CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
 _PER_WORDS = _any("per")
@@ -128,9 +125,10 @@ PHRASES: tuple[Phrase, ...] = (
            re.compile(rf"(?i)(?:\b{_PER_WORDS}[- ]|(?<=\d)/){_DEV}(?![\w/])|(?:gpu|卡|デバイス|장치|기기|디바이스)"
                       r"\s*(?:당|当たり|あたり)"), f" {PER_MARK}per{_SPACE}device "),
     Phrase(Phrasing.CJK_WRITTEN_TOGETHER,
-           "CJK words and numbers written together are read apart (not `2万`).",
+           "CJK words and numbers written together are read apart (not `2万`, nor `11만5200`).",
            ("ja-JP", "64台で2000サンプル/秒、効率90%"),
-           re.compile(rf"(?<=[\d%])(?=[{CJK}])(?![千천万萬만亿億억])|(?<=[{CJK}])(?=\d)"), " "),
+           re.compile(rf"(?<=[\d%])(?=[{CJK}])(?![千천万萬만亿億억])|(?<=[{CJK}])(?<!\d[千천万萬만亿億억])(?=\d)"),
+           " "),
     Phrase(Phrasing.PER_SECOND_SPELLED_OUT,
            "A rate spelled out is a rate: `samples per second`, `Samples pro Sekunde`.",
            ("de-DE", "64 GPUs 2.000 Samples pro Sekunde 90 %"),
@@ -161,6 +159,7 @@ PHRASES: tuple[Phrase, ...] = (
 
 def _scale(match: re.Match[str]) -> str:
     return SCALE_WORDS[match.group(1).casefold()]
+
 
 
 ATTACHMENTS: tuple[Row, ...] = (
@@ -233,4 +232,4 @@ def rewrite(text: str, rows: list[GrammarRow]) -> str:
 
 def is_number(word: str) -> bool:
     """A bare number (`64`, `2,000`, `90%`): no named value, no label."""
-    return any(map(str.isnumeric, word)) and not KEYED.match(word) and word[:1] != LABEL
+    return has_numeral(word) and not KEYED.match(word) and word[:1] != LABEL

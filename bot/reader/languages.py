@@ -32,6 +32,7 @@ class Words:
     help: tuple[str, ...]  # the command alone asks for the help
     forecast: tuple[str, ...]  # `at=128` beside a series: the size to forecast
     series: tuple[str, ...]  # the command alone opens the series form
+    number_format: tuple[str, ...]  # `format=de-DE`: the number format the user chooses (`bot.format_choice`)
     labels: Mapping[Quantity, tuple[str, ...]]  # a unit or label beside a number: `64 GPUs`, `64台`, `90% eff`
     # a count of devices as an example shows it (`{}` the number): `{} GPUs`, `{} GPU`, `{}台`; its word is a label
     example_count: str
@@ -60,7 +61,7 @@ LANGUAGES: dict[str, Words] = {
               E: ("efficiency", "eff", "e"),
               A: ("actual", "a", "target", "measured"),  # not `cluster`: `cluster=64` is as likely 64 devices
               LANG: ("lang", "locale", "language")},
-        help=("help", "?"), forecast=("at", "forecast"), series=("series",),
+        help=("help", "?"), forecast=("at", "forecast"), series=("series",), number_format=("format", "numbers"),
         labels={D: ("devices", "device", *_CHIPS, "accelerators", "accelerator", "workers", "ranks"),
                 E: ("efficiency", "eff")},
         example_count="{} GPUs",
@@ -81,6 +82,7 @@ LANGUAGES: dict[str, Words] = {
         keys={D: ("geräte", "geraete", "gerate"), V: ("durchsatz",), E: ("effizienz",), A: ("ist", "ziel"),
               LANG: ("sprache",)},
         help=("hilfe",), forecast=("bei", "prognose"), series=("messreihe", "reihe"),
+        number_format=("zahlenformat", "format"),
         labels={D: ("geräte", "gerät", "gpus", "gpu", "beschleuniger", "karten", "grafikkarten", "knoten"),
                 E: ("effizienz", "skalierungseffizienz")},
         example_count="{} GPUs",
@@ -94,7 +96,7 @@ LANGUAGES: dict[str, Words] = {
     "fr": Words(
         keys={D: ("accélérateurs", "accelerateurs", "gpu"), V: ("débit", "debit"), E: ("efficacité", "efficacite"),
               A: ("réel", "reel", "cible"), LANG: ("langue",)},
-        help=("aide",), forecast=("à", "prévision", "prevision"), series=("série",),
+        help=("aide",), forecast=("à", "prévision", "prevision"), series=("série",), number_format=("format",),
         labels={D: ("accélérateurs", "accélérateur", "gpu", "appareils", "cartes", "nœuds", "noeuds"),
                 E: ("efficacité", "d'efficacité", "d’efficacité")},
         example_count="{} GPU",
@@ -111,6 +113,7 @@ LANGUAGES: dict[str, Words] = {
         keys={D: ("dispositivos", "dispositivo", "disp"), V: ("throughput", "tasa"), E: ("eficiencia", "efic"),
               A: ("real", "medido", "objetivo"), LANG: ("idioma",)},
         help=("ayuda",), forecast=("previsión", "prevision", "pronóstico", "pronostico", "con"), series=("serie",),
+        number_format=("formato",),
         labels={D: ("dispositivos", "dispositivo", "gpu", "aceleradores", "tarjetas", "nodos"), E: ("eficiencia",)},
         example_count="{} GPU",
         plurals={"muestra": "muestras", "imagen": "imágenes", "secuencia": "secuencias", "ejemplo": "ejemplos"},
@@ -123,7 +126,7 @@ LANGUAGES: dict[str, Words] = {
     "it": Words(
         keys={D: ("dispositivi", "gpu"), V: ("throughput",), E: ("efficienza",),
               A: ("effettivo", "reale", "obiettivo"), LANG: ("lingua",)},
-        help=("aiuto",), forecast=("previsione", "con"), series=("serie",),
+        help=("aiuto",), forecast=("previsione", "prev", "con"), series=("serie",), number_format=("formato",),
         labels={D: ("dispositivi", "gpu", "acceleratori", "schede", "nodi"), E: ("efficienza",)},
         example_count="{} GPU",
         plurals={"campione": "campioni", "immagine": "immagini", "sequenza": "sequenze", "esempio": "esempi"},
@@ -138,7 +141,7 @@ LANGUAGES: dict[str, Words] = {
         keys={D: ("dispositivos", "dispositivo", "disp"),
               V: ("throughput", "vazão", "vazao", "taxa"),  # the help shows what every label says: throughput
               E: ("eficiência", "eficiencia", "efic"), A: ("real", "medido", "meta"), LANG: ("idioma",)},
-        help=("ajuda",), forecast=("previsão", "previsao", "com"), series=("série",),
+        help=("ajuda",), forecast=("previsão", "previsao", "com"), series=("série",), number_format=("formato",),
         labels={D: ("aceleradores", "gpus", "gpu", "placas", "nós"), E: ("eficiência",)},
         example_count="{} GPUs",
         plurals={"amostra": "amostras", "imagem": "imagens", "sequência": "sequências", "exemplo": "exemplos"},
@@ -154,8 +157,9 @@ LANGUAGES: dict[str, Words] = {
     "ja": Words(
         keys={D: ("デバイス", "台数", "デバイス数"), V: ("スループット", "単体"), E: ("効率", "スケーリング効率"),
               A: ("実効", "実測", "実効スループット")},
-        help=("ヘルプ", "使い方"), forecast=("予測",), series=("シリーズ", "スケーリング測定"),
-        labels={D: ("台", "基", "デバイス", "台のgpu", "枚のgpu", "基のgpu"), E: ("効率",)},
+        help=("ヘルプ", "使い方"), forecast=("予測",), series=("シリーズ", "スケーリング測定", "測定"),
+        number_format=("数値形式", "形式"),
+        labels={D: ("台", "基", "デバイス", "台のgpu", "枚のgpu", "基のgpu"), V: ("スループット",), E: ("効率",)},
         example_count="{}台",
         plurals={},
         rate_nouns=("サンプル", "枚", "トークン", "画像"), per_second=("秒",),
@@ -164,9 +168,9 @@ LANGUAGES: dict[str, Words] = {
         scale={}, device_nouns=(), per=(), on=(), one=(), single=()),
     "ko": Words(
         keys={D: ("디바이스", "장치", "기기"), V: ("처리량", "스루풋"), E: ("효율", "스케일링효율"),
-              A: ("실제", "실측", "실제처리량")},
-        help=("도움말", "사용법"), forecast=("예측",), series=("시리즈",),
-        labels={D: ("대", "개", "장", "디바이스", "장치"), E: ("효율",)},
+              A: ("실제", "실측", "실제처리량"), LANG: ("언어",)},
+        help=("도움말", "사용법"), forecast=("예측",), series=("시리즈",), number_format=("형식",),
+        labels={D: ("대", "개", "장", "디바이스", "장치"), V: ("처리량", "스루풋"), E: ("효율",)},
         example_count="{}개",
         plurals={},
         rate_nouns=("샘플", "이미지", "토큰"), per_second=("초",),
@@ -177,9 +181,9 @@ LANGUAGES: dict[str, Words] = {
     "zh_Hans": Words(
         keys={D: ("设备", "设备数", "卡数", "裝置", "设備"), V: ("吞吐量", "吞吐", "单卡吞吐"), E: ("效率", "扩展效率"),
               A: ("实际", "实际吞吐量", "集群吞吐量", "實際", "叢集吞吐量")},
-        help=("帮助", "用法"), forecast=("预测",), series=("系列", "多规模测量"),
+        help=("帮助", "用法"), forecast=("预测",), series=("系列", "多规模测量"), number_format=("格式", "数字格式"),
         labels={D: ("张卡", "块卡", "设备", "台", "张", "块", "颗", "卡", "块gpu", "张gpu", "个gpu", "颗gpu"),
-                E: ("效率",)},
+                V: ("吞吐量",), E: ("效率",)},
         example_count="{} 张卡",
         plurals={},
         rate_nouns=("样本", "图像", "图片", "图", "张"), per_second=("秒",),
@@ -190,8 +194,9 @@ LANGUAGES: dict[str, Words] = {
         keys={D: ("裝置", "裝置數", "設備", "设备"), V: ("吞吐量", "吞吐"), E: ("效率", "擴展效率"),
               A: ("實際", "實際吞吐量", "叢集吞吐量", "实际", "集群吞吐量")},
         help=("說明", "幫助"), forecast=("預測",), series=("系列", "系列量測", "系列測定"),
+        number_format=("格式", "數字格式"),
         labels={D: ("張卡", "塊卡", "裝置", "台", "張", "塊", "顆", "gpu", "張gpu", "塊gpu", "個gpu", "顆gpu"),
-                E: ("效率",)},
+                V: ("吞吐量",), E: ("效率",)},
         example_count="{} 張 GPU",
         plurals={},
         rate_nouns=("樣本", "影像", "圖片", "圖", "張"), per_second=("秒",),
