@@ -115,6 +115,10 @@ def generated(draw: st.DrawFn, name: str) -> tuple[str, str, dict[Quantity, Deci
         "group_before_a_unit": ("fr-FR", f"{d} GPU {draw(st.integers(1, 999))} {draw(st.integers(100, 999))} {unit}",
                                 None),
         "unknown_unit": ("en-US", f"{d} GPUs {v} {draw(st.sampled_from(['TFLOPS', 'GB/s', 'W/s']))} {e}%", None),
+        "count_of_nodes": draw(st.sampled_from([("en-US", f"{d} nodes {v} {unit} {e}%", None),
+                                                ("en-US", f"{d * 8} GPUs on {d} nodes, {v} {unit}, {e}%", None),
+                                                ("en-US", f"{d} GPUs, {v} {unit} per node, {e}%", None),
+                                                ("de-DE", f"{d} Knoten mit {v} {unit}, {e} %", None)])),
     }
     return made[name]
 

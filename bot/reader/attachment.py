@@ -20,12 +20,14 @@ from bot.reader.grammar import (
     Attachment,
     Doubt,
     GrammarRow,
+    is_node_phrase,
     is_number,
     label_word,
     read_label,
 )
 from bot.reader.grouping import BOUNDARY, KEYED, LABEL, MARKERS
 from bot.reader.keywords import keywords
+from bot.reader.labels import NODES, PER_DEVICE
 from bot.reader.marking import FILLER
 
 __all__ = ["Attached", "attach"]
@@ -130,8 +132,26 @@ def _combined(names: set[str]) -> str | None:
     return None
 
 
+def _ask_about_nodes(words: list[str], claims: dict[int, list[tuple[str, str]]]) -> None:
+    """A count of nodes (`8 nodes`) is the count of devices only beside a rate said to be one node's (`per node`,
+    `each`) and no count of other devices (`8 nodes with 8 GPUs each`); a rate per node only beside a count of
+    nodes. A node holds several devices, so `8 nodes 2000 90%` may be 8 devices or 64: asked about."""
+    nodes = [i for i, labels in claims.items() if any(q == D.value and s.casefold() in NODES for q, s in labels)]
+    per = {i: [s for q, s in labels if q == PER] for i, labels in claims.items()}
+    per_node = [i for i, said in per.items() if any(map(is_node_phrase, said))]
+    each = any(s.casefold() in PER_DEVICE for said in per.values() for s in said)
+    per_device = any(s.endswith(" device") for said in per.values() for s in said)  # `per GPU`: a GPU's rate
+    others = per_device or any(q == D.value and i not in nodes for i, labels in claims.items() for q, _ in labels)
+    asked = nodes[0] if nodes and (others or not (per_node or each)) else (
+        per_node[0] if per_node and (others or not nodes) else None)
+    if asked is not None:
+        raise UserInputError(ErrorCode.UNPLACED_NUMBER, token=" ".join([words[asked], *(s for _, s in claims[asked])]),
+                             quantity=D.value, rule=Doubt.COUNT_OF_NODES)
+
+
 def _written(words: list[str], claims: dict[int, list[tuple[str, str]]], rows: list[GrammarRow],
              prose: bool) -> Attached:
+    _ask_about_nodes(words, claims)
     named: dict[int, tuple[str, str]] = {}
     for index, labels in claims.items():
         name = _combined({label for label, _ in labels})

@@ -52,6 +52,10 @@ class Words:
     on: tuple[str, ...]  # before a count of one: `on 1 GPU`, `auf einer Karte`
     one: tuple[str, ...]  # a count of one, after `on`: `on one GPU`, `sur une seule carte`
     single: tuple[str, ...]  # before a device noun: `single card`, `einzelnen GPU`
+    # a device word that counts nodes, each of several devices: `8 nodes` is the count of devices only beside a rate
+    # said to be one node's (`per node`, `each`), else asked about (`bot.reader.grammar`'s `count_of_nodes`); each is
+    # a label and a device noun too
+    nodes: tuple[str, ...]
 
 
 _CHIPS = ("gpu", "gpus", "tpu", "tpus", "node", "nodes", "chip", "chips", "card", "cards", "hpus", "npus", "xpus")
@@ -77,7 +81,8 @@ LANGUAGES: dict[str, Words] = {
         scale={"thousand": "k", "million": "M", "millions": "M", "billion": "G"},
         device_nouns=("gpu", "gpus", "tpu", "tpus", "device", "devices", "card", "cards", "chip", "chips",
                       "accelerator", "accelerators", "node", "nodes"),
-        per=("per", "a"), on=("on", "with", "using"), one=("one", "a single", "a"), single=("single", "one")),
+        per=("per", "a"), on=("on", "with", "using"), one=("one", "a single", "a"), single=("single", "one"),
+        nodes=("node", "nodes")),
     "de": Words(
         keys={D: ("geräte", "geraete", "gerate"), V: ("durchsatz",), E: ("effizienz",), A: ("ist", "ziel"),
               LANG: ("sprache",)},
@@ -91,13 +96,14 @@ LANGUAGES: dict[str, Words] = {
         fillers=("mit", "bei", "pro", "und", "von", "à", "auf", "linearen", "linear"),
         per_device=("je", "jeweils"), cluster=("insgesamt", "gesamt", "gesamtdurchsatz"),
         scale={"tsd.": "k", "tausend": "k", "mio.": "M", "mio": "M", "millionen": "M", "mrd.": "G"},
-        device_nouns=("gerät", "geräte", "geräten", "karte", "karten"),
-        per=("pro", "je"), on=("auf", "mit"), one=("einer", "einem"), single=("einzelne", "einzelnen")),
+        device_nouns=("gerät", "geräte", "geräten", "karte", "karten", "knoten"),
+        per=("pro", "je"), on=("auf", "mit"), one=("einer", "einem"), single=("einzelne", "einzelnen"),
+        nodes=("knoten",)),
     "fr": Words(
         keys={D: ("accélérateurs", "accelerateurs", "gpu"), V: ("débit", "debit"), E: ("efficacité", "efficacite"),
               A: ("réel", "reel", "cible"), LANG: ("langue",)},
         help=("aide",), forecast=("à", "prévision", "prevision"), series=("série",), number_format=("format",),
-        labels={D: ("accélérateurs", "accélérateur", "gpu", "appareils", "cartes", "nœuds", "noeuds"),
+        labels={D: ("accélérateurs", "accélérateur", "gpu", "appareils", "cartes", "nœuds", "noeuds", "nœud", "noeud"),
                 E: ("efficacité", "d'efficacité", "d’efficacité")},
         example_count="{} GPU",
         plurals={"échantillon": "échantillons", "jeton": "jetons", "séquence": "séquences"},
@@ -106,28 +112,31 @@ LANGUAGES: dict[str, Words] = {
         fillers=("à", "avec", "par", "et", "de", "d'une", "d’une", "une", "sur", "linéaire", "au"),
         per_device=("chacun", "chacune"), cluster=("total", "réel", "mesuré"),
         scale={"mille": "k", "millions": "M"},
-        device_nouns=("carte", "cartes", "appareil", "appareils"),
+        device_nouns=("carte", "cartes", "appareil", "appareils", "nœud", "noeud", "nœuds", "noeuds"),
         per=("par", "à"), on=("sur", "avec"), one=("une seule", "une", "un seul", "un"),
-        single=("une seule", "un seul")),
+        single=("une seule", "un seul"),
+        nodes=("nœuds", "noeuds", "nœud", "noeud")),
     "es": Words(
         keys={D: ("dispositivos", "dispositivo", "disp"), V: ("throughput", "tasa"), E: ("eficiencia", "efic"),
               A: ("real", "medido", "objetivo"), LANG: ("idioma",)},
         help=("ayuda",), forecast=("previsión", "prevision", "pronóstico", "pronostico", "con"), series=("serie",),
         number_format=("formato",),
-        labels={D: ("dispositivos", "dispositivo", "gpu", "aceleradores", "tarjetas", "nodos"), E: ("eficiencia",)},
+        labels={D: ("dispositivos", "dispositivo", "gpu", "aceleradores", "tarjetas", "nodos", "nodo"),
+                E: ("eficiencia",)},
         example_count="{} GPU",
         plurals={"muestra": "muestras", "imagen": "imágenes", "secuencia": "secuencias", "ejemplo": "ejemplos"},
         rate_nouns=("muestras", "imágenes", "secuencias", "ejemplos"), per_second=("segundo", "seg"),
         percent=("por ciento",), fillers=("con", "por", "y", "de", "en", "lineal", "uno", "una"),
         per_device=("cada",), cluster=("total", "real", "medido"),
         scale={"mil": "k", "millones": "M"},
-        device_nouns=("dispositivo", "dispositivos", "tarjeta", "tarjetas"),
-        per=("por",), on=("en", "con"), one=("una sola", "una", "uno", "un"), single=("una sola", "un solo")),
+        device_nouns=("dispositivo", "dispositivos", "tarjeta", "tarjetas", "nodo", "nodos"),
+        per=("por",), on=("en", "con"), one=("una sola", "una", "uno", "un"), single=("una sola", "un solo"),
+        nodes=("nodos", "nodo")),
     "it": Words(
         keys={D: ("dispositivi", "gpu"), V: ("throughput",), E: ("efficienza",),
               A: ("effettivo", "reale", "obiettivo"), LANG: ("lingua",)},
         help=("aiuto",), forecast=("previsione", "prev", "con"), series=("serie",), number_format=("formato",),
-        labels={D: ("dispositivi", "gpu", "acceleratori", "schede", "nodi"), E: ("efficienza",)},
+        labels={D: ("dispositivi", "gpu", "acceleratori", "schede", "nodi", "nodo"), E: ("efficienza",)},
         example_count="{} GPU",
         plurals={"campione": "campioni", "immagine": "immagini", "sequenza": "sequenze", "esempio": "esempi"},
         rate_nouns=("campioni", "immagini", "sequenze", "esempi"), per_second=("secondo",),
@@ -135,22 +144,24 @@ LANGUAGES: dict[str, Words] = {
         fillers=("con", "per", "e", "di", "da", "del", "della", "su", "lineare"),
         per_device=("ciascuno", "ciascuna"), cluster=("totale", "complessivo", "reale", "effettivo"),
         scale={"mille": "k", "mila": "k", "milioni": "M"},
-        device_nouns=("scheda", "schede"),
-        per=("per",), on=("su", "con"), one=("una sola", "una", "uno", "un"), single=("una sola", "un solo")),
+        device_nouns=("scheda", "schede", "nodo", "nodi"),
+        per=("per",), on=("su", "con"), one=("una sola", "una", "uno", "un"), single=("una sola", "un solo"),
+        nodes=("nodi", "nodo")),
     "pt": Words(
         keys={D: ("dispositivos", "dispositivo", "disp"),
               V: ("throughput", "vazão", "vazao", "taxa"),  # the help shows what every label says: throughput
               E: ("eficiência", "eficiencia", "efic"), A: ("real", "medido", "meta"), LANG: ("idioma",)},
         help=("ajuda",), forecast=("previsão", "previsao", "com"), series=("série",), number_format=("formato",),
-        labels={D: ("aceleradores", "gpus", "gpu", "placas", "nós"), E: ("eficiência",)},
+        labels={D: ("aceleradores", "gpus", "gpu", "placas", "nós", "nó"), E: ("eficiência",)},
         example_count="{} GPUs",
         plurals={"amostra": "amostras", "imagem": "imagens", "sequência": "sequências", "exemplo": "exemplos"},
         rate_nouns=("amostras", "imagens", "sequências", "exemplos"), per_second=("segundo", "seg"),
         percent=("por cento",), fillers=("com", "por", "e", "de", "em", "linear", "no", "na", "ao"),
         per_device=("cada",), cluster=("total", "real", "medido"),
         scale={"mil": "k", "milhões": "M"},
-        device_nouns=("dispositivo", "dispositivos", "placa", "placas"),
-        per=("por",), on=("em", "com"), one=("uma só", "uma", "um"), single=("uma única",)),
+        device_nouns=("dispositivo", "dispositivos", "placa", "placas", "nó", "nós"),
+        per=("por",), on=("em", "com"), one=("uma só", "uma", "um"), single=("uma única",),
+        nodes=("nós", "nó")),
     # CJK rates are a noun and `/秒` as in every language, so that `tokens/秒` and `样本/s` read too; scale is a suffix
     # on the number (`2万`), and the phrases of one device are written on the count (`1台あたり`, `GPU당`:
     # `bot.reader.grammar`)
@@ -165,7 +176,8 @@ LANGUAGES: dict[str, Words] = {
         rate_nouns=("サンプル", "枚", "トークン", "画像"), per_second=("秒",),
         percent=("パーセント",), fillers=("で", "と", "の", "に"),
         per_device=("各", "台あたり", "1台あたり", "あたり", "当たり"), cluster=("合計", "実測", "実効"),
-        scale={}, device_nouns=(), per=(), on=(), one=(), single=()),
+        scale={}, device_nouns=(), per=(), on=(), one=(), single=(),
+        nodes=()),
     "ko": Words(
         keys={D: ("디바이스", "장치", "기기"), V: ("처리량", "스루풋"), E: ("효율", "스케일링효율"),
               A: ("실제", "실측", "실제처리량"), LANG: ("언어",)},
@@ -176,7 +188,8 @@ LANGUAGES: dict[str, Words] = {
         rate_nouns=("샘플", "이미지", "토큰"), per_second=("초",),
         percent=("퍼센트", "프로"), fillers=("에서", "의", "로"),
         per_device=("각", "당", "대당", "개당", "장당"), cluster=("실측", "총", "전체"),
-        scale={}, device_nouns=(), per=(), on=(), one=(), single=()),
+        scale={}, device_nouns=(), per=(), on=(), one=(), single=(),
+        nodes=()),
     # Chinese writes a percentage as 百分之九十, before the number, which dpscale does not read: no percent words
     "zh_Hans": Words(
         keys={D: ("设备", "设备数", "卡数", "裝置", "设備"), V: ("吞吐量", "吞吐", "单卡吞吐"), E: ("效率", "扩展效率"),
@@ -189,7 +202,8 @@ LANGUAGES: dict[str, Words] = {
         rate_nouns=("样本", "图像", "图片", "图", "张"), per_second=("秒",),
         percent=(), fillers=("个", "和", "的", "在", "用"),
         per_device=("各", "每卡", "每张", "每块", "单卡"), cluster=("合计", "总计", "总"),
-        scale={}, device_nouns=(), per=(), on=(), one=(), single=()),
+        scale={}, device_nouns=(), per=(), on=(), one=(), single=(),
+        nodes=()),
     "zh_Hant": Words(
         keys={D: ("裝置", "裝置數", "設備", "设备"), V: ("吞吐量", "吞吐"), E: ("效率", "擴展效率"),
               A: ("實際", "實際吞吐量", "叢集吞吐量", "实际", "集群吞吐量")},
@@ -202,5 +216,6 @@ LANGUAGES: dict[str, Words] = {
         rate_nouns=("樣本", "影像", "圖片", "圖", "張"), per_second=("秒",),
         percent=(), fillers=("個", "和", "的", "在", "用"),
         per_device=("各", "每張", "每塊", "單卡"), cluster=("合計", "總計", "總"),
-        scale={}, device_nouns=(), per=(), on=(), one=(), single=()),
+        scale={}, device_nouns=(), per=(), on=(), one=(), single=(),
+        nodes=()),
 }
