@@ -1,5 +1,8 @@
 """Choosing one's own number format: the `format=` command word, the App Home menu, and their replies.
 
+The word is read in every language's words (`bot.reader.languages`: `format=`, `zahlenformat=`, `formato=`, `형식=`,
+`数値形式=`, `格式=`), with an ASCII or a full-width `=`.
+
 Pure: the Slack layer reads and stores the choice; this module only reads words and builds Block Kit.
 """
 
@@ -15,6 +18,7 @@ from bot.errors import NUMBER_FORMAT, ErrorCode, UserInputError
 from bot.i18n import catalog_name, translations_for
 from bot.names import display_name
 from bot.reader.formats import NUMBER_FORMATS, example_number
+from bot.reader.languages import LANGUAGES
 from bot.reader.numbers import resolve_locale
 from bot.reader.recipient import Recipient, RecipientLike, as_recipient
 from bot.replies.blocks import Reply, ReplyKind, code, context, escape, section
@@ -23,12 +27,13 @@ from bot.replies.wording import wording_for
 __all__ = ["FOLLOW_SLACK", "FormatChoice", "SELECT_ACTION", "UnknownFormatError", "build_format_blocks",
            "build_format_saved_reply", "build_unknown_format_reply", "normalise_tag", "take_format_choice"]
 
-FORMAT_KEYS = ("format", "numbers", "zahlenformat")
+# `format=de-DE` in every language's words (`formato=`, `형식=`, `格式=`), read whatever the reply's language
+FORMAT_KEYS = tuple(dict.fromkeys(word for words in LANGUAGES.values() for word in words.number_format))
 FOLLOW_SLACK = "slack"  # the menu's and the command's value for "same as my Slack language"
 FOLLOW_SLACK_WORDS = (FOLLOW_SLACK, "default", "auto", "standard")
 SELECT_ACTION = "dpscale_number_format"  # the same id as bot.slack.ids.NUMBER_FORMAT_ACTION (a test holds them)
 SELECT_BLOCK = "dpscale_number_format_block"
-_FORMAT_WORD = re.compile(rf"(?<!\S)(?:{'|'.join(FORMAT_KEYS)})=(\S*)", re.IGNORECASE)  # `format=de-DE`
+_FORMAT_WORD = re.compile(rf"(?<!\S)(?:{'|'.join(FORMAT_KEYS)})[=＝](\S*)", re.IGNORECASE)  # `format=de-DE`
 
 
 @dataclass(frozen=True)
@@ -42,7 +47,7 @@ def take_format_choice(text: str) -> tuple[FormatChoice | None, str]:
     """The `format=…` word in a command, if any, and the rest of the text as it was typed (a no-break space that
     groups digits still groups them). UnknownFormatError names an unknown format; UserInputError says that the word has
     no value, or is given twice (as for `lang=`)."""
-    found = list(_FORMAT_WORD.finditer(text)) if "=" in text else []  # most commands name nothing
+    found = list(_FORMAT_WORD.finditer(text)) if "=" in text or "＝" in text else []  # most commands name nothing
     if not found:
         return None, text
     first = found[0]

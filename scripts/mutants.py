@@ -193,7 +193,7 @@ MUTANTS = [
            ("tests/test_followups.py",)),
     Mutant("follow-ups", "the sweeper beats no heartbeat", "bot/slack/sweeper.py",
            "                    self.heartbeat()\n", "                    pass\n", ("tests/test_sweeper.py",)),
-    Mutant("grammar", "a grammar question named by a string equal to its row's name", "bot/reader/attachment.py",
+    Mutant("grammar", "a grammar question named by a string equal to its row's name", "bot/reader/marking.py",
            "rule=Doubt.UNKNOWN_UNIT", 'rule="unknown_unit"', ("tests/test_grammar.py",)),
     Mutant("reading", "a reading rule's row named by a string equal to its name", "bot/reader/rules.py",
            "    Rule(R.HOUSE_FORM, Outcome.READ,", '    Rule("house_form", Outcome.READ,', ("tests/test_rules.py",)),

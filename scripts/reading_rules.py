@@ -35,7 +35,8 @@ Every number a user types — a command's values, a form's fields — is read in
    first group too long to be one (`2000,000`), and as dpscale itself would write the value for the reader. A
    token no format can read is refused here: characters that only look like digits (`10³`, `½`), an unknown
    suffix (`2x`; `k`, `M`, `G`, `千`, `万`, `亿` and their Korean and Traditional forms are known), marks no format
-   writes.
+   writes. A number written by myriads is one number (`11만5200`, `1万5千`, `1억2000万`: `bot/reader/myriads.py`)
+   where its digits after a unit can mean only one (`1万5` is 15 000 said aloud and 10 005 as written: refused).
 2. **The rules** (`bot/reader/rules.py`): the first row below that applies decides, and the outcome carries the row's
    name. A row's condition leaves out what the rows before it decided, so the order is part of the rules. The
    *quantity* a number is for rules out readings that cannot be meant (2.5 devices, a 1500 % efficiency); the
@@ -101,7 +102,8 @@ def grouping_table() -> str:
     vetoes = ", ".join(f"`{name}`" for name, _ in VETOES)
     rows = ["", "## Where one number ends and the next begins", "",
             "A word of exactly three digits may continue the number before it (`2 000`; `115 200` as a channel's "
-            "figures are written). Every way of joining is weighed, and one is ruled out by a veto: "
+            "figures are written), and so may a myriad's rest (`11만 5200`, as Korean spaces it). Every way of "
+            "joining is weighed, and one is ruled out by a veto: "
             f"{vetoes} (`bot.reader.grouping.VETOES`). The one way that survives is read; otherwise the command is "
             "asked about, each question naming the words in doubt (`bot.reader.grouping_rules.QUESTIONS`):", "",
             "| question | when | example | asked about |", "|---|---|---|---|"]
@@ -158,15 +160,15 @@ def corpus_counts() -> str:
 ASKING = frozenset({"ambiguous_number", "ambiguous_grouping", "unplaced_number"})
 GRAMMAR_INTRO = """Words beside the numbers (`64 GPUs: 2000 img/s, 90%`, `per GPU 2000 img/s, 64 GPUs`,
 `64台で2000サンプル/秒`) are read by the grammar of labelled numbers (`bot/reader/grammar.py`, applied by
-`bot/reader/attachment.py`; its words are in `bot/reader/labels.py`): phrases are rewritten first, then each unit or
-label is written on the number it names, and the numbers no unit names take the values left in order. `key=value` and
-`key: value` stay, for known keys only; a colon after a unit or device word is punctuation. A word the grammar
-does not understand never moves a number into another field: it is named in the error, and a number the grammar
-cannot place with certainty is asked about, naming the number and the values it could be. Every outcome names its
-row (`Command.grammar`, or the error's `rule`). The message shortcut reads a message by the same rows, and first
-leaves out the numbers that are none of the four (`bot.reader.excerpts.LEFT_OUT`: latency, batch sizes, epochs and
-steps, dates, versions, model sizes, sequence lengths, utilisation); there only a number a unit or label names is
-placed."""
+`bot/reader/marking.py` and `bot/reader/attachment.py`; its words are in `bot/reader/labels.py`): phrases are
+rewritten first, then each unit or label is written on the number it names, and the numbers no unit names take the
+values left in order. `key=value` and `key: value` stay, for known keys only; a colon after a unit or device word is
+punctuation. A word the grammar does not understand never moves a number into another field: it is named in the
+error, and a number the grammar cannot place with certainty is asked about, naming the number and the values it
+could be. Every outcome names its row (`Command.grammar`, or the error's `rule`). The message shortcut reads a
+message by the same rows, and first leaves out the numbers that are none of the four
+(`bot.reader.excerpts.LEFT_OUT`: latency, batch sizes, epochs and steps, dates, versions, model sizes, sequence
+lengths, utilisation); there only a number a unit or label names is placed."""
 CORPUS_INTRO = """`tests/corpus/sentences.tsv` holds commands and channel messages as people write them in the twelve
 shipped languages and for the unknown reader, traps included (a unit on the other number, latency and batch
 numbers in messages), each with the reading its writer meant, written before it was run (`tests/test_corpus.py`).

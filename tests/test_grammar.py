@@ -115,6 +115,10 @@ def generated(draw: st.DrawFn, name: str) -> tuple[str, str, dict[Quantity, Deci
         "group_before_a_unit": ("fr-FR", f"{d} GPU {draw(st.integers(1, 999))} {draw(st.integers(100, 999))} {unit}",
                                 None),
         "unknown_unit": ("en-US", f"{d} GPUs {v} {draw(st.sampled_from(['TFLOPS', 'GB/s', 'W/s']))} {e}%", None),
+        "count_of_nodes": draw(st.sampled_from([("en-US", f"{d} nodes {v} {unit} {e}%", None),
+                                                ("en-US", f"{d * 8} GPUs on {d} nodes, {v} {unit}, {e}%", None),
+                                                ("en-US", f"{d} GPUs, {v} {unit} per node, {e}%", None),
+                                                ("de-DE", f"{d} Knoten mit {v} {unit}, {e} %", None)])),
     }
     return made[name]
 
@@ -199,12 +203,22 @@ NATIVE = [
     ("fr-FR", "64GPU à 2 000 img/s, 90 %", (64, 2000, 90)),
     ("en-US", "8MI300X at 2,000 tokens/s, 90%", (8, 2000, 90)),
     ("en-US", "64 2Ktokens/s 90%", (64, 2000, 90)),  # a suffix on the number where the rest is the unit
+    ("en-US", "64 2000 90pct", (64, 2000, 90)),  # a percent word on its number (it was "not a number")
+    ("de-DE", "64 2.000 90Prozent", (64, 2000, 90)),
+    ("ko-KR", "디바이스 64 처리량 2000 효율 90%", (64, 2000, 90)),  # a name before its number, as 효율 90% is
+    ("ko-KR", "처리량 2000 디바이스 64 효율 90%", (64, 2000, 90)),
+    ("zh-CN", "设备 64 吞吐量 2000 效率 90%", (64, 2000, 90)),
+    ("ja-JP", "デバイス 64 スループット 2000 効率 90%", (64, 2000, 90)),
+    ("ko-KR", "디바이스 64 효율 90", (64, None, 90)),  # the number before 효율 is named: 90 is the efficiency
+    ("ko-KR", "64 2만 90%", (64, 20000, 90)),  # a myriad unit on its own: a suffix, as before
 ]
 
 
 @pytest.mark.parametrize(("tag", "text", "meant"), NATIVE)
-def test_forms_native_readers_type_are_read_as_meant(tag: str, text: str, meant: tuple[int, int, int]):
-    assert parse_command(text, resolve_locale(tag)).values == _values(*meant), text
+def test_forms_native_readers_type_are_read_as_meant(tag: str, text: str, meant: tuple[int, int | None, int]):
+    expected = {quantity: value for quantity, value in _values(*(value or 0 for value in meant)).items()
+                if meant[(D, V, E).index(quantity)] is not None}
+    assert parse_command(text, resolve_locale(tag)).values == expected, text
 
 
 @pytest.mark.parametrize(("tag", "text"), [("zh-CN", "64 张 每秒 2000 90%"), ("zh-TW", "64 張 每秒 2,000 90%"),

@@ -27,6 +27,8 @@ MAY_BE_EMPTY = {
     **{(language, "plurals"): "a noun has no plural" for language in CJK},
     **{(language, table): "one device is written on the count (`1台あたり`, `GPU당`), in bot.reader.grammar's own rows"
        for language in CJK for table in ("device_nouns", "per", "on", "one", "single")},
+    **{(language, "nodes"): "no word for a node is read (`8ノード` is named as an unknown word), so none is asked about"
+       for language in CJK},
 }
 
 

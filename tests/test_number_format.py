@@ -19,9 +19,11 @@ from bot.format_choice import (
 )
 from bot.model.calculator import Quantity
 from bot.reader.formats import SLACK_LOCALES, example_number, offered_locales
+from bot.reader.languages import LANGUAGES
 from bot.reader.numbers import number_style, resolve_locale, write_number
 from bot.reader.parsing import parse_command
 from bot.reader.recipient import Recipient
+from bot.replies import render_plain_text
 from fake_slack import BOT_USER_ID
 from slack_client import mention_body, post, send_command, send_event, send_interaction, send_mention, signed_headers
 
@@ -323,7 +325,7 @@ def test_an_unknown_formats_examples_are_alternatives_and_format_slack_its_own_c
 
 
 # CLDR 47 (Babel 2.19)'s minimumGroupingDigits of 2, among the locales dpscale offers: each writes 2000, not 2.000
-MIN_GROUPING_TWO = {"es_ES", "it_IT", "pl_PL"}
+MIN_GROUPING_TWO = {"es_ES", "it_IT", "pl_PL", "es_419"}  # es-LA: the region-wide style, as a channel's
 
 
 @pytest.mark.parametrize("name", sorted(set(offered_locales())))
@@ -344,3 +346,23 @@ def test_a_spanish_user_may_still_group_four_digits():
     """`2.000` is CLDR's pattern too (only not its preference): a Spanish user who types it is read, not asked."""
     command = parse_command("64 2.000 90 %", Recipient.parse("es-ES"))
     assert command.values[Quantity.THROUGHPUT] == Decimal(2000)
+
+
+@pytest.mark.parametrize(("language", "word"), [(language, word) for language, words in LANGUAGES.items()
+                                                for word in words.number_format])
+def test_every_languages_word_for_the_number_format_chooses_one(language, word):
+    """`formato=es-ES` (every other key is Spanish) was "No reconozco formato=es-ES"; `형식=`, `格式=` likewise."""
+    assert take_format_choice(f"64 2000 90% {word}=de-DE") == (FormatChoice("de-DE"), "64 2000 90%")
+    assert take_format_choice(f"{word.upper()}＝slack") == (FormatChoice(None), "")
+
+
+@pytest.mark.parametrize("tag", SLACK_LOCALES)
+@pytest.mark.parametrize("audience", ["channel", "unknown"])
+def test_a_shared_reply_leaves_four_digits_ungrouped_and_groups_five(tag, audience):
+    """A channel's copy and the unknown reader's reply wrote `2 000`, which Spanish rules forbid and everyone reads as
+    odd: `2000` reads alike in every format, and `115 200` stays grouped so that no format misreads it."""
+    recipient = Recipient.parse(f"{tag}@{audience}")
+    assert write_number(Decimal(2000), recipient.style) == "2000"
+    assert write_number(Decimal(115200), recipient.style) == "115\u202f200"
+    text = render_plain_text(answer("64 2000 90%", recipient))
+    assert "2000" in text and "2\u202f000" not in text and "115\u202f200" in text, text

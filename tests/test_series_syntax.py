@@ -11,8 +11,9 @@ from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 
 from bot.errors import ErrorCode, UserInputError
+from bot.model.calculator import Quantity
 from bot.reader.numbers import SLACK_LOCALES
-from bot.reader.parsing import split_words
+from bot.reader.parsing import parse_command, split_words
 from bot.reader.reading import AskReason, ReadingKind
 from bot.reader.recipient import Recipient
 from bot.reader.series_syntax import is_series, parse_series, parse_series_fields, wants_series_form
@@ -271,3 +272,26 @@ def test_a_figure_written_as_dpscale_writes_it_is_doubted_by_a_later_number_of_t
     assert (raised.value.code, raised.value.pair, set(raised.value.readings)) == (
         ErrorCode.AMBIGUOUS_NUMBER, "8=1,234", {D("1.234"), D(1234)})
     assert values(read("v=2000 8=1,234 16=31000 64=9", "en-US"))["pairs"][0] == (D(8), D(1234))
+
+
+@pytest.mark.parametrize(("tag", "text"), [
+    ("fr-FR", "série v=2000 8=15800 16=31000 a=64"),  # à= typed without its accent, as French keyboards tempt
+    ("fr-FR", "série v=2000 8=15800 16=31000 à=64"),
+    ("it-IT", "serie v=2000 8=15800 16=31000 prev=64"),
+    ("it-IT", "serie v=2000 8=15800 16=31000 previsione=64"),
+])
+def test_a_french_a_and_an_italian_prev_beside_a_series_ask_for_the_forecast(tag, text):
+    """`a=64` beside a series was "a=64 n'est pas une mesure", `prev=64` "Non riconosco prev=64"."""
+    assert read(text, tag).at.value == 64
+
+
+def test_a_beside_a_series_is_the_forecast_only_for_a_reader_whose_forecast_word_it_is():
+    """An English `a=` is the actual throughput; beside a series it is still no forecast for an English reader."""
+    with pytest.raises(UserInputError) as raised:
+        read("series v=2000 8=15800 16=31000 a=64", "en-US")
+    assert raised.value.code is ErrorCode.SERIES_STRAY_WORD
+
+
+def test_a_french_a_outside_a_series_is_still_the_actual_throughput():
+    command = parse_command("64 2 000 a=115 200", Recipient.parse("fr-FR"))
+    assert command.values[Quantity.ACTUAL] == 115200

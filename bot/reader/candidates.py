@@ -17,6 +17,7 @@ from functools import cached_property, lru_cache
 
 from bot.errors import ErrorCode, UserInputError
 from bot.reader.folding import plain_digits
+from bot.reader.myriads import myriad_value
 from bot.reader.numbers import (
     APOSTROPHES,
     MINUS_SIGNS,
@@ -151,7 +152,10 @@ def candidates(token: str, reader: Reader) -> Candidates:
         return Candidates(token, token, reader, natives=frozenset({+Decimal(token)}))  # `+`: the context's precision
     if not token.isascii() and any(unicodedata.category(c) == "No" for c in token):  # ASCII has none
         raise UserInputError(ErrorCode.NOT_PLAIN_DIGITS, token=token)
-    body, multiplier = _split_suffix(plain_digits(token), token)
+    text = plain_digits(token)
+    if (myriads := myriad_value(text)) is not None:  # `11만5200`: one number, said in two units
+        return Candidates(token, str(myriads), reader, Decimal(1), True, frozenset({myriads}))
+    body, multiplier = _split_suffix(text, token)
     sign = Decimal(1)
     if body[:1] in "+" + MINUS_SIGNS and body[:1]:
         sign = Decimal(-1) if body[0] in MINUS_SIGNS else sign

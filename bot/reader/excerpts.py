@@ -31,11 +31,12 @@ from enum import StrEnum
 
 from bot.errors import LANGUAGE, MENTION, NUMBER_FORMAT, ErrorCode, UserInputError
 from bot.model.calculator import Quantity
-from bot.reader.attachment import attach, mark_words
+from bot.reader.attachment import attach
 from bot.reader.folding import folded
 from bot.reader.grammar import GrammarRow, is_number, label_word, read_label
 from bot.reader.grouping import BOUNDARY, LABEL, LIST_CUT
 from bot.reader.grouping_rules import Grouping
+from bot.reader.marking import mark_words
 from bot.reader.numbers import SPACES
 from bot.reader.parsing import FieldErrors, parse_command, parse_fields
 from bot.reader.recipient import Recipient

@@ -7,7 +7,7 @@ import unicodedata
 
 from bot.reader.numbers import SPACES
 
-__all__ = ["folded", "plain_digits"]
+__all__ = ["folded", "has_numeral", "plain_digits"]
 
 _FOLDS = {
     **{code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)},
@@ -32,3 +32,17 @@ def plain_digits(text: str) -> str:
     if text.isascii():
         return text
     return "".join(str(unicodedata.digit(c)) if unicodedata.category(c) == "Nd" else c for c in text)
+
+
+def has_numeral(text: str) -> bool:
+    """Whether `text` has a digit, or a character that stands for one as digits do (`²`, `½`, `①`: a number to be
+    refused as no plain digits). A CJK ideograph that is also a numeral (`一`, `十`, `千`) is a letter of a word
+    (`算一下`, "work it out"), as in every text a Chinese or Japanese user writes: it makes no number without
+    digits (`2千` has its digit).
+
+    >>> [has_numeral(word) for word in ("64", "2千", "½", "算一下", "谢谢")]
+    [True, True, True, False, False]
+    """
+    if text.isascii():
+        return any(map(str.isdigit, text))
+    return any(c.isnumeric() and unicodedata.category(c) != "Lo" for c in text)

@@ -15,20 +15,19 @@ a test can count that each row fires, and `docs/reading.md` shows each row with 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.model.calculator import Quantity
+from bot.reader.folding import has_numeral
 from bot.reader.grouping import KEYED, LABEL
-from bot.reader.labels import (
-    MODELS,
-    RATE_NOUNS,
-    SCALE_WORDS,
-)
+from bot.reader.labels import MODELS, NODES, RATE_NOUNS, SCALE_WORDS
 from bot.reader.languages import LANGUAGES
 
 __all__ = ["ATTACHMENTS", "CJK", "NUM", "PER", "PER_MARK", "PHRASES", "QUESTIONS", "Attachment", "Doubt",
-           "GrammarRow", "Phrase", "Phrasing", "Row", "is_number", "label_word", "read_label", "rewrite"]
+           "GrammarRow", "Phrase", "Phrasing", "Row", "is_node_phrase", "is_number", "label_word", "read_label",
+           "rewrite"]
 
 D, V, E, A = Quantity.DEVICES, Quantity.THROUGHPUT, Quantity.EFFICIENCY, Quantity.ACTUAL
 PER = "per"  # what a per-device phrase names: a rate, and that it is one device's
@@ -73,6 +72,7 @@ class Doubt(StrEnum):
     NUMBERS_OUT_OF_ORDER = "numbers_out_of_order"
     GROUP_BEFORE_A_UNIT = "group_before_a_unit"
     UNKNOWN_UNIT = "unknown_unit"
+    COUNT_OF_NODES = "count_of_nodes"
 
 
 GrammarRow = Phrasing | Attachment | Doubt
@@ -105,7 +105,7 @@ def _any(table: str) -> str:
 
 _DEV = _any("device_nouns")
 _NOUN = "(?:" + "|".join(sorted(map(re.escape, RATE_NOUNS), key=len, reverse=True)) + ")"
-NUM = r"\d[\d.,'’\u202f]*[kKMG千천万萬만亿億억]?"
+NUM = r"\d[\d.,'’\u202f]*(?:[kKMG]|(?:[千천万萬만亿億억]\d*)+)?"  # `2k`, `2万`, `11만5200` (`bot.reader.myriads`)
 _SCALES = "|".join(sorted(map(re.escape, SCALE_WORDS), key=len, reverse=True))
 CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
 _PER_WORDS = _any("per")
@@ -128,9 +128,10 @@ PHRASES: tuple[Phrase, ...] = (
            re.compile(rf"(?i)(?:\b{_PER_WORDS}[- ]|(?<=\d)/){_DEV}(?![\w/])|(?:gpu|卡|デバイス|장치|기기|디바이스)"
                       r"\s*(?:당|当たり|あたり)"), f" {PER_MARK}per{_SPACE}device "),
     Phrase(Phrasing.CJK_WRITTEN_TOGETHER,
-           "CJK words and numbers written together are read apart (not `2万`).",
+           "CJK words and numbers written together are read apart (not `2万`, nor `11만5200`).",
            ("ja-JP", "64台で2000サンプル/秒、効率90%"),
-           re.compile(rf"(?<=[\d%])(?=[{CJK}])(?![千천万萬만亿億억])|(?<=[{CJK}])(?=\d)"), " "),
+           re.compile(rf"(?<=[\d%])(?=[{CJK}])(?![千천万萬만亿億억])|(?<=[{CJK}])(?<!\d[千천万萬만亿億억])(?=\d)"),
+           " "),
     Phrase(Phrasing.PER_SECOND_SPELLED_OUT,
            "A rate spelled out is a rate: `samples per second`, `Samples pro Sekunde`.",
            ("de-DE", "64 GPUs 2.000 Samples pro Sekunde 90 %"),
@@ -161,6 +162,24 @@ PHRASES: tuple[Phrase, ...] = (
 
 def _scale(match: re.Match[str]) -> str:
     return SCALE_WORDS[match.group(1).casefold()]
+
+
+def _one_device(kind: str) -> Callable[[re.Match[str]], str]:
+    """A phrase of one device written as one `PER_MARK` word (`per device`, `single device`), naming a node where
+    the phrase does (`per node`, `on one node`): a rate of a node is several devices' (`is_node_phrase`)."""
+    def marked(match: re.Match[str]) -> str:
+        node = any(word in NODES for word in re.findall(r"[^\W\d_]+", match.group(0).casefold()))
+        return f" {PER_MARK}{kind}{_SPACE}{'node' if node else 'device'} "
+    return marked
+
+
+def is_node_phrase(shown: str) -> bool:
+    """Whether a phrase of one device (`read_label`'s word) names a node: `per node`, `on one node`."""
+    return shown.endswith(" node")
+
+
+_REPLACED: dict[GrammarRow, Callable[[re.Match[str]], str]] = {
+    Phrasing.SCALE_WORD: _scale, Phrasing.PER_DEVICE: _one_device("per"), Phrasing.SINGLE_DEVICE: _one_device("single")}
 
 
 ATTACHMENTS: tuple[Row, ...] = (
@@ -210,6 +229,10 @@ QUESTIONS: tuple[Row, ...] = (
     Row(Doubt.UNKNOWN_UNIT,
         "A word written as a unit after a number that dpscale does not know (`TFLOPS`) is named.",
         ("en-US", "64 GPUs 2000 TFLOPS 90%")),
+    Row(Doubt.COUNT_OF_NODES,
+        "A count of nodes is the count of devices only beside a rate said to be one node's (`per node`, `each`) "
+        "and no other count of devices; otherwise it, or a rate per node, is asked about: a node holds several "
+        "devices.", ("en-US", "8 nodes 2000 90%")),
 )
 
 def label_word(quantity: Quantity | str, shown: str) -> str:
@@ -225,7 +248,7 @@ def read_label(word: str) -> tuple[str, str]:
 def rewrite(text: str, rows: list[GrammarRow]) -> str:
     """The text with every phrase of `PHRASES` rewritten, each row that did so named in `rows`."""
     for phrase in PHRASES:
-        replace = _scale if phrase.name is Phrasing.SCALE_WORD else phrase.replace
+        replace = _REPLACED.get(phrase.name, phrase.replace)
         text, count = phrase.pattern.subn(replace, text)  # type: ignore[call-overload]
         if count:
             rows.append(phrase.name)
@@ -233,4 +256,4 @@ def rewrite(text: str, rows: list[GrammarRow]) -> str:
 
 def is_number(word: str) -> bool:
     """A bare number (`64`, `2,000`, `90%`): no named value, no label."""
-    return any(map(str.isnumeric, word)) and not KEYED.match(word) and word[:1] != LABEL
+    return has_numeral(word) and not KEYED.match(word) and word[:1] != LABEL

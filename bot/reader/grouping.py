@@ -1,19 +1,16 @@
 """Which words of a command are one number: spaces group digits in many locales (`2 000`, and ISO 80000-1's
-`115 200`, which dpscale writes for channels), and no locale reads a space as a decimal mark; a percent sign
-standing alone belongs to a number beside it."""
+`115 200`, which dpscale writes for channels), Korean spaces a number written by myriads (`11만 5200`), and no locale
+reads a space as a decimal mark. A sign standing alone (`90 %`, `2 k`) is `bot.reader.signs`'."""
 
 from __future__ import annotations
 
 import itertools
 import re
 from collections.abc import Callable
-from decimal import Decimal
 
 from bot.errors import ErrorCode, UserInputError
-from bot.model.calculator import Quantity
 from bot.reader.grouping_rules import Grouping, Veto
-from bot.reader.keywords import keywords
-from bot.reader.reading import SUFFIXES, Reader, read_number
+from bot.reader.myriads import HUNDRED_MILLIONS, MYRIADS, THOUSANDS
 
 KEYED = re.compile(r"([^=:]*)[=:](.*)")  # `key=value` or `key:value`
 _GROUP_OF_THREE = re.compile(r"\d{3}(?:\u202f\d{3})*(?:[.,]\d+)?[kKMG]?%?")  # with its own no-break groups
@@ -27,10 +24,12 @@ BOUNDARY = "\ue002"  # a word where an emoji stood (`64 :fire: 200`): no number'
 MARKERS = frozenset({LIST_CUT, BOUNDARY})
 LABEL = "\ue003"  # opens a word that names the quantity of a number beside it (`bot.reader.labels`): `\ue003GPUs`
 _TAKES_GROUP = re.compile(r"(?:[^=:\s]+[=:])?\d{1,3}")
+# `11만 5200`, as Korean spaces a number written by myriads (`bot.reader.myriads`): a count of a myriad, then up to
+# four digits or a count of thousands; where they are one number is weighed as for a group of three
+_MYRIAD_HEAD = re.compile(rf"(?:[^=:\s]+[=:])?(?:\d+[{HUNDRED_MILLIONS}])?[1-9]\d{{0,3}}[{MYRIADS}]")
+_MYRIAD_TAIL = re.compile(rf"\d{{1,4}}|\d[{THOUSANDS}](?:\d{{3}})?")
 _LEADING_ZERO = re.compile(r"0\d")
 MAX_GROUP_CHOICES = 10
-KEYWORDS = keywords()
-_EFFICIENCY_PLACE = 2  # where no value is named: devices, throughput, efficiency
 
 
 def split_keyed(word: str) -> tuple[str, str] | None:
@@ -145,7 +144,8 @@ def _ask_where_a_group_stands_alone(words: list[str], joins: set[int]) -> None:
         start = index - 1
         while start in joins:
             start -= 1
-        if not KEYED.match(words[start]) and not words[index].startswith("0") and len(words[start]) == 3:
+        if not KEYED.match(words[start]) and not words[index].startswith("0") and len(words[start]) == 3 and (
+                words[start].isdigit()):
             end = index
             while end + 1 in joins:
                 end += 1
@@ -188,10 +188,12 @@ def _grouped_otherwise(words: list[str], joins: set[int]) -> str | None:
 
 
 def _joinable(words: list[str], starts: set[int]) -> list[int]:
-    """Where a word may continue the number before it: a group of three after one to three digits (`2 000`), unless
-    it starts anew after a list's comma or an emoji (`starts`)."""
+    """Where a word may continue the number before it: a group of three after one to three digits (`2 000`), or
+    a myriad's rest after its count (`11만 5200`), unless it starts anew after a list's comma or an emoji
+    (`starts`)."""
     return [i for i in range(1, len(words))
-            if i not in starts and _GROUP_OF_THREE.fullmatch(words[i]) and _TAKES_GROUP.fullmatch(words[i - 1])]
+            if i not in starts and ((_GROUP_OF_THREE.fullmatch(words[i]) and _TAKES_GROUP.fullmatch(words[i - 1]))
+                                    or (_MYRIAD_TAIL.fullmatch(words[i]) and _MYRIAD_HEAD.fullmatch(words[i - 1])))]
 
 
 def _cut_from_names(words: list[str], joinable: list[int], joins: set[int]) -> list[int]:
@@ -229,72 +231,3 @@ VETOES: tuple[tuple[Veto, Callable[[list[str], int], bool]], ...] = (
     (Veto.LEADING_ZERO, lambda segmented, _: any(_LEADING_ZERO.match(KEYED.sub(r"\2", w)) for w in segmented)),
     (Veto.SPACED_PERCENTAGE, lambda segmented, _: any(" " in w and "%" in w for w in segmented)),
 )
-
-
-def join_suffixes(words: list[str]) -> list[str]:
-    """The words with a k, M or G standing alone joined to the number before it: `2 k` is `2k`."""
-    joined: list[str] = []
-    for word in words:
-        if word in SUFFIXES and joined and joined[-1][-1:].isdigit():
-            joined[-1] += word
-        else:
-            joined.append(word)
-    return joined
-
-
-def join_percent_signs(words: list[str], percent_first: bool, reader: Reader) -> list[str]:
-    """The words with each `%` standing alone joined to its number: the one after it where a format of `reader`'s
-    writes the sign first (Turkish `% 90`), or where a list's comma or an emoji stands before the sign, else the one
-    before it (`90 %`)."""
-    could_be = _could_be_percentage(reader, words)
-    joined: list[str] = []
-    for index, word in enumerate(words):
-        cut = bool(joined) and joined[-1] in MARKERS  # after a list's comma or an emoji: only the next number's
-        after = (percent_first or cut) and index + 1 < len(words) and words[index + 1][:1].isdigit()
-        if after and word == "%" and joined and joined[-1][-1:].isdigit():
-            after = _percent_goes_after((joined[-1], index - 1), (words[index + 1], index + 1), could_be)
-        signed_after_cut = MARKERS.intersection(joined[-2:-1])  # a `%` standing after a comma or an emoji
-        if joined and joined[-1] == "%" and word[:1].isdigit() and (percent_first or signed_after_cut):
-            joined[-1] += word
-        elif word == "%" and joined and not after and not cut:
-            joined[-1] += "%"
-        else:
-            joined.append(word)
-    return joined
-
-
-def _percent_goes_after(
-    before: tuple[str, int], after: tuple[str, int], could_be: Callable[[str, int], bool | None]
-) -> bool:
-    """Where the sign may come first, whether a `%` between two numbers (each with its place among the words) is
-    the one after it's (`2000 % 90`) rather than the one before it's (`90 % 2000`: 2000 cannot be a percentage);
-    asked where either could be."""
-    before_could, after_could = could_be(*before), could_be(*after)
-    if before_could and after_could:
-        raise UserInputError(ErrorCode.AMBIGUOUS_GROUPING, token=f"{before[0]} % {after[0]}",
-                             quantity=Quantity.EFFICIENCY.value, rule=Grouping.PERCENT_SIGN_BETWEEN_TWO)
-    return not (after_could is False and before_could)
-
-
-def _could_be_percentage(reader: Reader, words: list[str]) -> Callable[[str, int], bool | None]:
-    """Whether a word of `words` next to a `%` could be a percentage: a number any reading of which is at most 100
-    (`92,5`, `1,024` where it may be 1.024), in the efficiency's place where no value is named (the third number:
-    in `64 12,5 % 90`, 12,5 is the throughput); a named efficiency; not another named value. None where it is no
-    number."""
-    numbers = [index for index, word in enumerate(words) if word[:1].isdigit()]
-    keys = [KEYWORDS.get(keyed[0]) for word in words if (keyed := split_keyed(word))]  # what each named word names
-    efficiency_named = Quantity.EFFICIENCY in keys
-
-    def could_be(word: str, index: int) -> bool | None:
-        """`word`, at `index` among the words."""
-        if index in numbers and (efficiency_named or (not keys and numbers.index(index) != _EFFICIENCY_PLACE)):
-            return False  # a bare number beside a named efficiency, or out of the efficiency's place
-        if keyed := split_keyed(word):
-            return KEYWORDS[keyed[0]] is Quantity.EFFICIENCY if keyed[0] in KEYWORDS else None
-        try:
-            readings: tuple[Decimal, ...] = (read_number(word, reader).value,)
-        except UserInputError as error:
-            readings = error.readings
-        return any(0 < reading <= 100 for reading in readings) if readings else None
-
-    return could_be

@@ -10,6 +10,7 @@ tests check both).
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from functools import lru_cache
 from types import MappingProxyType
@@ -61,6 +62,20 @@ def help_words() -> frozenset[str]:
 @lru_cache(maxsize=1)
 def forecast_words() -> frozenset[str]:
     return frozenset(word.casefold() for words in FORECAST.values() for word in words)
+
+
+@lru_cache(maxsize=64)
+def forecast_words_of(catalog: str) -> frozenset[str]:
+    """The words that ask for a forecast beside a series, for a reader of `catalog`'s language: every language's,
+    and the reader's own typed without its accents (French `à=` as `a=`). Beside a series `a=` is no other key:
+    a series has no actual throughput, which the English `a=` names in a command.
+
+    >>> sorted(forecast_words_of("fr") - forecast_words_of("en"))
+    ['a']
+    """
+    own = {"".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
+           for word in FORECAST[word_list(catalog)]}
+    return forecast_words() | own
 
 
 @lru_cache(maxsize=64)

@@ -35,6 +35,7 @@ FILLERS = {language: words.fillers for language, words in LANGUAGES.items()}
 # a rate that is one device's: written after the rate (`2000 img/s each`) or before it (`per GPU 2000 img/s`)
 PER_DEVICE = tuple(dict.fromkeys(word for words in _ALL for word in words.per_device))
 CLUSTER = tuple(dict.fromkeys(word for words in _ALL for word in words.cluster))
+NODES = frozenset(word for words in _ALL for word in words.nodes)  # `8 nodes`: several devices each
 MODELS = re.compile(r"(?i)(?:a100|a10g?|a30|a40|h100|h200|h800|b100|b200|gh200|gb200|v100|p100|l4|l40s?|t4|"
                     r"mi\d{3}[a-z]?|tpu-?v\d+[a-z]*|v\d+[ep]|gaudi\d?|trn\d|inf\d)s?")
 SCALE_WORDS = {word: suffix for words in _ALL for word, suffix in words.scale.items()}

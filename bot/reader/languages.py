@@ -32,6 +32,7 @@ class Words:
     help: tuple[str, ...]  # the command alone asks for the help
     forecast: tuple[str, ...]  # `at=128` beside a series: the size to forecast
     series: tuple[str, ...]  # the command alone opens the series form
+    number_format: tuple[str, ...]  # `format=de-DE`: the number format the user chooses (`bot.format_choice`)
     labels: Mapping[Quantity, tuple[str, ...]]  # a unit or label beside a number: `64 GPUs`, `64台`, `90% eff`
     # a count of devices as an example shows it (`{}` the number): `{} GPUs`, `{} GPU`, `{}台`; its word is a label
     example_count: str
@@ -51,6 +52,10 @@ class Words:
     on: tuple[str, ...]  # before a count of one: `on 1 GPU`, `auf einer Karte`
     one: tuple[str, ...]  # a count of one, after `on`: `on one GPU`, `sur une seule carte`
     single: tuple[str, ...]  # before a device noun: `single card`, `einzelnen GPU`
+    # a device word that counts nodes, each of several devices: `8 nodes` is the count of devices only beside a rate
+    # said to be one node's (`per node`, `each`), else asked about (`bot.reader.grammar`'s `count_of_nodes`); each is
+    # a label and a device noun too
+    nodes: tuple[str, ...]
 
 
 _CHIPS = ("gpu", "gpus", "tpu", "tpus", "node", "nodes", "chip", "chips", "card", "cards", "hpus", "npus", "xpus")
@@ -60,7 +65,7 @@ LANGUAGES: dict[str, Words] = {
               E: ("efficiency", "eff", "e"),
               A: ("actual", "a", "target", "measured"),  # not `cluster`: `cluster=64` is as likely 64 devices
               LANG: ("lang", "locale", "language")},
-        help=("help", "?"), forecast=("at", "forecast"), series=("series",),
+        help=("help", "?"), forecast=("at", "forecast"), series=("series",), number_format=("format", "numbers"),
         labels={D: ("devices", "device", *_CHIPS, "accelerators", "accelerator", "workers", "ranks"),
                 E: ("efficiency", "eff")},
         example_count="{} GPUs",
@@ -76,11 +81,13 @@ LANGUAGES: dict[str, Words] = {
         scale={"thousand": "k", "million": "M", "millions": "M", "billion": "G"},
         device_nouns=("gpu", "gpus", "tpu", "tpus", "device", "devices", "card", "cards", "chip", "chips",
                       "accelerator", "accelerators", "node", "nodes"),
-        per=("per", "a"), on=("on", "with", "using"), one=("one", "a single", "a"), single=("single", "one")),
+        per=("per", "a"), on=("on", "with", "using"), one=("one", "a single", "a"), single=("single", "one"),
+        nodes=("node", "nodes")),
     "de": Words(
         keys={D: ("geräte", "geraete", "gerate"), V: ("durchsatz",), E: ("effizienz",), A: ("ist", "ziel"),
               LANG: ("sprache",)},
         help=("hilfe",), forecast=("bei", "prognose"), series=("messreihe", "reihe"),
+        number_format=("zahlenformat", "format"),
         labels={D: ("geräte", "gerät", "gpus", "gpu", "beschleuniger", "karten", "grafikkarten", "knoten"),
                 E: ("effizienz", "skalierungseffizienz")},
         example_count="{} GPUs",
@@ -89,13 +96,14 @@ LANGUAGES: dict[str, Words] = {
         fillers=("mit", "bei", "pro", "und", "von", "à", "auf", "linearen", "linear"),
         per_device=("je", "jeweils"), cluster=("insgesamt", "gesamt", "gesamtdurchsatz"),
         scale={"tsd.": "k", "tausend": "k", "mio.": "M", "mio": "M", "millionen": "M", "mrd.": "G"},
-        device_nouns=("gerät", "geräte", "geräten", "karte", "karten"),
-        per=("pro", "je"), on=("auf", "mit"), one=("einer", "einem"), single=("einzelne", "einzelnen")),
+        device_nouns=("gerät", "geräte", "geräten", "karte", "karten", "knoten"),
+        per=("pro", "je"), on=("auf", "mit"), one=("einer", "einem"), single=("einzelne", "einzelnen"),
+        nodes=("knoten",)),
     "fr": Words(
         keys={D: ("accélérateurs", "accelerateurs", "gpu"), V: ("débit", "debit"), E: ("efficacité", "efficacite"),
               A: ("réel", "reel", "cible"), LANG: ("langue",)},
-        help=("aide",), forecast=("à", "prévision", "prevision"), series=("série",),
-        labels={D: ("accélérateurs", "accélérateur", "gpu", "appareils", "cartes", "nœuds", "noeuds"),
+        help=("aide",), forecast=("à", "prévision", "prevision"), series=("série",), number_format=("format",),
+        labels={D: ("accélérateurs", "accélérateur", "gpu", "appareils", "cartes", "nœuds", "noeuds", "nœud", "noeud"),
                 E: ("efficacité", "d'efficacité", "d’efficacité")},
         example_count="{} GPU",
         plurals={"échantillon": "échantillons", "jeton": "jetons", "séquence": "séquences"},
@@ -104,27 +112,31 @@ LANGUAGES: dict[str, Words] = {
         fillers=("à", "avec", "par", "et", "de", "d'une", "d’une", "une", "sur", "linéaire", "au"),
         per_device=("chacun", "chacune"), cluster=("total", "réel", "mesuré"),
         scale={"mille": "k", "millions": "M"},
-        device_nouns=("carte", "cartes", "appareil", "appareils"),
+        device_nouns=("carte", "cartes", "appareil", "appareils", "nœud", "noeud", "nœuds", "noeuds"),
         per=("par", "à"), on=("sur", "avec"), one=("une seule", "une", "un seul", "un"),
-        single=("une seule", "un seul")),
+        single=("une seule", "un seul"),
+        nodes=("nœuds", "noeuds", "nœud", "noeud")),
     "es": Words(
         keys={D: ("dispositivos", "dispositivo", "disp"), V: ("throughput", "tasa"), E: ("eficiencia", "efic"),
               A: ("real", "medido", "objetivo"), LANG: ("idioma",)},
         help=("ayuda",), forecast=("previsión", "prevision", "pronóstico", "pronostico", "con"), series=("serie",),
-        labels={D: ("dispositivos", "dispositivo", "gpu", "aceleradores", "tarjetas", "nodos"), E: ("eficiencia",)},
+        number_format=("formato",),
+        labels={D: ("dispositivos", "dispositivo", "gpu", "aceleradores", "tarjetas", "nodos", "nodo"),
+                E: ("eficiencia",)},
         example_count="{} GPU",
         plurals={"muestra": "muestras", "imagen": "imágenes", "secuencia": "secuencias", "ejemplo": "ejemplos"},
         rate_nouns=("muestras", "imágenes", "secuencias", "ejemplos"), per_second=("segundo", "seg"),
         percent=("por ciento",), fillers=("con", "por", "y", "de", "en", "lineal", "uno", "una"),
         per_device=("cada",), cluster=("total", "real", "medido"),
         scale={"mil": "k", "millones": "M"},
-        device_nouns=("dispositivo", "dispositivos", "tarjeta", "tarjetas"),
-        per=("por",), on=("en", "con"), one=("una sola", "una", "uno", "un"), single=("una sola", "un solo")),
+        device_nouns=("dispositivo", "dispositivos", "tarjeta", "tarjetas", "nodo", "nodos"),
+        per=("por",), on=("en", "con"), one=("una sola", "una", "uno", "un"), single=("una sola", "un solo"),
+        nodes=("nodos", "nodo")),
     "it": Words(
         keys={D: ("dispositivi", "gpu"), V: ("throughput",), E: ("efficienza",),
               A: ("effettivo", "reale", "obiettivo"), LANG: ("lingua",)},
-        help=("aiuto",), forecast=("previsione", "con"), series=("serie",),
-        labels={D: ("dispositivi", "gpu", "acceleratori", "schede", "nodi"), E: ("efficienza",)},
+        help=("aiuto",), forecast=("previsione", "prev", "con"), series=("serie",), number_format=("formato",),
+        labels={D: ("dispositivi", "gpu", "acceleratori", "schede", "nodi", "nodo"), E: ("efficienza",)},
         example_count="{} GPU",
         plurals={"campione": "campioni", "immagine": "immagini", "sequenza": "sequenze", "esempio": "esempi"},
         rate_nouns=("campioni", "immagini", "sequenze", "esempi"), per_second=("secondo",),
@@ -132,70 +144,78 @@ LANGUAGES: dict[str, Words] = {
         fillers=("con", "per", "e", "di", "da", "del", "della", "su", "lineare"),
         per_device=("ciascuno", "ciascuna"), cluster=("totale", "complessivo", "reale", "effettivo"),
         scale={"mille": "k", "mila": "k", "milioni": "M"},
-        device_nouns=("scheda", "schede"),
-        per=("per",), on=("su", "con"), one=("una sola", "una", "uno", "un"), single=("una sola", "un solo")),
+        device_nouns=("scheda", "schede", "nodo", "nodi"),
+        per=("per",), on=("su", "con"), one=("una sola", "una", "uno", "un"), single=("una sola", "un solo"),
+        nodes=("nodi", "nodo")),
     "pt": Words(
         keys={D: ("dispositivos", "dispositivo", "disp"),
               V: ("throughput", "vazão", "vazao", "taxa"),  # the help shows what every label says: throughput
               E: ("eficiência", "eficiencia", "efic"), A: ("real", "medido", "meta"), LANG: ("idioma",)},
-        help=("ajuda",), forecast=("previsão", "previsao", "com"), series=("série",),
-        labels={D: ("aceleradores", "gpus", "gpu", "placas", "nós"), E: ("eficiência",)},
+        help=("ajuda",), forecast=("previsão", "previsao", "com"), series=("série",), number_format=("formato",),
+        labels={D: ("aceleradores", "gpus", "gpu", "placas", "nós", "nó"), E: ("eficiência",)},
         example_count="{} GPUs",
         plurals={"amostra": "amostras", "imagem": "imagens", "sequência": "sequências", "exemplo": "exemplos"},
         rate_nouns=("amostras", "imagens", "sequências", "exemplos"), per_second=("segundo", "seg"),
         percent=("por cento",), fillers=("com", "por", "e", "de", "em", "linear", "no", "na", "ao"),
         per_device=("cada",), cluster=("total", "real", "medido"),
         scale={"mil": "k", "milhões": "M"},
-        device_nouns=("dispositivo", "dispositivos", "placa", "placas"),
-        per=("por",), on=("em", "com"), one=("uma só", "uma", "um"), single=("uma única",)),
+        device_nouns=("dispositivo", "dispositivos", "placa", "placas", "nó", "nós"),
+        per=("por",), on=("em", "com"), one=("uma só", "uma", "um"), single=("uma única",),
+        nodes=("nós", "nó")),
     # CJK rates are a noun and `/秒` as in every language, so that `tokens/秒` and `样本/s` read too; scale is a suffix
     # on the number (`2万`), and the phrases of one device are written on the count (`1台あたり`, `GPU당`:
     # `bot.reader.grammar`)
     "ja": Words(
         keys={D: ("デバイス", "台数", "デバイス数"), V: ("スループット", "単体"), E: ("効率", "スケーリング効率"),
               A: ("実効", "実測", "実効スループット")},
-        help=("ヘルプ", "使い方"), forecast=("予測",), series=("シリーズ", "スケーリング測定"),
-        labels={D: ("台", "基", "デバイス", "台のgpu", "枚のgpu", "基のgpu"), E: ("効率",)},
+        help=("ヘルプ", "使い方"), forecast=("予測",), series=("シリーズ", "スケーリング測定", "測定"),
+        number_format=("数値形式", "形式"),
+        labels={D: ("台", "基", "デバイス", "台のgpu", "枚のgpu", "基のgpu"), V: ("スループット",), E: ("効率",)},
         example_count="{}台",
         plurals={},
         rate_nouns=("サンプル", "枚", "トークン", "画像"), per_second=("秒",),
         percent=("パーセント",), fillers=("で", "と", "の", "に"),
         per_device=("各", "台あたり", "1台あたり", "あたり", "当たり"), cluster=("合計", "実測", "実効"),
-        scale={}, device_nouns=(), per=(), on=(), one=(), single=()),
+        scale={}, device_nouns=(), per=(), on=(), one=(), single=(),
+        nodes=()),
     "ko": Words(
         keys={D: ("디바이스", "장치", "기기"), V: ("처리량", "스루풋"), E: ("효율", "스케일링효율"),
-              A: ("실제", "실측", "실제처리량")},
-        help=("도움말", "사용법"), forecast=("예측",), series=("시리즈",),
-        labels={D: ("대", "개", "장", "디바이스", "장치"), E: ("효율",)},
+              A: ("실제", "실측", "실제처리량"), LANG: ("언어",)},
+        help=("도움말", "사용법"), forecast=("예측",), series=("시리즈",), number_format=("형식",),
+        labels={D: ("대", "개", "장", "디바이스", "장치"), V: ("처리량", "스루풋"), E: ("효율",)},
         example_count="{}개",
         plurals={},
         rate_nouns=("샘플", "이미지", "토큰"), per_second=("초",),
         percent=("퍼센트", "프로"), fillers=("에서", "의", "로"),
         per_device=("각", "당", "대당", "개당", "장당"), cluster=("실측", "총", "전체"),
-        scale={}, device_nouns=(), per=(), on=(), one=(), single=()),
+        scale={}, device_nouns=(), per=(), on=(), one=(), single=(),
+        nodes=()),
     # Chinese writes a percentage as 百分之九十, before the number, which dpscale does not read: no percent words
     "zh_Hans": Words(
         keys={D: ("设备", "设备数", "卡数", "裝置", "设備"), V: ("吞吐量", "吞吐", "单卡吞吐"), E: ("效率", "扩展效率"),
               A: ("实际", "实际吞吐量", "集群吞吐量", "實際", "叢集吞吐量")},
-        help=("帮助", "用法"), forecast=("预测",), series=("系列", "多规模测量"),
+        help=("帮助", "用法"), forecast=("预测",), series=("系列", "多规模测量"), number_format=("格式", "数字格式"),
         labels={D: ("张卡", "块卡", "设备", "台", "张", "块", "颗", "卡", "块gpu", "张gpu", "个gpu", "颗gpu"),
-                E: ("效率",)},
+                V: ("吞吐量",), E: ("效率",)},
         example_count="{} 张卡",
         plurals={},
         rate_nouns=("样本", "图像", "图片", "图", "张"), per_second=("秒",),
         percent=(), fillers=("个", "和", "的", "在", "用"),
         per_device=("各", "每卡", "每张", "每块", "单卡"), cluster=("合计", "总计", "总"),
-        scale={}, device_nouns=(), per=(), on=(), one=(), single=()),
+        scale={}, device_nouns=(), per=(), on=(), one=(), single=(),
+        nodes=()),
     "zh_Hant": Words(
         keys={D: ("裝置", "裝置數", "設備", "设备"), V: ("吞吐量", "吞吐"), E: ("效率", "擴展效率"),
               A: ("實際", "實際吞吐量", "叢集吞吐量", "实际", "集群吞吐量")},
         help=("說明", "幫助"), forecast=("預測",), series=("系列", "系列量測", "系列測定"),
+        number_format=("格式", "數字格式"),
         labels={D: ("張卡", "塊卡", "裝置", "台", "張", "塊", "顆", "gpu", "張gpu", "塊gpu", "個gpu", "顆gpu"),
-                E: ("效率",)},
+                V: ("吞吐量",), E: ("效率",)},
         example_count="{} 張 GPU",
         plurals={},
         rate_nouns=("樣本", "影像", "圖片", "圖", "張"), per_second=("秒",),
         percent=(), fillers=("個", "和", "的", "在", "用"),
         per_device=("各", "每張", "每塊", "單卡"), cluster=("合計", "總計", "總"),
-        scale={}, device_nouns=(), per=(), on=(), one=(), single=()),
+        scale={}, device_nouns=(), per=(), on=(), one=(), single=(),
+        nodes=()),
 }

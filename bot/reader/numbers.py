@@ -162,11 +162,13 @@ def babel_style(locale: Locale) -> NumberStyle:
 def number_style(locale: Locale, shared: bool = False) -> NumberStyle:
     """How dpscale writes numbers for readers of `locale`'s format: its CLDR format; or, where readers of more than
     one format will read it (`shared`: a channel, an unknown reader; es-LA's countries), digits grouped by narrow
-    no-break spaces (as ISO 80000-1 does), which no locale reads as a decimal mark."""
+    no-break spaces (as ISO 80000-1 does), which no locale reads as a decimal mark, from five digits on: `2000`
+    reads alike in every format ungrouped, where `2 000` breaks Spanish and Italian rules (RAE: "2000 muestras")
+    and reads oddly to everyone else."""
     style = cldr_style(locale)
     if shared or str(locale) in REGION_MEMBERS:
         return NumberStyle(
-            style.locale, style.decimal, NARROW_SPACE, (3, 3), style.percent_prefix, style.percent_suffix
+            style.locale, style.decimal, NARROW_SPACE, (3, 3), style.percent_prefix, style.percent_suffix, 2
         )
     return style
 

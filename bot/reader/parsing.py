@@ -22,16 +22,18 @@ from babel import Locale
 
 from bot.errors import LANGUAGE, MENTION, ErrorCode, UserInputError
 from bot.model.calculator import Quantity
-from bot.reader.attachment import attach, has_words, mark_words
+from bot.reader.attachment import attach
 from bot.reader.evidence import clue_marks
-from bot.reader.folding import folded
+from bot.reader.folding import folded, has_numeral
 from bot.reader.grammar import GrammarRow, read_label
-from bot.reader.grouping import LABEL, join_percent_signs, join_space_groups, join_suffixes, split_keyed
+from bot.reader.grouping import LABEL, join_space_groups, split_keyed
 from bot.reader.keywords import forecast_words, help_words, keywords
+from bot.reader.marking import has_words, mark_words
 from bot.reader.numbers import SPACES, resolve_locale
 from bot.reader.placing import POSITIONAL_ORDER, Word, placed_values
 from bot.reader.reading import SUFFIXES, Reading, reader_for
 from bot.reader.recipient import Recipient, RecipientLike, as_recipient
+from bot.reader.signs import join_percent_signs, join_suffixes
 from bot.reader.values import Bare, read_value, value_marks
 from bot.reader.words import normalized_command, split_text, visible
 
@@ -83,7 +85,7 @@ def split_words(text: str, recipient: Recipient) -> tuple[list[str], Recipient]:
         words = join_suffixes(words)
     reply = recipient if chosen is None else recipient.answering_in(chosen)
     if "%" in words:  # a `%` standing alone may go after the number where either format writes the sign first
-        first = recipient.style.percent_prefix or reply.style.percent_prefix
+        first = recipient.format_style.percent_prefix or reply.format_style.percent_prefix
         words = join_percent_signs(words, bool(first), reader_for(reply))
     return words, reply
 
@@ -91,13 +93,13 @@ def split_words(text: str, recipient: Recipient) -> tuple[list[str], Recipient]:
 def parse_words(words: list[str], recipient: Recipient) -> Command:
     """The quantities (or the wish for help) that the words name, for `recipient` (whose `own`, where a `lang=`
     word chose its language, reads numbers too, and whose own language's key words are then no clue)."""
-    if not words or (words[0].casefold().rstrip(",.!") in HELP_WORDS and not any(map(str.isnumeric, "".join(words)))):
+    if not words or (words[0].casefold().rstrip(",.!") in HELP_WORDS and not has_numeral("".join(words))):
         return Command(recipient=recipient, wants_help=True)  # `help`, and `help me`: words but no numbers after it
     reader = reader_for(recipient)
     readings: dict[Quantity, tuple[Reading, Bare | None]] = {}
     rows: list[GrammarRow] = []
     typed = " ".join(words)
-    marked = mark_words(words, rows) if has_words(words) and any(map(str.isnumeric, "".join(words))) else words
+    marked = mark_words(words, rows) if has_words(words) and has_numeral("".join(words)) else words
     words = join_space_groups(marked, len(POSITIONAL_ORDER),
                               lambda: all(style.group in SPACES for style in recipient.own_styles))
     for word in words if marked is not words else ():  # a word no row knows is named first, as in a bare command
@@ -143,7 +145,7 @@ def _split_key(word: str, typed: str = "") -> Word:
     if keyed is None:
         if _MENTION.match(word):  # `@anna`, `<@U123|anna>`: a colleague named in the text, never a number
             raise UserInputError(ErrorCode.NOT_A_NUMBER, token=word, reason=MENTION)
-        if not any(map(str.isnumeric, word)):
+        if not has_numeral(word):
             raise UserInputError(ErrorCode.UNKNOWN_WORD, token=word)
         return Word(word, None, word, None)
     key, value = keyed

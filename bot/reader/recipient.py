@@ -25,11 +25,12 @@ from functools import cached_property, lru_cache
 from babel import Locale
 
 from bot.errors import ErrorCode, UserInputError
-from bot.reader.numbers import NumberStyle, number_style, own_styles, resolve_locale
+from bot.reader.numbers import NumberStyle, cldr_style, number_style, own_styles, resolve_locale
 
 __all__ = ["Audience", "Recipient", "RecipientLike", "as_recipient"]
 
 NUMBERS = "numbers="  # the tag's modifier naming a number format other than the words' language's
+_PERCENT_AS_THE_PROSE = frozenset({"ja", "ko", "zh"})  # languages whose prose places the percent sign its own way
 
 
 class Audience(StrEnum):
@@ -139,9 +140,21 @@ class Recipient:
         return self.own if len({s.key for s in (*self.own_styles, *self.own.own_styles)}) >= 2 else None
 
     @cached_property
-    def style(self) -> NumberStyle:
-        """How dpscale writes numbers for this recipient (`bot.reader.numbers.number_style`)."""
+    def format_style(self) -> NumberStyle:
+        """How the recipient's number format writes numbers (`bot.reader.numbers.number_style`), its percent sign
+        too: where a reader writes it first (Turkish `%90`), a `%` standing alone goes with the number after it."""
         return number_style(self.numbers, self.shared)
+
+    @cached_property
+    def style(self) -> NumberStyle:
+        """How dpscale writes numbers for this recipient: `format_style`, with the percent sign spaced as the
+        reply's prose is where that is Chinese, Japanese or Korean: `実効スループットは理想の90%です`, never the
+        `90 %` of a German format chosen, whose digits (`2.000`, `0,9`) the reply keeps."""
+        style = self.format_style
+        if self.words.language in _PERCENT_AS_THE_PROSE and self.words.language != self.numbers.language:
+            prose = cldr_style(self.words)
+            style = replace(style, percent_prefix=prose.percent_prefix, percent_suffix=prose.percent_suffix)
+        return style
 
     @cached_property
     def own_styles(self) -> tuple[NumberStyle, ...]:

@@ -3,7 +3,8 @@
     v=2000 8=15800 16=31000 64=115200
 
 Each measurement is `DEVICES=THROUGHPUT` (a `:` or a full-width `＝` does as well; the size may carry its word for
-devices, `8卡=15800`, `8台=15800`): a key that is a number is a cluster size, so a series can never be mistaken for a
+devices, `8卡=15800`, `8台=15800`, as the forecast's size may, `予測=128台`, and a throughput its unit,
+`v=2000サンプル/秒`): a key that is a number is a cluster size, so a series can never be mistaken for a
 command of named values, whose keys are words. The single
 device's throughput is named like a value (`v=`, `throughput=`, `durchsatz=`, …) or written as the measurement of
 one device, `1=2000`. Two to twelve sizes besides the single device, each once, in any order.
@@ -24,12 +25,13 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from bot.errors import ErrorCode, UserInputError
+from bot.i18n import catalog_name
 from bot.model.calculator import BOUNDS, Quantity, check
 from bot.model.series import MAX_POINTS, MIN_POINTS
 from bot.reader.evidence import clue_marks
-from bot.reader.folding import folded
+from bot.reader.folding import folded, has_numeral
 from bot.reader.grouping import BOUNDARY, LIST_CUT, join_space_groups, split_keyed
-from bot.reader.keywords import forecast_words, keywords
+from bot.reader.keywords import forecast_words_of, keywords
 from bot.reader.labels import label_of
 from bot.reader.languages import LANGUAGES
 from bot.reader.numbers import SPACES
@@ -100,7 +102,7 @@ def is_series(words: list[str]) -> bool:
 
 def _is_size(key: str) -> bool:
     """A cluster size's key (`8`, `1.024`), never a percentage (`90% =5` is a stray value, not a measurement)."""
-    return any(map(str.isnumeric, key)) and not any(sign in key for sign in "%٪％﹪‰")
+    return has_numeral(key) and not any(sign in key for sign in "%٪％﹪‰")
 
 
 def parse_series(words: list[str], recipient: Recipient) -> SeriesCommand:
@@ -113,13 +115,14 @@ def parse_series(words: list[str], recipient: Recipient) -> SeriesCommand:
     joined = join_space_groups(words, 0)  # `8=15 800`: one measurement, where spaces group digits
     keys = [(None if keyed is None or _is_size(keyed[0]) else keyed[0], keyed[1] if keyed else word)
             for word in words for keyed in [split_keyed(word)]]
+    forecast = forecast_words_of(catalog_name(recipient.words)) | forecast_words_of(catalog_name(recipient.user.words))
     evidence = clue_marks(keys, recipient.user.words) + _marks(
-        [number for word in joined for number in _numbers_of(word)], reader)
+        [number for word in joined for number in _numbers_of(word, forecast)], reader)
     throughput: tuple[str, Reading] | None = None
     measurements: list[Measurement] = []
     at: Reading | None = None
     for word in joined:
-        read = _read_word(word, reader, evidence)
+        read = _read_word(word, reader, evidence, forecast)
         if isinstance(read, tuple):
             if at is not None:
                 raise UserInputError(ErrorCode.DUPLICATE_QUANTITY, token=word, quantity=Quantity.DEVICES.value)
@@ -133,12 +136,12 @@ def parse_series(words: list[str], recipient: Recipient) -> SeriesCommand:
     return replace(_series_from(throughput, measurements, recipient), at=at)
 
 
-def _numbers_of(word: str) -> list[tuple[Quantity, str]]:
+def _numbers_of(word: str, forecast: frozenset[str]) -> list[tuple[Quantity, str]]:
     """The numbers a word of a series states, each with its quantity (none for a word that is no part of one)."""
     keyed = split_keyed(word)
     if keyed is None:
         return []
-    if keyed[0] in forecast_words():
+    if keyed[0] in forecast:
         return [(Quantity.DEVICES, keyed[1])]
     if _is_size(keyed[0]):
         return [(Quantity.DEVICES, keyed[0]), (Quantity.ACTUAL, keyed[1])]
@@ -151,11 +154,12 @@ def _marks(numbers: list[tuple[Quantity, str]], reader: Reader) -> str:
     return "".join(token_marks(token.strip(SPACES), reader, possible_for(quantity)) for quantity, token in numbers)
 
 
-def _read_word(word: str, reader: Reader, evidence: str) -> Measurement | Reading | tuple[str, Reading]:
+def _read_word(word: str, reader: Reader, evidence: str,
+               forecast: frozenset[str]) -> Measurement | Reading | tuple[str, Reading]:
     """A word of a series: a measurement (`8=15800`), one device's throughput (`v=2000`, or `1=2000`), or the
-    size to forecast (`at=128`, as a pair)."""
+    size to forecast (`at=128`, as a pair; `forecast`: `bot.reader.keywords.forecast_words_of`)."""
     keyed = split_keyed(word)
-    if keyed is not None and keyed[0] in forecast_words():
+    if keyed is not None and keyed[0] in forecast:
         size = _read(keyed[1], Quantity.DEVICES, word, reader, evidence)
         if size.value < 2:
             raise UserInputError(ErrorCode.OUT_OF_RANGE, token=size.token, pair=word, quantity=Quantity.DEVICES.value,
@@ -223,13 +227,22 @@ def _read_row(row: str, reader: Reader, evidence: str) -> Measurement:
 
 def read_measurement(pair: str, devices: str, actual: str, reader: Reader, evidence: str = "") -> Measurement:
     """One measurement: its devices (a word for devices on them goes: `8卡`, `8台`, `8 GPUs`) and its cluster
-    throughput, each read by the command's rules with the series' `evidence`; an error in either names the
-    measurement."""
-    counted = _COUNTED.fullmatch(devices)
-    if counted is not None and label_of(counted.group(2)) is Quantity.DEVICES:
-        devices = counted.group(1)
+    throughput (its unit goes: `15800img/s`), each read by the command's rules with the series' `evidence`; an
+    error in either names the measurement."""
     devices_read = _read(devices, Quantity.DEVICES, pair, reader, evidence)
     return Measurement(pair, devices_read, _read(actual, Quantity.ACTUAL, pair, reader, evidence))
+
+
+def _without_unit(token: str, quantity: Quantity) -> str:
+    """`token` without the word for its quantity written on it: a size's word for devices (`8卡`, `128台`,
+    `8 GPUs`), a throughput's unit (`2000サンプル/秒`, `15800img/s`); any other word stays, to be named."""
+    counted = _COUNTED.fullmatch(token)
+    if counted is None:
+        return token
+    unit = counted.group(2)
+    named = Quantity.THROUGHPUT if unit.casefold() in ("/s", "/sec") else label_of(unit)
+    return counted.group(1) if named is (Quantity.DEVICES if quantity is Quantity.DEVICES else
+                                         Quantity.THROUGHPUT) else token
 
 
 def _read(token: str, quantity: Quantity, pair: str | None, reader: Reader, evidence: str) -> Reading:
@@ -237,6 +250,7 @@ def _read(token: str, quantity: Quantity, pair: str | None, reader: Reader, evid
     error carries the token, the quantity and the pair."""
     body = token.strip(SPACES)
     try:
+        body = _without_unit(body, quantity)
         if not body:
             raise UserInputError(ErrorCode.MISSING_VALUE)
         if "%" in body:

@@ -11,6 +11,7 @@ from enum import StrEnum
 
 from bot.errors import ErrorCode, UserInputError
 from bot.model.calculator import Quantity
+from bot.reader.folding import has_numeral
 from bot.reader.numbers import SPACES
 from bot.reader.reading import Reader, Reading, read_number, token_marks
 
@@ -86,7 +87,7 @@ def _sign_off(quantity: Quantity, raw: str) -> tuple[bool, str]:
     another quantity than the efficiency."""
     has_percent = raw.endswith("%") or raw.startswith("%")
     body = raw.strip("%").strip(SPACES) if has_percent else raw
-    if not body or not any(map(str.isnumeric, body)):
+    if not body or not has_numeral(body):
         raise UserInputError(ErrorCode.UNKNOWN_WORD, token=raw)
     if has_percent and quantity is not Quantity.EFFICIENCY:
         raise UserInputError(ErrorCode.PERCENT_NOT_ALLOWED, token=raw, quantity=quantity.value)

@@ -9,6 +9,7 @@ from string import Formatter
 
 from bot.errors import LANGUAGE, MENTION, NUMBER_FORMAT, ErrorCode, UserInputError
 from bot.model.calculator import Quantity
+from bot.reader.grammar import Doubt
 from bot.reader.grouping import KEYED
 from bot.reader.keywords import word_list
 from bot.reader.languages import LANGUAGES
@@ -139,6 +140,10 @@ def _template(error: UserInputError, words: Wording, zero: bool = False) -> str:
         return _("{token} is more than 1, so it cannot be a fraction, and a percentage below {low} needs its "
                  "percent sign. For a percentage, write {options} (the final zero keeps it from being read as "
                  "{other}); for a fraction, something like {fraction}.")
+    if error.rule == Doubt.COUNT_OF_NODES:  # `8 nodes`: how many devices is not said
+        return _("{token}: a node usually holds several devices, so the number of devices is unclear. Give the number "
+                 "of devices and one device's throughput, like {example}, or the number of nodes and the throughput "
+                 "per node.")
     if error.code is ErrorCode.AMBIGUOUS_GROUPING and _grouped_by_spaces(words):  # as the help writes 2 000
         return _("In {token}, I can't tell where one number ends and the next begins. Group digits in threes, "
                  "like {grouped}, or write numbers without spaces, like {example}.")
