@@ -91,6 +91,8 @@ def placeholder_values(words: Wording) -> dict[str, str]:
         "rate": words.rate(words.number(v)), "actual": words.rate(words.number(d * v * e)),
         "devices": words.number(d, 0), "speedup": words.times(words.number(d * e)), "ideal": words.times("64"),
         "high": words.number(Decimal(128000)), "low": words.percent(Decimal("0.0001")), "limit": "500",
+        "thousand": words.plain(Decimal(1000)),  # the factor two readings of a number differ by
+        "meaning": _("cluster throughput and speedup"),  # what a help example does
         "quantity": _("The scaling efficiency"), "label": _("Devices"),
         "message": _("{quantity} must be between {low} and {high}.").format(
             quantity=_("The scaling efficiency"), low=words.percent(Decimal("0.0001")), high=words.hundred),

@@ -79,7 +79,7 @@ def test_each_languages_own_words_are_read(language):
 
 @pytest.mark.parametrize("catalog", sorted(shipped_languages()))
 def test_the_catalogs_own_name_for_a_series_opens_its_form(catalog):
-    """The name the replies give the series (`系列量測`, `多规模测量`, `Messreihe`), where it is one word a user can
+    """The name the replies give the series (`多規模量測`, `多规模测量`, `Messreihe`), where it is one word a user can
     type after `/dpscale`, opens the form as the help's word does."""
     name = translations_for(Locale.parse(catalog)).gettext("Measurement series")
     assert " " in name or wants_series_form(name), name

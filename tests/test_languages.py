@@ -298,7 +298,7 @@ def test_the_loss_line_claims_no_cause(language):
     ("8 1000 75%", 8, "0.75", "6"), ("64 2000 90%", 64, "0.9", "57.6"),
     ("throughput=2000 efficiency=90% actual=1M", 556, "0.9", "500.4")])
 def test_the_faq_example_is_the_results_own(language, command, devices, efficiency, speedup):
-    """Under a result, the FAQ's example uses its figures (`8 1000 75%`: 8 devices work like 6), never the fixed
+    """Under a result, the FAQ's example uses its figures (`8 1000 75%`: 8 devices do the work of 6), never the fixed
     64 at 90 %; App Home's FAQ keeps the source document's example."""
     locale = Recipient.parse(TAGS_BY_CATALOG[language])
     words = Wording(locale)

@@ -38,7 +38,7 @@ def reply_text(text: str, locale: str) -> str:
                                  "These figures use the 90% you gave", "scaling efficiency is 100% by definition"]),
         ("en-US", "8 0.004 50%", ["0.004 samples/s", "0.016 samples/s", "4×"]),
         ("de-DE", "2 0,5 100 %", ["0,5 Samples/s", "1 Sample/s"]),  # the unit in the plural CLDR gives the count
-        ("fr-FR", "2 2 000 100 %", ["Perte de scaling\u202f: 0 échantillon/s", "4\u202f000 échantillons/s"]),
+        ("fr-FR", "2 2 000 100 %", ["Débit perdu\u202f: 0 échantillon/s", "4\u202f000 échantillons/s"]),
         ("en-US", "2 0.5 100%", ["Ideal throughput: 1 sample/s", "Per-device throughput: 0.5 samples/s"]),
     ],
 )
@@ -54,13 +54,13 @@ def test_results_are_written_in_the_readers_locale(locale, text, shown):
         ("de-DE", "64 2000 0.9", "0.9 ist nicht in deinem Zahlenformat geschrieben; ich habe es als 90\u00a0% gelesen"),
         ("en-US", "64 2000 1", "I read 1 as a fraction: 100%. If you meant 1%, write 1%."),
         ("de-DE", "64 2000 1",
-         "1 als Dezimalzahl gelesen, also 100\u00a0%. Falls du 1\u00a0% gemeint hast, schreibe 1\u00a0%."),
+         "1 als Anteil gelesen, also 100\u00a0%. Falls du 1\u00a0% gemeint hast, schreibe 1\u00a0%."),
         ("fr-FR", "64 2 000 0.9", "0.9 n’est pas écrit dans votre format de nombres"),
         ("en-US", "64 0,5k 90%", "0,5k is not written in your number format; I read it as 500."),
         ("en-US", "64 2000 90", "I read 90 as a percentage: 90%."),
         # the fraction it suggests is the user's own value, not a fixed 0.9
         ("en-US", "64 2000 95", "I read 95 as a percentage: 95%. To be explicit, write a fraction such as 0.95"),
-        ("de-DE", "64 2000 12,5", "Dezimalzahl wie 0,125"),
+        ("de-DE", "64 2000 12,5", "Eindeutig ist es als Anteil (0,125) oder mit Prozentzeichen."),
         # the value read, every decimal of it: not cut to 0 at six decimals
         ("de-DE", "64 0.0000001 90 %",
          "0.0000001 ist nicht in deinem Zahlenformat geschrieben; ich habe es als 0,0000001 gelesen."),
@@ -86,10 +86,9 @@ def test_a_number_written_as_dpscale_writes_it_carries_no_reading_note(locale, t
 @pytest.mark.parametrize(
     ("locale", "text", "question"),
     [
-        ("en-US", "64 2.000 90%", "2.000 is ambiguous. Write 2 or 2000 instead, which read "
-                                  "the same in every number format. Other Slack languages read it differently, so I'm "
-                                  "asking rather than showing a result that could be off by a factor of a "
-                                  "thousand."),
+        ("en-US", "64 2.000 90%", "2.000 is ambiguous. Write 2 or 2000 instead; both read "
+                                  "the same in every number format. Other Slack languages read it differently, so I'd "
+                                  "rather check than show a result that could be off by a factor of a thousand."),
         ("de-DE", "64 2,000 90 %", "2,000 lässt sich unterschiedlich lesen. Schreibe stattdessen 2 oder 2000; beide "
                                    "sind in jedem Zahlenformat eindeutig."),
         ("fr-FR", "64 2.000 90 %", "n’est pas écrit dans votre format de nombres, «\u202ffrançais (France)\u202f»"),
@@ -97,7 +96,7 @@ def test_a_number_written_as_dpscale_writes_it_carries_no_reading_note(locale, t
         ("en-US", "64 2,000 90% lang=de", "Dein eigenes Zahlenformat und das Format „Deutsch“ der gewählten "
                                            "Sprache lesen diese Zahl unterschiedlich."),
         ("en-US@unknown", "64 2.000 90%", "Slack didn't tell me your number format in time"),
-        ("en-US", "64 1.500 90%", "Write 1.5 or 1500 instead,"),
+        ("en-US", "64 1.500 90%", "Write 1.5 or 1500 instead;"),
         ("en-US", "64 2000 1.500%", None),  # 1500 % is impossible: not offered, 1.5 % is read
     ],
 )
@@ -151,11 +150,11 @@ def test_an_ambiguous_numbers_readings_are_offered_as_every_format_reads_them_an
         ("en-US", "64 2000 apples", "I don't recognize apples."),
         ("de-DE", "64 2000 Äpfel", "Äpfel kenne ich nicht."),
         ("en-US", "64 2000", "Give any three of the four values (devices, per-device throughput, efficiency, actual"),
-        ("en-US", "64 2000 actual=200000", "cannot exceed the ideal one (128,000)"),
+        ("en-US", "64 2000 actual=200000", "cannot exceed the ideal throughput (128,000 samples/s)"),
         ("de-CH", "64 2,000 90%", "2,000 lässt sich unterschiedlich lesen. Schreibe stattdessen 2 oder 2000;"),
         ("en-US", "64 10³ 90%", "10³ has characters that only look like digits"),
         ("de-DE", "64 2000 actual=200000", "Die Effizienz läge über 100\u00a0%."),
-        ("en-US", "64 2000 90% lang=xx", "xx is not a language I recognize; use a language code such as de-DE."),
+        ("en-US", "64 2000 90% lang=xx", "xx is not a language I recognize; use a language code, such as de or de-DE."),
         ("en-US", "x" * 600, "at most 500 characters"),
         # the user's own reading breaks a rule: the rule says so, and no other reading is offered in its place
         ("en-US", "1.024 2000 90%", "The number of devices must be a whole number, such as 64. You wrote 1.024."),
@@ -164,14 +163,14 @@ def test_an_ambiguous_numbers_readings_are_offered_as_every_format_reads_them_an
          "Die Gerätezahl muss zwischen 1 und 1.000.000 liegen. Du hast 1.500.000 angegeben."),
         # a missing value's example is a value of that quantity, as the reader writes it
         ("de-DE", "64 2000 e=", "Nach e= fehlt der Wert; schreibe etwa e=90\u00a0%."),
-        ("en-US", "64 2000 actual=", "write it as actual=115,200"),
+        ("en-US", "64 2000 actual=", "add one, for example actual=115,200"),
         ("fr-FR", "2000 90 % d=", "d=64"),
         ("en-US", "64 90% v=", "v=2,000"),
         ("de-DE", "64 2000 90 % sprache=", "Nach sprache= fehlt der Wert; schreibe etwa sprache=de-DE."),
         ("en-US", "64 2000 90% lang=de lang=fr", "The language is given twice (lang=fr)."),
         ("de-DE", "64 2000 90 % sprache=de sprache=fr", "Die Sprache ist doppelt angegeben (sprache=fr)."),
         # a key with a percent sign alone: its number is missing
-        ("en-US", "efficiency=% 64 2000", "efficiency=% has no value after it; write it as efficiency=90%."),
+        ("en-US", "efficiency=% 64 2000", "efficiency=% has no value after it; add one, for example efficiency=90%."),
         # fewer numbers than three, one a percentage: the missing one is the problem, not where the `%` stands
         ("en-US", "64 90%", "Give any three of the four values (devices, per-device throughput, efficiency, actual"),
         ("ja-JP", "2000 90%", "効率・実効スループットのうち、任意の3つを指定してください"),

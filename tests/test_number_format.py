@@ -64,8 +64,8 @@ def test_an_unknown_format_is_named(text):
 @pytest.mark.parametrize(
     ("text", "said"),
     [
-        ("format=", "`format=` has no value after it; write it as `format=de-DE`."),
-        ("numbers= 64 2000", "`numbers=` has no value after it; write it as `numbers=de-DE`."),
+        ("format=", "`format=` has no value after it; add one, for example `format=de-DE`."),
+        ("numbers= 64 2000", "`numbers=` has no value after it; add one, for example `numbers=de-DE`."),
         ("format=fr-FR format=en-US", "The number format is given twice (`format=en-US`). Give each value once."),
     ],
 )

@@ -50,7 +50,7 @@ RANGES = {
     "en_GB": "The scaling efficiency must be between 0.01% and 100%.",
     "de": f"Die Skalierungseffizienz muss zwischen 0,01{NBSP}% und 100{NBSP}% liegen.",
     "es": f"La eficiencia de escalado tiene que estar entre el 0,01{NBSP}% y el 100{NBSP}%.",
-    "es_419": "La eficiencia de escalado tiene que estar entre el 0.01% y el 100%.",
+    "es_419": "La eficiencia de escalamiento tiene que estar entre el 0.01% y el 100%.",
     "fr": f"L’efficacité de scaling doit être comprise entre 0,01{NBSP}% et 100{NBSP}%.",
     "it": "L’efficienza di scaling deve essere compresa tra lo 0,01% e il 100%.",
     "ja": "スケーリング効率は0.01%以上100%以下で指定してください。",

@@ -132,27 +132,34 @@ def test_a_solved_value_out_of_range_names_the_actual_throughput_it_came_from(la
 
 FAQ = {  # the all-reduce comes before the optimizer step; what grows with the cluster is its time, and why
     "en": ("Before every optimizer step, an all-reduce exchanges gradients",
-           "takes longer as the cluster grows (more steps, and more traffic over the slower links between nodes)"),
+           "takes longer as the cluster grows (more communication rounds, and more traffic over the slower links "
+           "between nodes)"),
     "en_GB": ("Before every optimiser step, an all-reduce exchanges gradients",
-              "takes longer as the cluster grows (more steps, and more traffic over the slower links between nodes)"),
+              "takes longer as the cluster grows (more communication rounds, and more traffic over the slower links "
+              "between nodes)"),
     "de": ("Vor jedem Optimizer-Schritt tauscht ein All-Reduce",
-           "dauert mit wachsendem Cluster länger (mehr Schritte und mehr Verkehr über die langsameren Links"),
+           "dauert mit wachsendem Cluster länger (mehr Kommunikationsrunden und mehr Verkehr über die langsameren "
+           "Links"),
     "es": ("Antes de cada paso del optimizador, un all-reduce",
-           "tarda más a medida que crece el clúster (más pasos y más tráfico por los enlaces más lentos entre nodos)"),
+           "tarda más a medida que crece el clúster (más rondas de comunicación y más tráfico por los enlaces más "
+           "lentos entre nodos)"),
     "es_419": ("Antes de cada paso del optimizador, un all-reduce",
-               "tarda más a medida que crece el clúster (más pasos y más tráfico por los enlaces más lentos"),
+               "tarda más a medida que crece el clúster (más rondas de comunicación y más tráfico por los enlaces"),
     "fr": ("Avant chaque pas d’optimisation, un all-reduce",
-           "prend plus de temps quand le cluster grandit (plus d’étapes, et plus de trafic sur les liens plus lents"),
+           "prend plus de temps quand le cluster grandit (plus d’étapes de communication, et plus de trafic sur les "
+           "liens plus lents"),
     "it": ("Prima di ogni step dell’ottimizzatore, un all-reduce",
-           "richiede più tempo man mano che il cluster cresce (più passaggi e più traffico sui collegamenti più lenti"),
+           "richiede più tempo man mano che il cluster cresce (più passaggi di comunicazione e più traffico sui "
+           "collegamenti più lenti"),
     "ja": ("オプティマイザーの各ステップの前に、all-reduceで",
            "クラスターが大きくなるほど時間がかかります（通信の段数が増え、ノード間の低速なリンク"),
     "ko": ("매 옵티마이저 스텝 전에 all-reduce가",
-           "클러스터가 커질수록 오래 걸리지만(통신 단계가 늘고, 노드 사이의 느린 링크"),
+           "클러스터가 커질수록 오래 걸리지만(통신 단계와 노드 간 느린 링크를 지나는 트래픽이 늘어나기 때문)"),
     "pt_BR": ("Antes de cada passo do otimizador, um all-reduce",
-              "demora mais à medida que o cluster cresce (mais etapas e mais tráfego pelos links mais lentos"),
-    "zh_Hans": ("之后优化器才能更新参数", "集群越大，这部分通信耗时越长（步骤更多，跨节点的较慢链路上的流量也更多）"),
-    "zh_Hant": ("最佳化器才能更新參數", "叢集越大，這部分通訊耗時越長（步驟更多，跨節點的較慢鏈路上的流量也更多）"),
+              "demora mais à medida que o cluster cresce (mais rodadas de comunicação e mais tráfego pelos links mais "
+              "lentos"),
+    "zh_Hans": ("之后优化器才能更新参数", "集群越大，这部分通信耗时越长（通信轮次更多，跨节点慢速链路上的流量也更多）"),
+    "zh_Hant": ("最佳化器才能更新參數", "叢集越大，這部分通訊耗時越長（通訊輪次更多，跨節點的較慢鏈路上的流量也更多）"),
 }
 
 
@@ -166,21 +173,28 @@ def test_the_faq_puts_the_all_reduce_before_the_step_and_says_what_grows(languag
         assert fragment in said, said
 
 
-PERFECT = {  # `2 2000 95%`: 2 devices work like 1.9 perfect ones; the noun after 1.9 takes the plural CLDR gives it
-    "en": "2 devices work like 1.9 perfect ones.", "en_GB": "2 devices do the work of 1.9 perfect ones.",
-    "de": "arbeiten 2 Geräte wie 1,9 perfekte.", "es": "2 dispositivos rinden como 1,9 perfectos.",
+PERFECT = {  # `2 2000 95%`: 2 devices do the work of 1.9 perfect ones; the noun after 1.9 takes CLDR's plural
+    "en": "2 devices do the work of 1.9 perfect ones.", "en_GB": "2 devices do the work of 1.9 perfect ones.",
+    "de": "leisten 2 Geräte so viel wie 1,9 perfekte.", "es": "2 dispositivos rinden como 1,9 perfectos.",
     "es_419": "2 dispositivos rinden como 1.9 perfectos.",
-    "fr": "2 accélérateurs travaillent comme 1,9 accélérateur parfait.",
-    "it": "2 dispositivi lavorano come 1,9 dispositivi perfetti.", "ja": "2台のデバイスが理想的なデバイス1.9台分",
+    "fr": "2 accélérateurs font le travail de 1,9 accélérateur parfait.",
+    "it": "2 dispositivi fanno il lavoro di 1,9 dispositivi perfetti.",
+    "ja": "2台が、理想的にスケールするデバイス1.9台分の働きをします",
     "ko": "디바이스 2개가 이상적인 디바이스 1.9개만큼",
     "pt_BR": "2 dispositivos rendem o mesmo que 1,9 dispositivo perfeito.",
     "zh_Hans": "2 台设备的效果相当于 1.9 台理想设备", "zh_Hant": "2 台裝置的效果相當於 1.9 台理想裝置",
 }
-ONE_PERFECT = {  # `2 2000 50%`: a speedup of exactly 1
-    "en": "2 devices work like 1 perfect one.", "de": "arbeiten 2 Geräte wie 1 perfektes.",
-    "es": "2 dispositivos rinden como 1 perfecto.", "fr": "2 accélérateurs travaillent comme 1 accélérateur parfait.",
-    "it": "2 dispositivi lavorano come 1 dispositivo perfetto.",
-    "pt_BR": "2 dispositivos rendem o mesmo que 1 dispositivo perfeito.",
+ONE_PERFECT = {  # `2 2000 50%`: a speedup of exactly 1, a lone one written as a word ("wie ein perfektes")
+    "en": "2 devices do the work of a single perfect one.", "en_GB": "2 devices do the work of a single perfect one.",
+    "de": "leisten 2 Geräte so viel wie ein perfektes.",
+    "es": "2 dispositivos rinden como un único dispositivo perfecto.",
+    "es_419": "2 dispositivos rinden como un único dispositivo perfecto.",
+    "fr": "2 accélérateurs font le travail d’un seul accélérateur parfait.",
+    "it": "2 dispositivi fanno il lavoro di un solo dispositivo perfetto.",
+    "ja": "2台が、理想的にスケールするデバイス1台分の働きをします",
+    "ko": "디바이스 2개가 이상적인 디바이스 1개만큼의 일을 합니다",
+    "pt_BR": "2 dispositivos rendem o mesmo que um único dispositivo perfeito.",
+    "zh_Hans": "2 台设备的效果只相当于 1 台理想设备", "zh_Hant": "2 台裝置的效果只相當於 1 台理想裝置",
 }
 
 

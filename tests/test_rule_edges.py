@@ -52,7 +52,7 @@ def test_one_device_written_1_000_in_a_series_is_asked_about_by_its_measurement(
 @pytest.mark.parametrize(("tag", "text", "written"), [
     ("de-DE", "1,000 2000 90%", "`1,000` lässt sich unterschiedlich lesen. Schreibe stattdessen `1` oder `1000`"),
     ("fr-FR", "v=2000 2=3900 1,000=1800",
-     "Dans `1,000=1800`\u202f: `1,000` peut se lire de plusieurs façons. Écrivez `1` ou `1000`"),
+     "Dans `1,000=1800`\u202f: `1,000` peut se lire de plusieurs façons. Écrivez plutôt `1` ou `1000`"),
 ])
 def test_one_device_written_the_other_way_by_a_comma_locale_is_asked_about_too(tag, text, written):
     assert answer(text, resolve_locale(tag)).text.startswith(written)
@@ -77,8 +77,8 @@ def test_an_efficiency_solved_at_exactly_100_percent_is_shown_as_a_result():
 
 def test_one_sample_per_second_above_ideal_is_refused_naming_the_ideal():
     reply = answer("64 2000 actual=128001", resolve_locale("en-US"))
-    assert reply.text == ("The actual throughput cannot exceed the ideal one (128,000): efficiency would be above "
-                          "100%. You wrote `128001`.")
+    assert reply.text == ("The actual throughput cannot exceed the ideal throughput (128,000 samples/s): efficiency "
+                          "would be above 100%. You wrote `128001`.")
 
 
 def test_devices_solved_from_an_efficiency_of_100_percent_are_the_exact_count():

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Context, Decimal
 from functools import cached_property, lru_cache
 
 from babel import Locale, UnknownLocaleError
@@ -180,8 +180,10 @@ def write_number(value: Decimal, style: NumberStyle, max_fraction_digits: int = 
     The same digits, symbols and grouping as Babel's `format_decimal` (the tests hold it to that for every
     supported locale), applied from the locale's CLDR data read once rather than looked up for every number,
     with one exception: a number of one or more never ends in exactly three decimals (`1.2340`, not `1.234`),
-    which half of Slack's locales would read as a thousand times more.
+    which half of Slack's locales would read as a thousand times more. A half is rounded up, away from zero, as
+    readers and spreadsheets round (78.125 % is 78.13 %), where Decimal's own context rounds it to the even digit.
     """
+    value = value.quantize(_unit(max_fraction_digits), context=_HALF_UP)  # exact now: `format` rounds no more
     if grouping and style.min_grouping > 1:  # 2000, not 2.000, where CLDR's minimum grouping digits say so
         grouping = is_grouped(value, max_fraction_digits, style.grouping[0], style.min_grouping)
     if grouping and style.grouping == (3, 3):
@@ -198,6 +200,15 @@ def write_number(value: Decimal, style: NumberStyle, max_fraction_digits: int = 
         if max_fraction_digits >= 3 and len(text) > 4 and text[-4] == style.decimal and abs(value) >= 1:
             text += "0"
     return text
+
+
+_HALF_UP = Context(prec=1000, rounding=ROUND_HALF_UP)  # a precision no figure reaches: quantize never raises
+
+
+@lru_cache(maxsize=64)
+def _unit(fraction_digits: int) -> Decimal:
+    """The last decimal place kept: `0.01` for two decimals."""
+    return Decimal(1).scaleb(-fraction_digits)
 
 
 @lru_cache(maxsize=64)

@@ -16,6 +16,11 @@ from bot.reader.recipient import Recipient, RecipientLike, as_recipient
 from bot.replies.blocks import DIVIDER, Block, Reply, ReplyKind, code, context, escape, header, section
 from bot.replies.wording import EXAMPLE, Wording, wording_for
 
+# the series the help and the errors show: cluster sizes and their throughputs, one device at 2,000 samples/s
+SERIES_EXAMPLE = {8: Decimal(15800), 16: Decimal(31000), 64: Decimal(115200)}
+# the word each language's table (`bot.reader.languages`, actual throughput) has for a target throughput
+TARGET_KEYS = {"en": "target", "de": "ziel", "fr": "cible", "es": "objetivo", "it": "obiettivo", "pt": "meta"}
+
 
 @lru_cache(maxsize=64)
 def usage_line(recipient: Recipient, ungrouped: bool = False) -> str:
@@ -65,11 +70,12 @@ def _examples(words: Wording, ungrouped: bool) -> str:
     d, v, e = EXAMPLE
     actual = d * v * e
     dk, vk, ek, ak, lk = (words.key(q) for q in (*Quantity, None))
+    tk = target_key(words)
     lines = [
         (f"/dpscale {n(d, 0)} {n(v)} {pct(e)}", _("cluster throughput and speedup")),
         (f"/dpscale {n(d, 0)} {n(v)} {n(e)}", _("the same, with the efficiency as a fraction")),
         (f"/dpscale {n(d, 0)} {n(v)} {ak}{n(actual)}", _("your measured efficiency")),
-        (f"/dpscale {vk}{n(v)} {ek}{pct(e)} {ak}{n(Decimal(200000))}", _("devices needed for a target throughput")),
+        (f"/dpscale {vk}{n(v)} {ek}{pct(e)} {tk}{n(Decimal(200000))}", _("devices needed for a target throughput")),
         (f"/dpscale {dk}{n(d, 0)} {ek}{pct(e)} {ak}{n(actual)}", _("per-device throughput needed")),
         (f"/dpscale {series_example(words, ungrouped)}", _("efficiency at several cluster sizes, and its trend")),
         ("/dpscale " + series_word(words), _("a form for such a series, one measurement per line")),
@@ -77,7 +83,8 @@ def _examples(words: Wording, ungrouped: bool) -> str:
         (f"/dpscale {n(d, 0)} {words.plain(v)} {pct(e)} {lk}{other_language(words)}",
          _("answer in another language and number format")),
     ]
-    return "\n".join(f"• {code(example)} {meaning}" for example, meaning in lines)
+    line = _("{example} — {meaning}")  # an example and what it does, apart as the language sets them apart
+    return "\n".join("• " + line.format(example=code(example), meaning=meaning) for example, meaning in lines)
 
 
 def build_series_form_note(recipient: Recipient, word: str) -> Reply:
@@ -97,6 +104,24 @@ def series_word(words: Wording) -> str:
     return LANGUAGES[word_list(str(words.language))].series[0]
 
 
+def target_key(words: Wording) -> str:
+    """The key the help's target example shows, with its `=`: the word the reader's language has for a target
+    throughput where it has one (`target=`, `ziel=`, `cible=`: German `ist=`, the measured value, is the opposite of
+    a target), else its actual-throughput key (`実効=`). Both are read as the cluster's throughput."""
+    word = TARGET_KEYS.get(word_list(str(words.language)))
+    return word + "=" if word else words.key(Quantity.ACTUAL)
+
+
+def command_words(words: Wording) -> str:
+    """Every word a command may hold besides numbers, as the reader's language shows it: the four values, the
+    target, a forecast, the language and the number format, and the series (`geräte= … ziel= bei= sprache= format=
+    messreihe`), so that an error lists the words the help uses."""
+    keys = [words.key(quantity) for quantity in Quantity]
+    target = target_key(words)
+    keys += [target] if target not in keys else []
+    return " ".join([*keys, forecast_word(words) + "=", words.key(None), "format=", series_word(words)])
+
+
 def forecast_word(words: Wording) -> str:
     """The word that asks a series for a forecast (`at=128`, `bei=128`, `予測=128`), in the reader's language
     (`bot.reader.keywords.FORECAST` reads every language's): the first its speakers would type."""
@@ -113,20 +138,20 @@ def series_example(words: Wording, ungrouped: bool = False) -> str:
     """A measurement series (`bot.reader.series_syntax`) in the reader's format: `v=2,000 8=15,800 16=31,000 64=115,200`
     (ungrouped where two formats read the command, after `lang=`)."""
     number = words.plain if ungrouped else words.number
-    pairs = ((Decimal(8), Decimal(15800)), (Decimal(16), Decimal(31000)), (Decimal(64), Decimal(115200)))
-    return " ".join(["v=" + number(Decimal(2000)), *(f"{words.number(d, 0)}={number(a)}" for d, a in pairs)])
+    return " ".join(["v=" + number(Decimal(2000)),
+                     *(f"{words.number(Decimal(d), 0)}={number(a)}" for d, a in SERIES_EXAMPLE.items())])
 
 
 def _reading_rules(words: Wording) -> str:
     if words.recipient.is_unknown:
         return unknown_format_rule(words)
     rules = words.gettext(
-        "Numbers are read in the {name} format you chose: two thousand is {thousands}, nine tenths {fraction}. "
+        "Numbers are read in the {name} format you chose: two thousand is {thousands}, nine-tenths {fraction}. "
         "Efficiency is a percentage ({percent}) or a fraction; k, M, and G stand for thousand, million, and "
         "billion. For another language and number format, add a language code, such as {lang}."
     ) if words.chosen_format else words.gettext(
-        "Numbers are read the way your Slack language, {name}, writes them: two thousand is {thousands}, nine "
-        "tenths {fraction}. Efficiency is a percentage ({percent}) or a fraction; k, M, and G stand for "
+        "Numbers are read the way your Slack language, {name}, writes them: two thousand is {thousands}, "
+        "nine-tenths {fraction}. Efficiency is a percentage ({percent}) or a fraction; k, M, and G stand for "
         "thousand, million, and billion. For another language and number format, add a language code, such as "
         "{lang}."
     )
@@ -186,14 +211,18 @@ def faq_example(words: Wording, example: FaqExample | None) -> list[str]:
     compare), or the source document's example, said to be one."""
     if example is None:
         d, _v, e = EXAMPLE
-        return [words.gettext("For example, at {efficiency}, {devices} devices work like {speedup} perfect ones.").format(
-            efficiency=words.percent(e), devices=words.number(d, 0), speedup=words.number(d * e))]
+        return [words.gettext("For example, at {efficiency}, {devices} devices do the work of {speedup} perfect "
+                              "ones.").format(efficiency=words.percent(e), devices=words.number(d, 0),
+                                              speedup=words.number(d * e))]
     if example.count == 1:
         return []
+    if example.speedup == words.number(Decimal(1)):  # a lone 1 is a word: "wie ein perfektes", "a single"
+        return [words.gettext("With your numbers: at {efficiency}, {devices} devices do the work of a single perfect "
+                              "one.").format(efficiency=example.efficiency, devices=example.devices)]
     # two or more devices, a plural in every language: the count is the speedup's, as the noun after it inflects
     return [words.ngettext(
-        "With these numbers: at {efficiency}, {devices} devices work like {speedup} perfect one.",
-        "With these numbers: at {efficiency}, {devices} devices work like {speedup} perfect ones.",
+        "With your numbers: at {efficiency}, {devices} devices do the work of {speedup} perfect one.",
+        "With your numbers: at {efficiency}, {devices} devices do the work of {speedup} perfect ones.",
         words.plural_count(example.speedup),
     ).format(efficiency=example.efficiency, devices=example.devices, speedup=example.speedup)]
 
@@ -219,8 +248,8 @@ def _explanations(recipient: Recipient) -> tuple[Block, ...]:
     return (
         section(_("*Why is scaling not linear?*") + "\n" + _(
             "Before every optimizer step, an all-reduce exchanges gradients across all devices and averages them. "
-            "That communication takes longer as the cluster grows (more steps, and more traffic over the slower "
-            "links between nodes), while the useful compute per device stays the same. "
+            "That communication takes longer as the cluster grows (more communication rounds, and more traffic "
+            "over the slower links between nodes), while the useful compute per device stays the same. "
             "Add synchronization barriers and stragglers that hold everyone up, and each extra device contributes "
             "less than the first one did."
         )),
@@ -231,8 +260,8 @@ def _explanations(recipient: Recipient) -> tuple[Block, ...]:
             "stragglers. An efficiency that stays flat as you add devices is the mark of a well-tuned setup."
         )),
         context([_(
-            ":warning: *Limits.* A first-order model: every loss is folded into a single efficiency, whether you give "
-            "it or dpscale works it out. It does not predict that value from interconnect bandwidth, model size, or "
+            ":warning: *Limits.* A first-order model: every source of overhead is folded into a single efficiency, "
+            "whether you give it or dpscale works it out. It does not predict that value from interconnect bandwidth, model size, or "
             "batch size, and efficiency measured at one cluster size does not carry over to another. Pure data parallelism is assumed; pipeline and "
             "tensor parallelism have overheads of their own. Measure efficiency on your own cluster rather than "
             "assuming a number."

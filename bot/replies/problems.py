@@ -7,7 +7,7 @@ from decimal import Decimal
 from functools import lru_cache
 from string import Formatter
 
-from bot.errors import LANGUAGE, MENTION, NUMBER_FORMAT, ErrorCode, UserInputError
+from bot.errors import MENTION, ErrorCode, UserInputError
 from bot.model.calculator import Quantity
 from bot.reader.grammar import Doubt
 from bot.reader.grouping import KEYED
@@ -16,7 +16,8 @@ from bot.reader.languages import LANGUAGES
 from bot.reader.numbers import SPACES
 from bot.reader.recipient import Recipient, RecipientLike, as_recipient
 from bot.replies.blocks import Reply, ReplyKind, code, context, section, warning
-from bot.replies.guide import forecast_word, series_example, series_word, usage_line
+from bot.replies.guide import SERIES_EXAMPLE, command_words, forecast_word, series_example, series_word, usage_line
+from bot.replies.quantity_names import quantity_name
 from bot.replies.readings import ask_reason, options, padded, written_readings
 from bot.replies.series_problems import SERIES_CODES, describe_series_error, in_measurement
 from bot.replies.wording import EXAMPLE, Wording, wording_for
@@ -60,9 +61,9 @@ def _describe_number_error(error: UserInputError, recipient: Recipient, own: Rec
     template = _template(error, words, bool(zero))
     fields: dict[str, Callable[[], object]] = {  # each worked out only where the sentence has its place
         "token": lambda: token,
-        "quantity": lambda: _quantity_name(error.quantity, words),
+        "quantity": lambda: quantity_name(error.quantity, words),
         "limit": lambda: error.high or "",
-        "keys": lambda: code(words.key_list(lang=True)),
+        "keys": lambda: code(command_words(words)),
         "example": lambda: _example(error, words, words.plain if own is not None else words.number),
         "options": lambda: options(error, words, written),
         "hundred": lambda: words.hundred,
@@ -70,6 +71,7 @@ def _describe_number_error(error: UserInputError, recipient: Recipient, own: Rec
         "grouped": lambda: code(words.number(Decimal(2000))),
         "low": lambda: _bound(error.quantity, error.low, words),
         "high": lambda: _bound(error.quantity, error.high, words),
+        "rate": lambda: words.rate(_bound(error.quantity, error.high, words)),  # the ideal throughput it exceeds
     }
     wanted = {name for _, name, _, _ in Formatter().parse(template) if name}
     message = template.format(**zero, **{name: fields[name]() for name in wanted if name in fields})
@@ -92,7 +94,7 @@ def _number_templates(words: Wording) -> dict[ErrorCode, str]:
             "Write the number with the digits 0 to 9, like {example}."
         ),
         ErrorCode.AMBIGUOUS_NUMBER: _(
-            "{token} is ambiguous. Write {options} instead, which read the same in every number format."
+            "{token} is ambiguous. Write {options} instead; both read the same in every number format."
         ),
         ErrorCode.AMBIGUOUS_GROUPING: _(
             "In {token}, I can't tell where one number ends and the next begins. Write numbers without spaces, "
@@ -134,7 +136,7 @@ def _template(error: UserInputError, words: Wording, zero: bool = False) -> str:
         return _("{token} mentions someone, and a command can contain only numbers and the words {keys}. Mention people "
                  "outside the command.")
     if error.code is ErrorCode.AMBIGUOUS_NUMBER and zero:
-        return _("{token} is ambiguous. Write {options} instead, which read the same in every number format (the "
+        return _("{token} is ambiguous. Write {options} instead; both read the same in every number format (the "
                  "final zero keeps {padded} from being read as {other}).")
     if error.code is ErrorCode.UNCLEAR_EFFICIENCY and zero:
         return _("{token} is more than 1, so it cannot be a fraction, and a percentage below {low} needs its "
@@ -167,7 +169,7 @@ def _templates(words: Wording) -> dict[ErrorCode, str]:
             "Too many numbers: devices, throughput, and efficiency are already given, so {token} is one too many."
         ),
         ErrorCode.DUPLICATE_QUANTITY: _("{quantity} is given twice ({token}). Give each value once."),
-        ErrorCode.MISSING_VALUE: _("{token} has no value after it; write it as {example}."),
+        ErrorCode.MISSING_VALUE: _("{token} has no value after it; add one, for example {example}."),
         ErrorCode.NOT_ENOUGH_QUANTITIES: _(
             "Give any three of the four values (devices, per-device throughput, efficiency, actual throughput); "
             "dpscale works out the fourth."
@@ -181,7 +183,7 @@ def _templates(words: Wording) -> dict[ErrorCode, str]:
             "{token}: only the efficiency can be a percentage. {quantity} is a plain number."
         ),
         ErrorCode.ACTUAL_ABOVE_IDEAL: _(
-            "The actual throughput cannot exceed the ideal one ({high}): efficiency would be above {hundred}."
+            "The actual throughput cannot exceed the ideal throughput ({rate}): efficiency would be above {hundred}."
         ),
         **_word_templates(words),
     }
@@ -192,10 +194,10 @@ def _word_templates(words: Wording) -> dict[ErrorCode, str]:
     number no unit places, an efficiency that no reading makes one."""
     _ = words.gettext
     return {
-        ErrorCode.UNKNOWN_LOCALE: _("{token} is not a language I recognize; use a language code such as {example}."),
+        ErrorCode.UNKNOWN_LOCALE: _("{token} is not a language I recognize; use a language code, such as {example}."),
         ErrorCode.UNKNOWN_UNIT: _(
-            "I don't recognize the unit {token}. I expect a number of devices, a throughput per second, and an "
-            "efficiency, as in {example}."
+            "I don't recognize the unit {token}. I expect a device count, a per-device throughput (such as "
+            "samples/s), and an efficiency, as in {example}."
         ),
         ErrorCode.UNPLACED_NUMBER: _(
             "I can't tell what {token} stands for: write {options}, or name each number with a unit, like {example}."
@@ -214,8 +216,8 @@ def _word_templates(words: Wording) -> dict[ErrorCode, str]:
 def _example(error: UserInputError, words: Wording, number: Callable[[Decimal], str]) -> str:
     """What to write instead, as code: for the value the error is about, where it is one of the four, with
     `number` (grouped, or not where two formats read the command)."""
-    if error.code is ErrorCode.UNKNOWN_LOCALE:
-        return code("de-DE")
+    if error.code is ErrorCode.UNKNOWN_LOCALE:  # a language alone, or with its region: what `lang=` reads
+        return _listed(words, "de", "de-DE")
     if error.code is ErrorCode.DEVICES_NOT_WHOLE:
         return code(words.number(EXAMPLE[0], 0))
     if error.code is ErrorCode.AMBIGUOUS_GROUPING:  # the advice is "no spaces inside": so is the example
@@ -233,10 +235,20 @@ def _example(error: UserInputError, words: Wording, number: Callable[[Decimal], 
     if error.code is ErrorCode.MISSING_VALUE:
         keyed = KEYED.match(error.token or "")  # `efficiency=` or `efficiency=%`: `efficiency`
         key = keyed.group(1) if keyed else error.token or ""
+        if key.isdecimal():  # a cluster size of a series (`16=`): its throughput, as the series' example has it
+            return code(f"{key}={number(_series_value(int(key)))}")
         return code(f"{key}={_example_value(error.quantity, words, number) if error.quantity else 'de-DE'}")
+    size = (error.pair or "").partition("=")[0]
+    if size.isdecimal() and error.quantity == Quantity.ACTUAL.value:  # a cluster size's throughput (`16=31,000`)
+        return code(number(_series_value(int(size))))
     if error.quantity in QUANTITY_NAMES:  # a number for one value: an example that fits it (`64` devices)
         return code(_example_value(error.quantity, words, number))
     return _listed(words, number(Decimal("2000")), number(Decimal("0.9")))
+
+
+def _series_value(size: int) -> Decimal:
+    """A cluster throughput for `size` devices: the series example's (`16=31,000`), else one at 90 % efficiency."""
+    return SERIES_EXAMPLE.get(size, size * EXAMPLE[1] * EXAMPLE[2])
 
 
 def _grouped_by_spaces(words: Wording) -> bool:
@@ -271,20 +283,3 @@ def _bound(quantity: str | None, value: str | None, words: Wording) -> str:
     if quantity == Quantity.EFFICIENCY.value:
         return words.percent(number, 2)
     return words.number(number, 2)
-
-
-def _quantity_name(quantity: str | None, words: Wording) -> str:
-    return _quantity_names(words).get(quantity or "") or words.gettext("The value")
-
-
-@lru_cache(maxsize=64)
-def _quantity_names(words: Wording) -> dict[str, str]:
-    _ = words.gettext
-    return {
-        Quantity.DEVICES.value: _("The number of devices"),
-        Quantity.THROUGHPUT.value: _("The per-device throughput"),
-        Quantity.EFFICIENCY.value: _("The scaling efficiency"),
-        Quantity.ACTUAL.value: _("The actual throughput"),
-        LANGUAGE: _("The language"),
-        NUMBER_FORMAT: _("The number format"),
-    }

@@ -71,23 +71,26 @@ def _ask_reasons(words: Wording) -> dict[AskReason, str]:
         ),
         AskReason.REGION: _("The {name} number format you chose is used in countries that read this number "
                             "differently.") if words.chosen_format else
-        _("Your Slack language, {name}, is used in countries that read this number differently."),
+        _("Your Slack language, {name}, is used in countries that read this number differently. You can choose "
+          "your country's number format on dpscale's Home tab."),
         # the format a `lang=` word chose, by its name: the word may have been `idioma=` or `sprache=`
         AskReason.LANG: _("Your own number format and the {name} format of the language you asked for read this "
                           "number differently."),
         AskReason.OTHER_LOCALES: _(
-            "Other Slack languages read it differently, so I'm asking rather than showing a result that could "
-            "be off by a factor of a thousand."
+            "Other Slack languages read it differently, so I'd rather check than show a result that could be "
+            "off by a factor of a thousand."
         ),
         AskReason.NOT_YOURS: _(
             "It is not written in your number format, {name}, and other formats read it differently."
         ),
         AskReason.LOOSE_GROUP: _(
             "Its first group has more than three digits, so the separator after it is either a misplaced thousands "
-            "separator or a decimal separator, and the two readings are a thousand times apart."
+            "separator or a decimal separator, and the two readings differ by a factor of {thousand}."
         ),
     }
-    return {reason: sentence.format(name=escape(words.locale_name)) for reason, sentence in sentences.items()}
+    thousand = words.plain(Decimal(1000))  # ungrouped beside a number whose group mark is in doubt, as notes write them
+    return {reason: sentence.format(name=escape(words.locale_name), thousand=thousand)
+            for reason, sentence in sentences.items()}
 
 
 def _written(value: Decimal, quantity: str | None, words: Wording) -> str:

@@ -172,20 +172,40 @@ def bar(result: Result, figures: Figures, words: Wording) -> str:
     return words.gettext("`{bar}` actual throughput is {share} of ideal").format(bar=drawing, share=figures.efficiency)
 
 
+def _worked(value: Decimal, words: Wording, least: int = 2, solved: bool = False) -> str:
+    """A figure of the worked formula with every decimal it has where it has at most `MAX_GIVEN_DIGITS` (a solved
+    efficiency of 0.78125, so that 64 × 0.78125 = 50 multiplies as shown: 0.7812 did not); beyond that, a `solved`
+    value keeps that many (0.83333333, from which the lines below it multiply out) and a product `least`."""
+    decimals = _given_digits(value, least, MAX_GIVEN_DIGITS + 1)
+    return words.number(value, decimals if decimals <= MAX_GIVEN_DIGITS else MAX_GIVEN_DIGITS if solved else least)
+
+
+def _rounded(value: Decimal) -> bool:
+    """Whether the formula shows `value` rounded: it has more decimals than `MAX_GIVEN_DIGITS`."""
+    return _given_digits(value, 0, MAX_GIVEN_DIGITS + 1) > MAX_GIVEN_DIGITS
+
+
 def formula(result: Result, figures: Figures, words: Wording) -> str:
-    d, v, e = figures.devices, figures.throughput, figures.efficiency_fraction
-    ideal, actual = figures.ideal, figures.actual
+    """The worked formula: given values as the figures show them, a solved one with the digits that make it exact
+    (up to `MAX_GIVEN_DIGITS`), and each product with its digits, or as the figures round it where a factor was
+    rounded, so that every line multiplies as shown."""
+    d, solved = figures.devices, result.solved
+    v = _worked(result.throughput, words, solved=True) if solved is V else figures.throughput
+    e = _worked(result.efficiency, words, 4, solved=True) if solved is E else figures.efficiency_fraction
+    ideal = figures.ideal if solved is V and _rounded(result.throughput) else _worked(result.ideal, words)
+    actual = _worked(result.actual, words)
     ideal_line = f"I = d · v = {d} × {v} = {ideal}"
     actual_line = f"A = I · E = {ideal} × {e} = {actual}"
-    if result.solved is Quantity.EFFICIENCY:
+    if solved is Quantity.EFFICIENCY:
         lines = [ideal_line, f"E = A / I = {actual} / {ideal} = {e} ({figures.efficiency})"]
-    elif result.solved is Quantity.THROUGHPUT:
+    elif solved is Quantity.THROUGHPUT:
         lines = [f"v = A / (d · E) = {actual} / ({d} × {e}) = {v}", ideal_line]
-    elif result.solved is Quantity.DEVICES:
+    elif solved is Quantity.DEVICES:
         lines = [f"d = ⌈A / (v · E)⌉ = ⌈{figures.target or actual} / ({v} × {e})⌉ = {d}", ideal_line, actual_line]
     else:
         lines = [ideal_line, actual_line]
-    lines.append(f"S = d · E = {d} × {e} = {figures.speedup_number}×")
+    speedup = figures.speedup_number if solved is E and _rounded(result.efficiency) else _worked(result.speedup, words)
+    lines.append(f"S = d · E = {d} × {e} = {speedup}×")
     return words.gettext("*The formula with your numbers*") + "\n```" + "\n".join(lines) + "```"
 
 

@@ -148,8 +148,8 @@ def install_pages(default: Locale) -> CallbackOptions:
         logger.warning("installation refused: reason=%s", known_or_length(args.reason, INSTALL_FAILURES))
         if args.reason in ("invalid_state", "missing_state", "invalid_browser"):
             return _page(400, _("Installation link expired"), _(
-                "This installation link has expired or was already used, or it was started in another browser. "
-                "Please start again at {link}.").format(link=again))
+                "This installation link has expired or was already used, or the installation was started in another "
+                "browser. Please start again at {link}.").format(link=again))
         if args.reason == "access_denied":
             return _page(200, _("Installation canceled"), _(
                 "dpscale was not installed. You can start again at {link} whenever you like.").format(link=again))
