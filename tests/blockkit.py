@@ -34,3 +34,21 @@ def assert_within_limits(blocks: list[dict[str, Any]], *, max_blocks: int = MAX_
 def assert_no_broadcast(payload: Any) -> None:
     """No mention, broadcast or channel link that Slack would act on appears anywhere in the payload."""
     assert not BROADCAST.search(json.dumps(payload, ensure_ascii=False))
+
+
+def texts_of(reply: Any) -> list[str]:
+    """The reply's notification text, then every `text` of its blocks (what Slack draws, markup included), in order."""
+    found = [reply.text]
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            if isinstance(node.get("text"), str):
+                found.append(node["text"])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(reply.blocks)
+    return found

@@ -13,6 +13,7 @@ from types import SimpleNamespace
 import pytest
 from babel import Locale
 
+from blockkit import texts_of
 from bot.engine import answer
 from bot.model.calculator import Quantity
 from bot.reader.keywords import forecast_words, keywords
@@ -239,22 +240,6 @@ def test_each_catalog_says_it_as_its_readers_do(tag, text, said, unsaid):
     shown = "\n".join([reply.text, *(str(block) for block in reply.blocks)])
     rendered = render_plain_text(reply)
     full = shown + "\n" + rendered
-    assert said in full or said in _texts(reply), rendered
+    assert said in full or said in "\n".join(texts_of(reply)), rendered
     assert unsaid not in full, rendered
 
-
-def _texts(reply) -> str:
-    """Every `text` of the reply's blocks, as Slack is given it."""
-    found: list[str] = []
-
-    def walk(node) -> None:
-        if isinstance(node, dict):
-            found.extend([node["text"]] if isinstance(node.get("text"), str) else [])
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
-
-    walk(reply.blocks)
-    return "\n".join([reply.text, *found])

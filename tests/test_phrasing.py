@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from blockkit import texts_of
 from bot.engine import answer
 from bot.i18n import shipped_languages
 from bot.reader.numbers import resolve_locale
@@ -26,23 +27,6 @@ NBSP = "\u00a0"
 def test_every_shipped_language_is_read_here():
     assert set(shipped_languages()) == set(TAGS)
 
-
-def _texts(reply) -> list[str]:
-    """Every mrkdwn or plain text the reply's blocks show (what Slack draws, markup included), and its summary."""
-    found = [reply.text]
-
-    def walk(node) -> None:
-        if isinstance(node, dict):
-            if isinstance(node.get("text"), str):
-                found.append(node["text"])
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
-
-    walk(reply.blocks)
-    return found
 
 
 RANGES = {
@@ -157,7 +141,7 @@ def test_no_space_between_two_han_characters(language):
     and Han)."""
     locale = resolve_locale(TAGS[language])
     for command in INPUTS:
-        for text in _texts(answer(command, locale)):
+        for text in texts_of(answer(command, locale)):
             prose = re.sub(r"`[^`]*`", "`…`", text)  # a code span holds the command as typed: `设备数 吞吐量 效率`
             assert not HAN_SPACE_HAN.search(prose), (command, text)
 

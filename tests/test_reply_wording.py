@@ -11,6 +11,7 @@ from decimal import Decimal
 
 import pytest
 
+from blockkit import texts_of
 from bot.engine import answer
 from bot.errors import ErrorCode, UserInputError
 from bot.reader.numbers import resolve_locale
@@ -26,19 +27,7 @@ TAGS = {"en": "en-US", "en_GB": "en-GB", "de": "de-DE", "es": "es-ES", "es_419":
 
 def text_of(reply) -> str:
     """Every text of the reply's blocks, markup included, as Slack is given it."""
-    found = [reply.text]
-
-    def walk(node) -> None:
-        if isinstance(node, dict):
-            found.extend([node["text"]] if isinstance(node.get("text"), str) else [])
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
-
-    walk(reply.blocks)
-    return "\n".join(found)
+    return "\n".join(texts_of(reply))
 
 
 # --- a number asked about, and why ---------------------------------------------------------------------------------
