@@ -2,7 +2,7 @@
 locales' readings are ever mixed up without a question, and no input escapes."""
 
 from collections import Counter
-from decimal import ROUND_HALF_UP, Decimal, localcontext
+from decimal import ROUND_HALF_UP, Context, Decimal, localcontext
 
 from babel.numbers import format_decimal
 from babel.numbers import format_percent as babel_format_percent
@@ -18,6 +18,7 @@ from bot.reader.numbers import (
     SLACK_LOCALES,
     SPACES,
     cldr_style,
+    exact_decimals,
     number_style,
     resolve_locale,
     write_number,
@@ -249,6 +250,19 @@ def test_numbers_are_written_as_babel_writes_them(value, digits, locale):
     written = write_number(value, style, digits)
     assert written == three_decimals_padded(babel, number_style(cldr).decimal, Decimal(written.replace(
         number_style(cldr).group, "").replace(number_style(cldr).decimal, ".")))
+
+
+@given(
+    value=st.decimals(allow_nan=False, allow_infinity=False),
+    least=st.integers(min_value=0, max_value=10),
+    most=st.integers(min_value=0, max_value=12),
+)
+def test_the_decimals_a_value_is_shown_with_are_the_ones_it_has(value, least, most):
+    """Every decimal a given value has, and no more (within the bounds): the worked formula shows 0.78125 whole,
+    and a value of more digits than Decimal's default precision keeps its last one (`normalize` in that precision
+    would round 1000000000000000000000000000.5 to a whole number)."""
+    exponent = value.normalize(Context(prec=1000)).as_tuple().exponent
+    assert exact_decimals(value, least, most) == min(most, max(least, -exponent if exponent < 0 else 0))
 
 
 @given(

@@ -25,8 +25,9 @@ from bot.reader.cldr_numbers import CLDR_NUMBERS
 from bot.reader.min_grouping import is_grouped, min_grouping_digits
 
 __all__ = ["APOSTROPHES", "MINUS_SIGNS", "NARROW_SPACE", "NEIGHBOUR_LOCALES", "NumberStyle", "REGION_MEMBERS",
-           "SLACK_LOCALES", "SPACES", "babel_style", "cldr_style", "distinct_styles", "neighbour_styles",
-           "number_style", "own_styles", "resolve_locale", "slack_styles", "write_number", "write_percent"]
+           "SLACK_LOCALES", "SPACES", "babel_style", "cldr_style", "distinct_styles", "exact_decimals",
+           "neighbour_styles", "number_style", "own_styles", "resolve_locale", "slack_styles", "write_number",
+           "write_percent"]
 
 # Slack locale tags that are not CLDR locales, mapped to the CLDR locale that stands for the same region.
 SLACK_LOCALE_ALIASES = {"es-la": "es_419"}
@@ -183,7 +184,7 @@ def write_number(value: Decimal, style: NumberStyle, max_fraction_digits: int = 
     which half of Slack's locales would read as a thousand times more. A half is rounded up, away from zero, as
     readers and spreadsheets round (78.125 % is 78.13 %), where Decimal's own context rounds it to the even digit.
     """
-    value = value.quantize(_unit(max_fraction_digits), context=_HALF_UP)  # exact now: `format` rounds no more
+    value = value.quantize(_unit(max_fraction_digits), None, _HALF_UP)  # exact now: `format` rounds no more
     if grouping and style.min_grouping > 1:  # 2000, not 2.000, where CLDR's minimum grouping digits say so
         grouping = is_grouped(value, max_fraction_digits, style.grouping[0], style.min_grouping)
     if grouping and style.grouping == (3, 3):
@@ -215,6 +216,20 @@ def _unit(fraction_digits: int) -> Decimal:
 def _spec(fraction_digits: int, grouped: bool) -> str:
     """The format spec for `fraction_digits` decimals, grouped by threes with `,` or not."""
     return f"{',' if grouped else ''}.{fraction_digits}f"
+
+
+def exact_decimals(value: Decimal, least: int, most: int) -> int:
+    """How many decimals show `value` exactly (between `least` and `most`): the first count from `least` on that
+    shifts it to a whole number (cheaper than taking its digits apart with `as_tuple`).
+
+    >>> exact_decimals(Decimal("115200.00"), 2, 8), exact_decimals(Decimal("0.78125"), 2, 8)
+    (2, 5)
+    """
+    for decimals in range(least, most):
+        shifted = value.scaleb(decimals, _HALF_UP)  # its precision is beyond any figure's: the shift is exact
+        if shifted == shifted.to_integral_value():
+            return decimals
+    return most
 
 
 def write_percent(fraction: Decimal, style: NumberStyle, max_fraction_digits: int = 2) -> str:

@@ -216,7 +216,7 @@ def faq_example(words: Wording, example: FaqExample | None) -> list[str]:
                                               speedup=words.number(d * e))]
     if example.count == 1:
         return []
-    if example.speedup == words.number(Decimal(1)):  # a lone 1 is a word: "wie ein perfektes", "a single"
+    if example.speedup == _one(words):  # a lone 1 is a word: "wie ein perfektes", "a single"
         return [words.gettext("With your numbers: at {efficiency}, {devices} devices do the work of a single perfect "
                               "one.").format(efficiency=example.efficiency, devices=example.devices)]
     # two or more devices, a plural in every language: the count is the speedup's, as the noun after it inflects
@@ -225,6 +225,12 @@ def faq_example(words: Wording, example: FaqExample | None) -> list[str]:
         "With your numbers: at {efficiency}, {devices} devices do the work of {speedup} perfect ones.",
         words.plural_count(example.speedup),
     ).format(efficiency=example.efficiency, devices=example.devices, speedup=example.speedup)]
+
+
+@lru_cache(maxsize=64)  # per Wording, one per recipient
+def _one(words: Wording) -> str:
+    """1 as the locale writes it (`1`, `١`)."""
+    return words.number(Decimal(1))
 
 
 def limits_block(recipient: Recipient) -> Block:

@@ -7,6 +7,7 @@ from decimal import Decimal
 from functools import lru_cache
 
 from bot.model.calculator import Quantity, Result
+from bot.reader.numbers import exact_decimals
 from bot.reader.parsing import Note
 from bot.reader.reading import ReadingKind
 from bot.reader.recipient import Recipient
@@ -17,13 +18,6 @@ from bot.replies.wording import Wording, wording_for
 BAR_WIDTH = 20
 MAX_GIVEN_DIGITS = 8  # decimals a given value is shown with, at most
 E, V = Quantity.EFFICIENCY, Quantity.THROUGHPUT
-
-
-def _given_digits(value: Decimal, least: int, most: int) -> int:
-    """How many decimals show `value` exactly (between `least` and `most`)."""
-    exponent = value.normalize().as_tuple().exponent
-    decimals = -exponent if isinstance(exponent, int) and exponent < 0 else 0
-    return min(most, max(least, decimals))
 
 
 @dataclass(frozen=True)
@@ -54,8 +48,8 @@ class Figures:
         the worked formula multiplies the very numbers it shows: 12.345 % is 0.12345, not 0.1234."""
         devices, speedup = words.number(result.devices, 0), words.number(result.speedup)
         solved = result.solved
-        percent_digits = _given_digits(result.efficiency * 100, 2, MAX_GIVEN_DIGITS) if solved is not E else 2
-        throughput_digits = _given_digits(result.throughput, 2, MAX_GIVEN_DIGITS) if solved is not V else 2
+        percent_digits = exact_decimals(result.efficiency * 100, 2, MAX_GIVEN_DIGITS) if solved is not E else 2
+        throughput_digits = exact_decimals(result.throughput, 2, MAX_GIVEN_DIGITS) if solved is not V else 2
         throughput, ideal = words.number(result.throughput, throughput_digits), words.number(result.ideal)
         actual, loss = words.number(result.actual), words.number(result.loss)
         return cls(
@@ -172,17 +166,20 @@ def bar(result: Result, figures: Figures, words: Wording) -> str:
     return words.gettext("`{bar}` actual throughput is {share} of ideal").format(bar=drawing, share=figures.efficiency)
 
 
-def _worked(value: Decimal, words: Wording, least: int = 2, solved: bool = False) -> str:
+def _worked(value: Decimal, shown: str, words: Wording, least: int = 2, solved: bool = False) -> str:
     """A figure of the worked formula with every decimal it has where it has at most `MAX_GIVEN_DIGITS` (a solved
     efficiency of 0.78125, so that 64 × 0.78125 = 50 multiplies as shown: 0.7812 did not); beyond that, a `solved`
-    value keeps that many (0.83333333, from which the lines below it multiply out) and a product `least`."""
-    decimals = _given_digits(value, least, MAX_GIVEN_DIGITS + 1)
-    return words.number(value, decimals if decimals <= MAX_GIVEN_DIGITS else MAX_GIVEN_DIGITS if solved else least)
+    value keeps that many (0.83333333, from which the lines below it multiply out) and a product `least`. `shown`
+    is `value` as the figures write it, with `least` decimals: where those are all it has, that is the figure."""
+    decimals = exact_decimals(value, least, MAX_GIVEN_DIGITS + 1)
+    if decimals == least or (decimals > MAX_GIVEN_DIGITS and not solved):
+        return shown
+    return words.number(value, min(decimals, MAX_GIVEN_DIGITS))
 
 
 def _rounded(value: Decimal) -> bool:
     """Whether the formula shows `value` rounded: it has more decimals than `MAX_GIVEN_DIGITS`."""
-    return _given_digits(value, 0, MAX_GIVEN_DIGITS + 1) > MAX_GIVEN_DIGITS
+    return exact_decimals(value, 0, MAX_GIVEN_DIGITS + 1) > MAX_GIVEN_DIGITS
 
 
 def formula(result: Result, figures: Figures, words: Wording) -> str:
@@ -190,10 +187,10 @@ def formula(result: Result, figures: Figures, words: Wording) -> str:
     (up to `MAX_GIVEN_DIGITS`), and each product with its digits, or as the figures round it where a factor was
     rounded, so that every line multiplies as shown."""
     d, solved = figures.devices, result.solved
-    v = _worked(result.throughput, words, solved=True) if solved is V else figures.throughput
-    e = _worked(result.efficiency, words, 4, solved=True) if solved is E else figures.efficiency_fraction
-    ideal = figures.ideal if solved is V and _rounded(result.throughput) else _worked(result.ideal, words)
-    actual = _worked(result.actual, words)
+    v = _worked(result.throughput, figures.throughput, words, solved=True) if solved is V else figures.throughput
+    e = _worked(result.efficiency, figures.efficiency_fraction, words, 4, solved=True) if solved is E else figures.efficiency_fraction
+    ideal = figures.ideal if solved is V and _rounded(result.throughput) else _worked(result.ideal, figures.ideal, words)
+    actual = _worked(result.actual, figures.actual, words)
     ideal_line = f"I = d · v = {d} × {v} = {ideal}"
     actual_line = f"A = I · E = {ideal} × {e} = {actual}"
     if solved is Quantity.EFFICIENCY:
@@ -204,7 +201,7 @@ def formula(result: Result, figures: Figures, words: Wording) -> str:
         lines = [f"d = ⌈A / (v · E)⌉ = ⌈{figures.target or actual} / ({v} × {e})⌉ = {d}", ideal_line, actual_line]
     else:
         lines = [ideal_line, actual_line]
-    speedup = figures.speedup_number if solved is E and _rounded(result.efficiency) else _worked(result.speedup, words)
+    speedup = figures.speedup_number if solved is E and _rounded(result.efficiency) else _worked(result.speedup, figures.speedup_number, words)
     lines.append(f"S = d · E = {d} × {e} = {speedup}×")
     return words.gettext("*The formula with your numbers*") + "\n```" + "\n".join(lines) + "```"
 
