@@ -27,7 +27,7 @@ from bot.reader.grammar import (
 )
 from bot.reader.grouping import BOUNDARY, KEYED, LABEL, MARKERS
 from bot.reader.keywords import keywords
-from bot.reader.labels import NODES, PER_DEVICE
+from bot.reader.labels import CLUSTER, NODES, PER_DEVICE
 from bot.reader.marking import FILLER
 
 __all__ = ["Attached", "attach"]
@@ -100,11 +100,15 @@ def _names_the_one_after(words: list[str], index: int, label: tuple[str, str], b
     throughput's name with no slash (`처리량`, `吞吐量`), words written before the value they name as often as after
     it, where the number before is named already (`디바이스 64 처리량 2000`) or a percent sign says which; asked where
     nothing does. A CJK key word for devices only where the number before is named (`처리량 2000 디바이스 64`); a
-    unit (`GPUs`, `img/s`, `台`) is always the one before's."""
+    CJK word that says whose a rate is, one device's or the cluster's (`单卡`, `每张`, `各`, `대당`, `总`, `合計`),
+    always where a number follows it, as those languages write it before the rate; a unit (`GPUs`, `img/s`, `台`)
+    is always the one before's."""
     quantity, shown = label
     after = words[index + 1] if index + 1 < len(words) else ""
     if "/" in shown or not is_number(after):
         return False
+    if quantity in (PER, A.value) and _CJK_NAME.match(shown) and shown.casefold() in (*PER_DEVICE, *CLUSTER):
+        return True  # `64 单卡2000`, `每卡 2000`, `总115200`, `대당 2000`: CJK says whose rate before the rate
     if quantity == D.value:  # a CJK key word for devices (`디바이스`, `设备`) names a count after it, not a counter
         return before_named and _CJK_NAME.match(shown) is not None and shown.casefold() in KEYWORDS
     if quantity not in (E.value, V.value):

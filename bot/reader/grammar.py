@@ -194,7 +194,8 @@ ATTACHMENTS: tuple[Row, ...] = (
         ("en-US", "2000 img/s 64 GPUs 90%")),
     Row(Attachment.LABEL_BEFORE_ITS_NUMBER,
         "A label with no number before it names the one after it: `efficiency 90%`, "
-        "`GPU 64개`.", ("en-US", "efficiency 90% 64 GPUs 2000")),
+        "`GPU 64개`; so does a CJK word that says whose a rate is, written before the rate even after a count "
+        "(`64 单卡2000`, `64 대당 2000`, `总115200`).", ("en-US", "efficiency 90% 64 GPUs 2000")),
     Row(Attachment.UNIT_BESIDE_A_UNIT,
         "A unit right after another one of the same number confirms it: `2000 img/s per "
         "GPU`, `actual throughput: 115200`.", ("en-US", "64 GPUs, 2000 img/s each, 90%")),

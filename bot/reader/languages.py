@@ -201,7 +201,8 @@ LANGUAGES: dict[str, Words] = {
         plurals={},
         rate_nouns=("样本", "图像", "图片", "图", "张"), per_second=("秒",),
         percent=(), fillers=("个", "和", "的", "在", "用"),
-        per_device=("各", "每卡", "每张", "每块", "单卡"), cluster=("合计", "总计", "总"),
+        per_device=("各", "每卡", "每张", "每块", "单卡", "每台", "单台", "每台设备", "单设备"),
+        cluster=("合计", "总计", "总"),
         scale={}, device_nouns=(), per=(), on=(), one=(), single=(),
         nodes=()),
     "zh_Hant": Words(
@@ -215,7 +216,8 @@ LANGUAGES: dict[str, Words] = {
         plurals={},
         rate_nouns=("樣本", "影像", "圖片", "圖", "張"), per_second=("秒",),
         percent=(), fillers=("個", "和", "的", "在", "用"),
-        per_device=("各", "每張", "每塊", "單卡"), cluster=("合計", "總計", "總"),
+        per_device=("各", "每張", "每塊", "單卡", "每卡", "每台", "單台", "每台裝置", "單一裝置"),
+        cluster=("合計", "總計", "總"),
         scale={}, device_nouns=(), per=(), on=(), one=(), single=(),
         nodes=()),
 }
