@@ -74,3 +74,18 @@ def test_every_line_of_the_worked_formula_multiplies_as_shown(text, exact):
     lines = [line for line in formula_of(text, "en-US") if "×" in line and "⌈" not in line and "(" not in line]
     assert lines
     assert [line for line in lines if not product_holds(line, exact)] == []
+
+
+@pytest.mark.parametrize(("text", "efficiency", "loss"), [
+    ("64 2000 actual=100000", "78.13%", "21.87%"),  # each rounded on its own: 78.13 % and 21.88 %
+    ("3 1000 actual=1000", "33.33%", "66.67%"),
+    ("8 1000 12.345%", "12.3450%", "87.6550%"),
+    ("64 2000 0.4%", "0.4%", "99.6%"),
+    ("64 2000 99.995%", "99.9950%", "0.005%"),
+    ("64 2000 90%", "90%", "10%"),
+])
+def test_the_efficiency_and_the_loss_add_up_to_a_hundred_percent_as_shown(text, efficiency, loss):
+    shown = render_plain_text(answer(text, resolve_locale("en-US")))
+    assert f"Scaling efficiency{' (calculated)' if 'actual' in text else ''}: {efficiency}" in shown
+    assert f"({loss} of ideal)" in shown
+    assert Decimal(efficiency.rstrip("%")) + Decimal(loss.rstrip("%")) == 100

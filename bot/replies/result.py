@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from functools import lru_cache
 
 from bot.model.calculator import Quantity, Result
@@ -63,7 +63,7 @@ class Figures:
             speedup_number=speedup,
             devices_times=words.times(devices),
             loss=loss,
-            loss_share=words.percent(result.loss / result.ideal),
+            loss_share=_loss_share(result.efficiency, percent_digits, words),
             target=words.number(result.target) if result.target is not None else "",
             count=int(result.devices),
             throughput_rate=words.rate(throughput),
@@ -71,6 +71,16 @@ class Figures:
             ideal_rate=words.rate(ideal),
             loss_rate=words.rate(loss),
         )
+
+
+def _loss_share(efficiency: Decimal, digits: int, words: Wording) -> str:
+    """The loss's share of ideal: 100 % less the efficiency as it is shown (with `digits` decimals, or the two
+    significant ones of a share below 1 %), so that the two add up to 100 %: 78.13 % and 21.87 %, where each
+    rounded on its own gave 21.88 %."""
+    if efficiency and efficiency.adjusted() < -2:
+        digits = max(digits, 1 - (efficiency * 100).adjusted())
+    shown = (efficiency * 100).quantize(Decimal(1).scaleb(-digits), ROUND_HALF_UP)
+    return words.percent((100 - shown) / 100, digits)
 
 
 def build_result_reply(result: Result, notes: tuple[Note, ...], recipient: Recipient, unit: str | None = None) -> Reply:
