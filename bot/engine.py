@@ -134,10 +134,12 @@ def calculate(command: Command) -> Result:
     """Validate and solve; a broken rule is reported with the token the user typed for that value, or, for a
     solved value, with the actual throughput it was solved from (every inverse question gives one)."""
     try:
-        return solve(make_scenario(**command.values))
+        result = solve(make_scenario(**command.values))
     except UserInputError as error:
         if error.value is not None and Quantity.ACTUAL in command.tokens:
             raise replace(error, cause=Quantity.ACTUAL.value, token=command.tokens[Quantity.ACTUAL]) from None
         if error.token is None and error.quantity is not None:
             raise replace(error, token=command.tokens.get(Quantity(error.quantity))) from None
         raise
+    # a throughput named as a target (`target=7000`) is what the solved efficiency or throughput must reach
+    return replace(result, target=result.actual) if command.aimed and result.target is None else result

@@ -9,8 +9,12 @@ from decimal import Decimal
 import pytest
 
 from bot.engine import answer
+from bot.model.calculator import Quantity
 from bot.reader.numbers import number_style, resolve_locale, write_number, write_percent
+from bot.reader.recipient import Recipient
 from bot.replies import render_plain_text
+from bot.replies.guide import target_key
+from bot.replies.wording import wording_for
 
 TAGS = ["en-US", "en-GB", "de-DE", "es-ES", "es-LA", "fr-FR", "it-IT", "ja-JP", "ko-KR", "pt-BR", "zh-CN", "zh-TW"]
 
@@ -89,3 +93,24 @@ def test_the_efficiency_and_the_loss_add_up_to_a_hundred_percent_as_shown(text, 
     assert f"Scaling efficiency{' (calculated)' if 'actual' in text else ''}: {efficiency}" in shown
     assert f"({loss} of ideal)" in shown
     assert Decimal(efficiency.rstrip("%")) + Decimal(loss.rstrip("%")) == 100
+
+
+@pytest.mark.parametrize("tag", TAGS)
+def test_an_efficiency_solved_for_a_target_is_the_one_needed_and_a_measured_one_is_measured(tag):
+    """`target=7000` (`ziel=`, `cible=`, `目标=`) asks what it takes: the efficiency needed, with no advice to measure
+    again; `actual=7000` (`ist=`, `実効=`) is a measurement."""
+    words = wording_for(Recipient.parse(tag))
+    D, V, A = Quantity.DEVICES, Quantity.THROUGHPUT, Quantity.ACTUAL
+    needed = words.gettext("Scaling efficiency needed: {efficiency}").format(efficiency=words.percent(Decimal("0.875")))
+    measured = words.gettext("Measured scaling efficiency: {efficiency}").format(
+        efficiency=words.percent(Decimal("0.875")))
+    advice = words.ngettext(
+        ":information_source: This efficiency holds for {devices} device. It usually drops as devices are "
+        "added, so measure again at other sizes.",
+        ":information_source: This efficiency holds for {devices} devices. It usually drops as devices are "
+        "added, so measure again at other sizes.", 8).format(devices="8").split(" ", 1)[1]  # as plain text shows it
+    given = f"{words.key(D)}8 {words.key(V)}1000 "
+    aimed = render_plain_text(answer(f"{given}{target_key(words)}7000", resolve_locale(tag)))
+    taken = render_plain_text(answer(f"{given}{words.key(A)}7000", resolve_locale(tag)))
+    assert needed != measured and aimed.splitlines()[0] == needed and advice not in aimed
+    assert taken.splitlines()[0] == measured and advice in taken

@@ -101,7 +101,7 @@ class Result:
     ideal: Decimal
     speedup: Decimal
     loss: Decimal
-    target: Decimal | None = None  # the throughput asked for, when devices were solved and rounded up
+    target: Decimal | None = None  # the throughput asked for: named as a target, or the one devices were solved for
 
 
 def solve(scenario: Scenario) -> Result:

@@ -35,6 +35,13 @@ CONFLICTS_REFUSED = {
 }
 
 
+# each language's word for a target throughput, an actual-throughput key (`target=200000`, `ziel=200.000`): the help's
+# target example shows it, and a result solved from it says what is needed, not what was measured
+TARGET_KEYS = {"en": "target", "de": "ziel", "fr": "cible", "es": "objetivo", "it": "obiettivo", "pt": "meta",
+               "ja": "目標", "ko": "목표", "zh_Hans": "目标", "zh_Hant": "目標"}
+TARGET_WORDS = frozenset(TARGET_KEYS.values())
+
+
 def word_list(catalog: str) -> str:
     """The word list for a catalog name: `pt_BR` → `pt`, `es_419` → `es`, `en_GB` → `en`."""
     return catalog if catalog in WORDS else catalog.split("_")[0] if catalog.split("_")[0] in WORDS else "en"

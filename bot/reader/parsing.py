@@ -27,7 +27,7 @@ from bot.reader.evidence import clue_marks
 from bot.reader.folding import folded, has_numeral
 from bot.reader.grammar import GrammarRow, read_label
 from bot.reader.grouping import LABEL, join_space_groups, split_keyed
-from bot.reader.keywords import forecast_words, help_words, keywords
+from bot.reader.keywords import TARGET_WORDS, forecast_words, help_words, keywords
 from bot.reader.marking import has_words, mark_words
 from bot.reader.numbers import SPACES, resolve_locale
 from bot.reader.placing import POSITIONAL_ORDER, Word, placed_values
@@ -66,6 +66,7 @@ class Command:
     wants_help: bool = False
     unit: str | None = None  # the throughput's unit word as typed (`tokens/s`), which the reply keeps
     grammar: tuple[GrammarRow, ...] = ()  # the rows of `bot.reader.grammar` that decided where its labelled numbers go
+    aimed: bool = False  # the cluster's throughput was named as a target (`target=`, `ziel=`), not as measured
 
 
 def parse_command(text: str, recipient: RecipientLike) -> Command:
@@ -112,7 +113,8 @@ def parse_words(words: list[str], recipient: Recipient) -> Command:
     evidence = clues + "".join(value_marks(quantity, raw, reader) for quantity, raw in placed.items())
     for quantity, raw in placed.items():
         readings[quantity] = read_value(quantity, raw, reader, evidence)
-    return _command_from(readings, recipient, attached.unit if attached else None, tuple(rows))
+    aimed = any(each.key in TARGET_WORDS and each.quantity is Quantity.ACTUAL for each in keyed)  # `target=200000`
+    return _command_from(readings, recipient, attached.unit if attached else None, tuple(rows), aimed)
 
 
 def _take_locale_override(words: list[str]) -> Locale | None:
@@ -161,7 +163,7 @@ def _split_key(word: str, typed: str = "") -> Word:
 
 def _command_from(
     readings: dict[Quantity, tuple[Reading, Bare | None]], recipient: Recipient, unit: str | None = None,
-    grammar: tuple[GrammarRow, ...] = (),
+    grammar: tuple[GrammarRow, ...] = (), aimed: bool = False,
 ) -> Command:
     notes = tuple(
         Note(quantity, reading, bare_one=bare is Bare.ONE)
@@ -170,7 +172,8 @@ def _command_from(
     )
     values = {quantity: reading.value for quantity, (reading, _) in readings.items()}
     tokens = {quantity: reading.token for quantity, (reading, _) in readings.items()}
-    return Command(recipient=recipient, values=values, tokens=tokens, notes=notes, unit=unit, grammar=grammar)
+    return Command(recipient=recipient, values=values, tokens=tokens, notes=notes, unit=unit, grammar=grammar,
+                   aimed=aimed)
 
 
 class FieldErrors(Exception):

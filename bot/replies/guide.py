@@ -10,7 +10,7 @@ from decimal import Decimal
 from functools import lru_cache
 
 from bot.model.calculator import Quantity
-from bot.reader.keywords import word_list
+from bot.reader.keywords import TARGET_KEYS, word_list
 from bot.reader.languages import LANGUAGES
 from bot.reader.recipient import Recipient, RecipientLike, as_recipient
 from bot.replies.blocks import DIVIDER, Block, Reply, ReplyKind, code, context, escape, header, section
@@ -19,7 +19,6 @@ from bot.replies.wording import EXAMPLE, Wording, wording_for
 # the series the help and the errors show: cluster sizes and their throughputs, one device at 2,000 samples/s
 SERIES_EXAMPLE = {8: Decimal(15800), 16: Decimal(31000), 64: Decimal(115200)}
 # the word each language's table (`bot.reader.languages`, actual throughput) has for a target throughput
-TARGET_KEYS = {"en": "target", "de": "ziel", "fr": "cible", "es": "objetivo", "it": "obiettivo", "pt": "meta"}
 
 
 @lru_cache(maxsize=64)

@@ -74,11 +74,9 @@ class Figures:
 
 
 def _loss_share(efficiency: Decimal, digits: int, words: Wording) -> str:
-    """The loss's share of ideal: 100 % less the efficiency as it is shown (with `digits` decimals, or the two
-    significant ones of a share below 1 %), so that the two add up to 100 %: 78.13 % and 21.87 %, where each
-    rounded on its own gave 21.88 %."""
-    if efficiency and efficiency.adjusted() < -2:
-        digits = max(digits, 1 - (efficiency * 100).adjusted())
+    """The loss's share of ideal, 100 % less the efficiency as shown (`Wording.percent`'s digits): 78.13 % beside
+    21.87 %, where each rounded on its own gave 21.88 %."""
+    digits = max(digits, 1 - (efficiency * 100).adjusted()) if efficiency and efficiency.adjusted() < -2 else digits
     shown = (efficiency * 100).quantize(Decimal(1).scaleb(-digits), ROUND_HALF_UP)
     return words.percent((100 - shown) / 100, digits)
 
@@ -104,6 +102,8 @@ def build_result_reply(result: Result, notes: tuple[Note, ...], recipient: Recip
 
 def headline(result: Result, figures: Figures, words: Wording) -> str:
     _ = words.gettext
+    if result.solved is Quantity.EFFICIENCY and result.target is not None:  # `target=7000`: what it takes
+        return _("Scaling efficiency needed: {efficiency}").format(efficiency=figures.efficiency)
     if result.solved is Quantity.EFFICIENCY:
         return _("Measured scaling efficiency: {efficiency}").format(efficiency=figures.efficiency)
     if result.solved is Quantity.DEVICES:
@@ -254,7 +254,7 @@ def model_notes(result: Result, figures: Figures, words: Wording) -> list[str]:
     notes = []
     if result.devices == 1 and result.efficiency < 1:
         notes.append(single_device_note(result, figures, words))
-    if result.solved is Quantity.EFFICIENCY and result.devices > 1:
+    if result.solved is Quantity.EFFICIENCY and result.devices > 1 and result.target is None:  # a measured one
         notes.append(words.ngettext(
             ":information_source: This efficiency holds for {devices} device. It usually drops as devices are "
             "added, so measure again at other sizes.",
