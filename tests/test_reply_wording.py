@@ -148,7 +148,7 @@ FAQ = {  # the all-reduce comes before the optimizer step; what grows with the c
               "demora mais à medida que o cluster cresce (mais rodadas de comunicação e mais tráfego pelos links mais "
               "lentos"),
     "zh_Hans": ("之后优化器才能更新参数", "集群越大，这部分通信耗时越长（通信轮次更多，跨节点慢速链路上的流量也更多）"),
-    "zh_Hant": ("最佳化器才能更新參數", "叢集越大，這部分通訊耗時越長（通訊輪次更多，跨節點的較慢鏈路上的流量也更多）"),
+    "zh_Hant": ("最佳化器才能更新參數", "叢集越大，這部分通訊耗時越長（通訊輪次更多，跨節點較慢鏈路上的流量也更多）"),
 }
 
 
@@ -268,7 +268,7 @@ BETWEEN = {  # `at=24` between 16 and 32 measured: interpolated, not extrapolate
     "it": "(non misurata: interpolata tra le dimensioni qui sopra)", "ja": "上の規模の間で内挿した値）*",
     "ko": "(측정값이 아니라 위의 규모 사이에서 내삽한 값입니다)",
     "pt_BR": "(não medida: interpolada entre os tamanhos acima)",
-    "zh_Hans": "（非实测，由上面的规模内插）*", "zh_Hant": "（非實測，由上方的規模內插）*",
+    "zh_Hans": "（非实测，在上表各规模之间内插）*", "zh_Hant": "（非實測，在上表各規模之間內插）*",
 }
 SERIES = "v=2000 8=15800 16=31000 32=59000"
 EXTENDS = ("A forecast extends the measured trend of e to a size you did not measure, and accounts for nothing else: "
