@@ -186,7 +186,7 @@ def test_an_expired_install_link_says_the_installation_was_started_in_another_br
 
 NATIVE = [  # (Slack locale, command, what the reply says, what it no longer says)
     ("de-DE", "64 2000 1,5", "1,5` ist größer als 1 und kann daher kein Anteil sein", "Dezimalzahl"),
-    ("de-DE", "64 2000 90", "Eindeutig ist es als Anteil (`0,9`) oder mit Prozentzeichen.", "Eindeutig schreibst du"),
+    ("de-DE", "64 2000 90", "Eindeutig wird es als Anteil (`0,9`) oder mit Prozentzeichen (90\u00a0%).", "Eindeutig schreibst du"),
     ("de-DE", "64 2000 90 %", "Straggler (langsame Geräte, auf die alle anderen warten). Deshalb", "sodass jedes"),
     ("de-DE", "durchsatz=2000 effizienz=90% ist=200000", "dass die Effizienz auch bei dieser Größe 90\u00a0% beträgt",
      "bei dieser Größe bei"),

@@ -60,7 +60,7 @@ def test_results_are_written_in_the_readers_locale(locale, text, shown):
         ("en-US", "64 2000 90", "I read 90 as a percentage: 90%."),
         # the fraction it suggests is the user's own value, not a fixed 0.9
         ("en-US", "64 2000 95", "I read 95 as a percentage: 95%. To be explicit, write a fraction such as 0.95"),
-        ("de-DE", "64 2000 12,5", "Eindeutig ist es als Anteil (0,125) oder mit Prozentzeichen."),
+        ("de-DE", "64 2000 12,5", "Eindeutig wird es als Anteil (0,125) oder mit Prozentzeichen (12,5\u00a0%)."),
         # the value read, every decimal of it: not cut to 0 at six decimals
         ("de-DE", "64 0.0000001 90 %",
          "0.0000001 ist nicht in deinem Zahlenformat geschrieben; ich habe es als 0,0000001 gelesen."),
