@@ -200,8 +200,8 @@ def test_the_faq_example_inflects_the_perfect_devices_by_the_speedup(language):
 ROUNDED = {  # one device worked out: what it delivers holds only with the efficiency given
     "en": "Rounded up to one whole device; with these figures it delivers",
     "en_GB": "Rounded up to one whole device; with these figures it delivers",
-    "de": "Auf ein ganzes Gerät aufgerundet; mit diesen Werten liefert es", "es": "; con estas cifras, alcanza",
-    "es_419": "; con estas cifras, alcanza", "fr": "avec ces chiffres.", "it": "; con questi numeri fornisce",
+    "de": "Auf ein ganzes Gerät aufgerundet; mit diesen Werten liefert es", "es": ", que con estas cifras alcanza",
+    "es_419": ", que con estas cifras alcanza", "fr": "avec ces chiffres.", "it": "; con questi numeri fornisce",
     "ja": "入力した値で計算すると、1台での実効スループットは", "ko": "입력한 수치대로라면 실제 처리량은",
     "pt_BR": "com estes números.", "zh_Hans": "；按这些数值，这台设备可提供", "zh_Hant": "；依這些數值，這台裝置可提供",
 }
