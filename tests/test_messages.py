@@ -416,7 +416,7 @@ def test_a_list_of_examples_is_separated_as_the_replys_language_separates_a_list
         ("en-US", "64 2000 1.5", ["1.5 is more than 1", "below 10%", "write 1.5%", "like 0.9"]),
         ("fr-FR", "64 2000 1,5", ["1,5 est supérieur à 1", "1,5\u00a0%", "0,9"]),
         ("en-US", "64 2000 90% <@U123ABC>", ["<@U123ABC> mentions someone", "devices="]),
-        ("ja-JP", "64 2000 90% @anna", ["@anna は誰かへのメンションです"]),
+        ("ja-JP", "64 2000 90% @anna", ["@anna はメンションです"]),
         ("en-US", "64 20 00 90%", ["In 20 00, I can't tell where one number ends"]),
         ("en-US", "64 012 90%", ["In 64 012, I can't tell"]),
     ],

@@ -194,7 +194,7 @@ def test_japanese_choices_keep_a_space_beside_the_ideographic_comma():
         "`format=de-DE`, `format=en-US`, or `format=fr-FR`")  # a Latin comma needs none
 
 
-SEPARATORS = {"fr": "\u202f; ", "ja": "、", "zh_Hans": "；", "zh_Hant": "；"}
+SEPARATORS = {"fr": "\u202f; ", "ja": "、", "ko": " / ", "zh_Hans": "；", "zh_Hant": "；"}
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
