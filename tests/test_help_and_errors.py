@@ -186,7 +186,8 @@ def test_an_expired_install_link_says_the_installation_was_started_in_another_br
 
 NATIVE = [  # (Slack locale, command, what the reply says, what it no longer says)
     ("de-DE", "64 2000 1,5", "1,5` ist größer als 1 und kann daher kein Anteil sein", "Dezimalzahl"),
-    ("de-DE", "64 2000 90", "Eindeutig wird es als Anteil (`0,9`) oder mit Prozentzeichen (90\u00a0%).", "Eindeutig schreibst du"),
+    ("de-DE", "64 2000 90", "Eindeutig wird es als Anteil (`0,9`) oder mit Prozentzeichen (90\u00a0%).",
+     "Eindeutig schreibst du"),
     ("de-DE", "64 2000 90 %", "Straggler (langsame Geräte, auf die alle anderen warten). Deshalb", "sodass jedes"),
     ("de-DE", "durchsatz=2000 effizienz=90% ist=200000", "dass die Effizienz auch bei dieser Größe 90\u00a0% beträgt",
      "bei dieser Größe bei"),
@@ -206,8 +207,8 @@ NATIVE = [  # (Slack locale, command, what the reply says, what it no longer say
     ("es-LA", "64 2000 90% 5", "Sobran números: ya indicaste dispositivos", "ya tienes"),
     ("pt-BR", "64 2000 90%", "Throughput perdido: 12.800 amostras/s", "Perda de escalabilidade"),
     ("ja-JP", "64 2000 90%", "` 実効スループットは理想の90%です", "実効値"),
-    ("ja-JP", "64 2000 90%", "今回の数値では、効率90%の64台が、単体の性能をそのまま発揮するデバイス57.6台分の働きをします。",
-     "として働きます"),
+    ("ja-JP", "64 2000 90%",
+     "今回の数値では、効率90%の64台が、単体の性能をそのまま発揮するデバイス57.6台分の働きをします。", "として働きます"),
     ("ja-JP", "デバイス=64 効率=90% 実効=115200", "デバイスあたりに必要なスループット：2,000サンプル/秒",
      "必要なデバイスあたり"),
     ("ja-JP", "64 2000 90% 予測=128", "` を使うには、スケーリング測定の値が必要です。", "で予測を求めるには"),
