@@ -40,6 +40,7 @@ class Grouping(StrEnum):
     NUMBERS_BEFORE_THE_PERCENTAGE = "numbers_before_the_percentage"
     GROUP_THAT_STANDS_ALONE = "group_that_stands_alone"
     ONE_NUMBER_TOO_MANY = "one_number_too_many"
+    MYRIAD_REST_LEFT_APART = "myriad_rest_left_apart"
 
 
 @dataclass(frozen=True)
@@ -72,4 +73,6 @@ QUESTIONS: tuple[Question, ...] = (
     Question(G.GROUP_THAT_STANDS_ALONE, "for a reader who does not group digits with spaces, the one way joins two "
              "groups of three that could each stand alone", ("en-US", "128 310 82 80%")),
     Question(G.ONE_NUMBER_TOO_MANY, "one number too many, named", ("en-US", "64 2000 90% 5")),
+    Question(G.MYRIAD_REST_LEFT_APART, "the one way leaves apart a count of myriads and the rest that Korean spacing "
+             "writes after it (`1만 2천`, one number, 12 000)", ("ko-KR", "1만 2천 90%")),
 )
