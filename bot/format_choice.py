@@ -120,7 +120,8 @@ def build_format_blocks(current: str | None, recipient: RecipientLike) -> list[d
     options = [follow, *([chosen] if chosen is not follow and chosen not in offered else []), *offered]
     select = {"type": "static_select", "action_id": SELECT_ACTION, "options": options, "initial_option": chosen}
     explanation = _("How you write numbers, whatever language you read Slack in. Replies stay in your Slack "
-                    "language; `format=de-DE` in a command sets it too, and `format=slack` clears it.")
+                    "language. You can also set the format with `format=de-DE` in a command, and clear it with "
+                    "`format=slack`.")
     return [
         {"type": "section", "block_id": SELECT_BLOCK,
          "text": {"type": "mrkdwn", "text": "*" + _("Your number format") + "*"}, "accessory": select},

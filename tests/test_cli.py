@@ -42,7 +42,7 @@ def test_console_script_runs_as_a_module():
 def test_cli_with_an_unknown_locale_asks_about_numbers_slack_locales_read_differently(capsys):
     assert main(["64 2.000 90 %", "--locale", "unknown"]) == 2
     err = capsys.readouterr().err
-    assert "Write 2 or 2000 instead" in err and "Slack didn't tell me your number format in time" in err
+    assert "Write 2 or 2000 instead" in err and "Slack hasn't told me your number format yet" in err
     assert main(["64 2000 90 %", "--locale", "unknown"]) == 0
     assert "115\u202f200 samples/s" in capsys.readouterr().out
 

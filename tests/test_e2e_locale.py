@@ -59,7 +59,7 @@ def test_when_slack_cannot_tell_the_locale_a_number_locales_read_differently_is_
         # a hanging lookup goes on in its thread, heard should Slack answer later; the request stopped waiting
         assert server.wait_for_log("users.info did not answer within" if behaviour == "hang" else "users.info failed")
     text = assert_never_wrong(doubtful)
-    assert ASKED["en"] in text and "Slack didn't tell me your number format in time" in text
+    assert ASKED["en"] in text and "Slack hasn't told me your number format yet" in text
     assert f"115{NNBSP}200 samples/s" in assert_never_wrong(clear)  # read alike everywhere: computed
     assert "locale=en_US@unknown" in server.output()
 

@@ -110,14 +110,15 @@ def test_noise_widens_the_range(sizes, e, noise):
 def test_two_sizes_make_a_weak_forecast_and_the_reply_says_why():
     reply = answer("v=2000 8=15800 64=115200 at=128", resolve_locale("en-US"))
     text = "\n".join(b["text"]["text"] for b in reply.blocks if b["type"] == "section")
-    assert ":warning: This forecast is weak: with two sizes measured, any two-parameter model fits them exactly" in text
+    assert ":warning: This forecast is unreliable: with two sizes measured, any two-parameter model fits them " \
+           "exactly" in text
     assert "times the largest size measured" not in text
 
 
 def test_eight_times_beyond_the_largest_size_is_a_weak_forecast_and_the_reply_says_why():
     reply = answer("v=2000 8=15800 16=31000 64=115200 at=512", resolve_locale("en-US"))
     text = "\n".join(b["text"]["text"] for b in reply.blocks if b["type"] == "section")
-    assert (":warning: This forecast is weak: 512 devices is 8 times the largest size measured (64), "
+    assert (":warning: This forecast is unreliable: 512 devices is 8 times the largest size measured (64), "
             "and small errors in e grow large that far out.") in text
     assert "with two sizes measured" not in text
     assert forecast(analyse(D(2000), [(D(8), D(15800)), (D(16), D(31000)), (D(64), D(115200))]), 256).weak == ()

@@ -108,12 +108,12 @@ def test_the_limits_fold_every_source_of_overhead_not_every_loss(language):
 
 
 CHECKED = {  # a number read two ways: the reply asks nothing, it asks the user to write one of two forms
-    "en-US": "2.000 is ambiguous. Write 2 or 2000 instead; both read the same in every number format. Other Slack "
-             "languages read it differently, so I'd rather check than show a result that could be off by a factor of "
-             "a thousand.",
-    "en-GB": "2.000 is ambiguous. Write 2 or 2000 instead; both read the same in every number format. Other Slack "
-             "languages read it differently, so I'd rather check than show a result that might be out by a factor "
-             "of a thousand.",
+    "en-US": "2.000 is ambiguous. Write 2 or 2000 instead: either one reads the same in every number format. "
+             "Other Slack languages read it differently, so I'd rather ask than show a result that could be off by a "
+             "factor of a thousand.",
+    "en-GB": "2.000 is ambiguous. Write 2 or 2000 instead: either one reads the same in every number format. "
+             "Other Slack languages read it differently, so I'd rather ask than show a result that might be out by a "
+             "factor of a thousand.",
     "fr-FR": "je préfère vous demander de préciser plutôt que de risquer un résultat mille fois trop grand",
     "it-IT": "preferisco chiederti di precisare piuttosto che mostrare un risultato",
 }

@@ -306,7 +306,7 @@ def test_buttons_and_the_edit_form_follow_the_language_a_lang_word_chose(server,
     assert "`2000` oder `0,9`" in json.dumps(view["blocks"], ensure_ascii=False)  # read in two formats: ungrouped
 
 
-UNKNOWN_NOTE = "Slack didn't tell me your language in time, so this answer is in English"
+UNKNOWN_NOTE = "Slack hasn't told me your language yet, so this answer is in English"
 
 
 @pytest.mark.slow  # over 1 s: left out of the fast loop

@@ -86,17 +86,17 @@ def test_a_number_written_as_dpscale_writes_it_carries_no_reading_note(locale, t
 @pytest.mark.parametrize(
     ("locale", "text", "question"),
     [
-        ("en-US", "64 2.000 90%", "2.000 is ambiguous. Write 2 or 2000 instead; both read "
+        ("en-US", "64 2.000 90%", "2.000 is ambiguous. Write 2 or 2000 instead: either one reads "
                                   "the same in every number format. Other Slack languages read it differently, so I'd "
-                                  "rather check than show a result that could be off by a factor of a thousand."),
+                                  "rather ask than show a result that could be off by a factor of a thousand."),
         ("de-DE", "64 2,000 90 %", "2,000 lässt sich unterschiedlich lesen. Schreibe stattdessen 2 oder 2000; beide "
                                    "sind in jedem Zahlenformat eindeutig."),
         ("fr-FR", "64 2.000 90 %", "n’est pas écrit dans votre format de nombres, «\u202ffrançais (France)\u202f»"),
         ("es-LA", "64 2.000 90%", "se usa en países que leen este número de forma distinta"),
         ("en-US", "64 2,000 90% lang=de", "Dein eigenes Zahlenformat und das Format „Deutsch“ der gewählten "
                                            "Sprache lesen diese Zahl unterschiedlich."),
-        ("en-US@unknown", "64 2.000 90%", "Slack didn't tell me your number format in time"),
-        ("en-US", "64 1.500 90%", "Write 1.5 or 1500 instead;"),
+        ("en-US@unknown", "64 2.000 90%", "Slack hasn't told me your number format yet"),
+        ("en-US", "64 1.500 90%", "Write 1.5 or 1500 instead:"),
         ("en-US", "64 2000 1.500%", None),  # 1500 % is impossible: not offered, 1.5 % is read
     ],
 )
@@ -415,7 +415,7 @@ def test_a_list_of_examples_is_separated_as_the_replys_language_separates_a_list
         ("de-DE", "64 2000.000 90 %", ["2000.000", "2000", "2000000", "Faktor 1000"]),
         ("en-US", "64 2000 1.5", ["1.5 is more than 1", "below 10%", "write 1.5%", "like 0.9"]),
         ("fr-FR", "64 2000 1,5", ["1,5 est supérieur à 1", "1,5\u00a0%", "0,9"]),
-        ("en-US", "64 2000 90% <@U123ABC>", ["<@U123ABC> mentions someone", "devices="]),
+        ("en-US", "64 2000 90% <@U123ABC>", ["<@U123ABC> is a mention", "devices="]),
         ("ja-JP", "64 2000 90% @anna", ["@anna はメンションです"]),
         ("en-US", "64 20 00 90%", ["In 20 00, I can't tell where one number ends"]),
         ("en-US", "64 012 90%", ["In 64 012, I can't tell"]),

@@ -60,7 +60,7 @@ def test_a_bare_percentage_below_ten_is_told_it_needs_its_sign():
 
 
 @pytest.mark.parametrize(("tag", "text", "said"), [
-    ("en-US@unknown", "64 2.000 90%", "Slack didn't tell me your number format in time, and not all of Slack's "
+    ("en-US@unknown", "64 2.000 90%", "Slack hasn't told me your number format yet, and not all of Slack's "
                                       "languages read this number the same way."),
     ("en-US", "64 2000,000 90%", "Its first group has more than three digits, so the separator after it is either a "
                                  "misplaced thousands separator or a decimal separator"),
@@ -367,5 +367,5 @@ def test_a_message_from_an_app_is_not_named_as_a_persons(language):
             assert case != "filled" or notes[0] != person, notes  # "Slack didn't tell me their number format"
             assert not re.search("님|さん|pessoa", notes[0]), notes  # words a person takes, not an app
             if len(notes) > 1:  # the question about `2,000`: why Slack gave no format is said of the app already
-                assert words.gettext("Slack didn't tell me your number format in time, and not all of Slack's "
+                assert words.gettext("Slack hasn't told me your number format yet, and not all of Slack's "
                                      "languages read this number the same way.") not in notes[1], notes

@@ -125,7 +125,7 @@ def test_the_unknown_readers_channel_reply_asks_what_any_format_could_misread_an
     it (ISO 80000-1 spaces) and, read for a reader whose format is unknown, a `2,000` is asked about, where a
     channel reply to an English user reads it as 2000."""
     asked = mention_answer(app, slack_api, "64 2,000 90%", "UNONE", 1)
-    assert "`2,000` is ambiguous" in asked and "Slack didn't tell me your number format" in asked
+    assert "`2,000` is ambiguous" in asked and "Slack hasn't told me your number format" in asked
     clear = mention_answer(app, slack_api, "64 2000 90%", "UNONE", 2)
     assert f"115{NNBSP}200 samples/s" in clear and "115,200" not in clear
     german = mention_answer(app, slack_api, "64 2.000 90 %", "UDE", 3)  # a known reader's own format, beside it

@@ -101,7 +101,8 @@ FORMER_SINGLE = ("no single efficiency", "keiner einzelnen Effizienz", "con ning
                  "nessuna efficienza", "com nenhuma eficiência", "どの効率でも", "어떤 효율로도", "任何效率都无法",
                  "任何效率都無法")
 SLOWER = ":warning: The speedup falls as devices are added (↓): {steps}. The added devices made the cluster slower: " \
-         "communication or contention costs more than they contribute; look for a saturated link or switch."
+         "the extra communication or contention costs more than the added devices contribute. Look for a saturated " \
+         "link or switch."
 
 
 @pytest.mark.parametrize("tag", SLACK_LOCALES)

@@ -229,11 +229,11 @@ def test_no_slack_command_is_left_in_the_terminals_help(language, capsys):
 
 
 SERIES_NOTE = (":books: To learn what scaling efficiency is, why it drops as a cluster grows, and how to improve "
-               "it, click *Explanations* under a private result or open dpscale's Home tab. These figures hold only at "
-               "the sizes measured; nothing is extrapolated.")
+               "it, click *Explanations* under a result only you can see, or open dpscale's Home tab. These figures "
+               "hold only at the sizes measured; nothing is extrapolated.")
 FORECAST_NOTE = (":books: To learn what scaling efficiency is, why it drops as a cluster grows, and how to improve "
-                 "it, click *Explanations* under a private result or open dpscale's Home tab. The table's figures hold "
-                 "at the sizes measured; only the forecast is extrapolated.")
+                 "it, click *Explanations* under a result only you can see, or open dpscale's Home tab. The table's "
+                 "figures hold at the sizes measured; only the forecast is extrapolated.")
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -111,7 +111,7 @@ def _supported(trend: SerialTrend, words: Wording) -> str:
 def _weakness(reason: Weakness, cast: Forecast, words: Wording) -> str:
     _ = words.gettext
     if reason is Weakness.FEW_SIZES:
-        return _("This forecast is weak: with two sizes measured, any two-parameter model fits them exactly; "
+        return _("This forecast is unreliable: with two sizes measured, any two-parameter model fits them exactly; "
                  "measure three or more to tell the models apart.")
     ratio = Fraction(cast.devices, cast.largest)
     shown = _ratio(ratio)
@@ -120,14 +120,14 @@ def _weakness(reason: Weakness, cast: Forecast, words: Wording) -> str:
               "largest": words.number(Decimal(cast.largest), 0)}
     if Fraction(shown) == ratio:  # 4,096 devices is 64 times the largest size measured (64)
         return words.ngettext(
-            "This forecast is weak: {devices} devices is {ratio} time the largest size measured ({largest}), "
+            "This forecast is unreliable: {devices} devices is {ratio} time the largest size measured ({largest}), "
             "and small errors in e grow large that far out.",
-            "This forecast is weak: {devices} devices is {ratio} times the largest size measured ({largest}), "
+            "This forecast is unreliable: {devices} devices is {ratio} times the largest size measured ({largest}), "
             "and small errors in e grow large that far out.", words.plural_count(written)).format(**values)
     return words.ngettext(  # 300 devices is about 4.7 times the largest size measured (64)
-        "This forecast is weak: {devices} devices is about {ratio} time the largest size measured ({largest}), "
+        "This forecast is unreliable: {devices} devices is about {ratio} time the largest size measured ({largest}), "
         "and small errors in e grow large that far out.",
-        "This forecast is weak: {devices} devices is about {ratio} times the largest size measured ({largest}), "
+        "This forecast is unreliable: {devices} devices is about {ratio} times the largest size measured ({largest}), "
         "and small errors in e grow large that far out.", words.plural_count(written)).format(**values)
 
 

@@ -259,7 +259,7 @@ def _explanations(recipient: Recipient) -> tuple[Block, ...]:
             "less than the first one did."
         )),
         section(_("*How can I improve it?*") + "\n" + _(
-            "Do more compute between communications (larger per-device batches or gradient accumulation) so the "
+            "Do more computation between gradient exchanges (larger per-device batches or gradient accumulation) so the "
             "all-reduce cost is spread over more work; use faster interconnects or topology-aware collective "
             "algorithms; overlap gradient communication with the backward pass; and balance data shards to avoid "
             "stragglers. An efficiency that stays flat as you add devices is the mark of a well-tuned setup."

@@ -94,7 +94,7 @@ def _number_templates(words: Wording) -> dict[ErrorCode, str]:
             "Write the number with the digits 0 to 9, like {example}."
         ),
         ErrorCode.AMBIGUOUS_NUMBER: _(
-            "{token} is ambiguous. Write {options} instead; both read the same in every number format."
+            "{token} is ambiguous. Write {options} instead: either one reads the same in every number format."
         ),
         ErrorCode.AMBIGUOUS_GROUPING: _(
             "In {token}, I can't tell where one number ends and the next begins. Write numbers without spaces, "
@@ -133,10 +133,10 @@ def _solved_value(quantity: str | None, value: Decimal, words: Wording) -> str:
 def _template(error: UserInputError, words: Wording, zero: bool = False) -> str:
     _ = words.gettext
     if error.reason == MENTION:
-        return _("{token} mentions someone, and a command can contain only numbers and the words {keys}. Mention people "
+        return _("{token} is a mention, and a command can contain only numbers and the words {keys}. Mention people "
                  "outside the command.")
     if error.code is ErrorCode.AMBIGUOUS_NUMBER and zero:
-        return _("{token} is ambiguous. Write {options} instead; both read the same in every number format (the "
+        return _("{token} is ambiguous. Write {options} instead: either one reads the same in every number format (the "
                  "final zero keeps {padded} from being read as {other}).")
     if error.code is ErrorCode.UNCLEAR_EFFICIENCY and zero:
         return _("{token} is more than 1, so it cannot be a fraction, and a percentage below {low} needs its "

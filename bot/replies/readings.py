@@ -66,7 +66,7 @@ def _ask_reasons(words: Wording) -> dict[AskReason, str]:
     _ = words.gettext
     sentences = {
         AskReason.UNKNOWN_FORMAT: _(
-            "Slack didn't tell me your number format in time, and not all of Slack's languages read this number "
+            "Slack hasn't told me your number format yet, and not all of Slack's languages read this number "
             "the same way."
         ),
         AskReason.REGION: _("The {name} number format you chose is used in countries that read this number "
@@ -77,7 +77,7 @@ def _ask_reasons(words: Wording) -> dict[AskReason, str]:
         AskReason.LANG: _("Your own number format and the {name} format of the language you asked for read this "
                           "number differently."),
         AskReason.OTHER_LOCALES: _(
-            "Other Slack languages read it differently, so I'd rather check than show a result that could be "
+            "Other Slack languages read it differently, so I'd rather ask than show a result that could be "
             "off by a factor of a thousand."
         ),
         AskReason.NOT_YOURS: _(

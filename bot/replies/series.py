@@ -85,14 +85,14 @@ def _books(asked: Asked, words: Wording) -> str:
     _ = words.gettext
     if asked is Asked.BETWEEN:
         return _(":books: To learn what scaling efficiency is, why it drops as a cluster grows, and how to improve it, "
-                 "click *Explanations* under a private result or open dpscale's Home tab. The table's figures hold at "
+                 "click *Explanations* under a result only you can see, or open dpscale's Home tab. The table's figures hold at "
                  "the sizes measured; only the forecast between them is interpolated.")
     if asked is Asked.BEYOND:
         return _(":books: To learn what scaling efficiency is, why it drops as a cluster grows, and how to improve it, "
-                 "click *Explanations* under a private result or open dpscale's Home tab. The table's figures hold at "
+                 "click *Explanations* under a result only you can see, or open dpscale's Home tab. The table's figures hold at "
                  "the sizes measured; only the forecast is extrapolated.")
     return _(":books: To learn what scaling efficiency is, why it drops as a cluster grows, and how to improve it, "
-             "click *Explanations* under a private result or open dpscale's Home tab. These figures hold only at the "
+             "click *Explanations* under a result only you can see, or open dpscale's Home tab. These figures hold only at the "
              "sizes measured; nothing is extrapolated.")
 
 
@@ -196,7 +196,7 @@ def serial_sentence(trend: SerialTrend, words: Wording, below_zero: bool = False
     if trend is SerialTrend.NONE and below_zero:
         return _(
             "The serial fraction e is below zero at the sizes marked ⚠, where the speedup exceeds the number of "
-            "devices (superlinear): no serial part or overhead can do that, and nothing in these measurements "
+            "devices (superlinear), which no serial part or overhead can produce, and nothing in these measurements "
             "limits the speedup."
         )
     return SERIAL_SENTENCES[trend](_)
@@ -227,7 +227,7 @@ SERIAL_SENTENCES: dict[SerialTrend, Callable[[Callable[[str], str]], str]] = {  
     ),
     SerialTrend.FIXED: lambda _: _(
         "Efficiency stays about the same as the cluster grows: with the same batch on every device, each "
-        "training step carries the same overhead whatever the cluster size, the mark of a well-tuned setup. The "
+        "training step carries the same overhead whatever the cluster size — the mark of a well-tuned setup. The "
         "serial fraction e falls only because that overhead is spread over more devices."
     ),
     SerialTrend.SHRINKING: lambda _: _(
@@ -260,8 +260,8 @@ def contradiction_notes(series: Series, words: Wording) -> list[str]:
         ) for a, b in series.trend.falling_speedups])
         notes.append(_(
             ":warning: The speedup falls as devices are added (↓): {steps}. The added devices made the cluster "
-            "slower: communication or contention costs more than they contribute; look for a saturated link or "
-            "switch."
+            "slower: the extra communication or contention costs more than the added devices contribute. Look for a "
+            "saturated link or switch."
         ).format(steps=steps))
     return notes
 

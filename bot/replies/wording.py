@@ -88,7 +88,7 @@ class Wording:
         its numbers read alike in every format."""
         language = self.language
         return self.gettext(
-            ":information_source: Slack didn't tell me your language in time, so this answer is in {language}, "
+            ":information_source: Slack hasn't told me your language yet, so this answer is in {language}, "
             "with numbers written so that they read the same in every language."
         ).format(language=language.get_language_name(language) or str(language))
 
