@@ -31,6 +31,7 @@ SERIES_TABLE_BLOCK = "dpscale_series_table"  # the table's block id: what tells 
 NOTES_LIMIT = 2900  # a section's text is cut at 3000 characters
 COLUMNS = ("d", "A", "I", "E", "", "S", "e")  # the model's own letters: every language reads them alike
 BAR_COLUMN = 4
+SPEEDUP_COLUMN = 5
 
 
 def build_series_reply(series: Series, command: SeriesCommand, recipient: Recipient) -> Reply:
@@ -113,7 +114,11 @@ def build_series_error_reply(error: UserInputError, recipient: Recipient) -> Rep
 def series_table(series: Series, words: Wording) -> str:
     """The measured sizes as monospaced rows, each with a bar for E; a row the model cannot explain is marked."""
     falling = {b.devices for _, b in series.trend.falling_speedups}
-    rows = [list(COLUMNS)] + [_row(point, words, point.devices in falling) for point in series.points]
+    rows = [list(COLUMNS)] + [_row(point, words) for point in series.points]
+    if falling:  # a fallen speedup marked on its own cell (`10× ↓`), the other speedups' `×` kept in line with it
+        rows[0][SPEEDUP_COLUMN] += "  "
+        for point, row in zip(series.points, rows[1:], strict=True):
+            row[SPEEDUP_COLUMN] += " ↓" if point.devices in falling else "  "
     widths = [max(_width(row[i]) for row in rows) for i in range(len(COLUMNS))]
     lines = []
     for row in rows:
@@ -132,13 +137,12 @@ def _pad(cell: str, width: int, *, left: bool) -> str:
     return cell + padding if left else padding + cell
 
 
-def _row(point: Point, words: Wording, speedup_fell: bool) -> list[str]:
+def _row(point: Point, words: Wording) -> list[str]:
     efficiency = decimal(point.efficiency)
     serial = "—" if point.serial_fraction is None else words.number(decimal(point.serial_fraction), 4)
-    marks = ("⚠" if point.above_ideal else "") + ("↓" if speedup_fell else "")
     row = [words.number(Decimal(point.devices), 0), words.number(decimal(point.actual)), words.number(decimal(point.ideal)),
            words.percent(efficiency), bar(efficiency), words.times(words.number(decimal(point.speedup))), serial]
-    return row + [marks] if marks else row
+    return row + ["⚠"] if point.above_ideal else row  # e below zero: after the e it marks
 
 
 EIGHTHS = " ▏▎▍▌▋▊▉"
