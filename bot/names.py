@@ -9,11 +9,13 @@ the one place that corrects it, so a format's name reads `中文（简体，中�
 from __future__ import annotations
 
 import re
+import unicodedata
+from functools import lru_cache
 
 from babel import Locale
 from babel.lists import format_list
 
-__all__ = ["display_name", "join_list"]
+__all__ = ["display_name", "join_list", "kept_apart"]
 
 # (opening, separator, closing) of a locale's display name where CLDR's pattern is not Babel's ASCII one
 _DISPLAY_PUNCTUATION = {"zh": ("（", "，", "）"), "ja": ("（", "、", "）"), "ko": ("(", ", ", ")")}
@@ -64,3 +66,31 @@ def join_list(items: list[str], language: Locale) -> str:
     if language.language == "zh":
         text = _HAN_NEXT_TO_DIGIT.sub(" ", text)
     return text
+
+
+def kept_apart(marked: str, items: list[str]) -> str:
+    """`marked` with each `\x00{index}\x01` the item it marks, a code span set apart by a space from a letter, a digit
+    or a full-width character beside it (`或`, `または`, `、`, `，`), where Slack may not draw it."""
+    pieces, slots = _slots(marked)
+    out = [pieces[0]]
+    for (index, before, after), piece in zip(slots, pieces[1:], strict=True):
+        text = items[index]
+        if text.startswith("`") and text.endswith("`"):
+            text = " " * before + text + " " * after
+        out += (text, piece)
+    return "".join(out)
+
+
+@lru_cache(maxsize=64)  # a few list patterns per language
+def _slots(marked: str) -> tuple[tuple[str, ...], tuple[tuple[int, bool, bool], ...]]:
+    """The text between `marked`'s marks, and for each mark its item's index and whether a code span there needs a
+    space before it and after it: worked out once per pattern, not once per reply."""
+    def spaced(char: str) -> bool:
+        return char.isalnum() or unicodedata.east_asian_width(char or " ") in "WF"
+    pieces, slots, start = [], [], 0
+    for match in re.finditer(r"\x00(\d+)\x01", marked):
+        pieces.append(marked[start:match.start()])
+        slots.append((int(match.group(1)), spaced(marked[match.start() - 1:match.start()]),
+                      spaced(marked[match.end():match.end() + 1])))
+        start = match.end()
+    return (*pieces, marked[start:]), tuple(slots)

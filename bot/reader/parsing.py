@@ -113,7 +113,7 @@ def parse_words(words: list[str], recipient: Recipient) -> Command:
     evidence = clues + "".join(value_marks(quantity, raw, reader) for quantity, raw in placed.items())
     for quantity, raw in placed.items():
         readings[quantity] = read_value(quantity, raw, reader, evidence)
-    aimed = any(each.key in TARGET_WORDS and each.quantity is Quantity.ACTUAL for each in keyed)  # `target=200000`
+    aimed = Quantity.ACTUAL in placed and any(each.key in TARGET_WORDS for each in keyed)  # `target=200000`
     return _command_from(readings, recipient, attached.unit if attached else None, tuple(rows), aimed)
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import re
-import unicodedata
 from collections.abc import Callable
 from decimal import Decimal
 from functools import cached_property, lru_cache
@@ -15,7 +14,7 @@ from babel.lists import format_list
 
 from bot.i18n import catalog_name, translations_for
 from bot.model.calculator import Quantity
-from bot.names import display_name, join_list
+from bot.names import display_name, join_list, kept_apart
 from bot.reader.keywords import shown_keys
 from bot.reader.labels import plural_unit
 from bot.reader.numbers import APOSTROPHES, SPACES, write_number, write_percent
@@ -247,11 +246,11 @@ class Wording:
         """`items` as choices, joined by the reply's language's "or" (CLDR's list pattern): `a, b or c`,
         `a, b ou c`, `a、b或c`; a code span is kept off a letter and off full-width punctuation
         (`` `a` 、 `b` 或 `c` ``), where Slack may not draw it."""
-        return _kept_apart(self._choices(len(items)), items)
+        return kept_apart(self._choices(len(items)), items)
 
     def spans(self, items: list[str]) -> str:
         """Code spans listed with the language's comma: `` `64`, `2000` ``, `` `64` 、 `2000` `` (`alternatives`)."""
-        return _kept_apart(self.comma.join(f"\x00{index}\x01" for index in range(len(items))), items)
+        return kept_apart(self.comma.join(f"\x00{index}\x01" for index in range(len(items))), items)
 
     @lru_cache(maxsize=8)  # noqa: B019 - one Wording per reader (`wording_for`), a few list lengths each
     def _choices(self, count: int) -> str:
@@ -283,16 +282,3 @@ class Wording:
     def chosen_format(self) -> bool:
         """Whether the numbers are in a format the user chose, not their Slack language's own."""
         return self.recipient.chosen_format
-
-
-def _kept_apart(marked: str, items: list[str]) -> str:
-    """`marked` with each `\x00{index}\x01` the item it marks, a code span set apart by a space from a letter, a digit
-    or a full-width character beside it (`或`, `または`, `、`, `，`), where Slack may not draw it."""
-    def item(match: re.Match[str]) -> str:
-        text = items[int(match.group(1))]
-        if not (text.startswith("`") and text.endswith("`")):
-            return text
-        before, after = (" " * (char.isalnum() or unicodedata.east_asian_width(char or " ") in "WF") for char in (
-            marked[match.start() - 1:match.start()], marked[match.end():match.end() + 1]))
-        return before + text + after
-    return re.sub(r"\x00(\d+)\x01", item, marked)
