@@ -17,6 +17,7 @@ from bot.model.forecast import Model, Weakness, analyse, forecast
 from bot.reader.keywords import word_list
 from bot.reader.languages import LANGUAGES
 from bot.reader.numbers import resolve_locale
+from bot.replies.guide import forecast_word
 from bot.replies.wording import Wording
 
 SIZES = st.lists(st.sampled_from([2, 4, 8, 12, 16, 24, 32, 48, 64, 96, 128]), min_size=3, max_size=8, unique=True)
@@ -164,7 +165,8 @@ def test_a_forecast_asked_of_a_single_calculation_says_it_needs_a_series_and_sho
     locale = resolve_locale(tag)
     words = Wording(locale)
     own = LANGUAGES[word_list(str(words.language))]
-    for token in ("at=128", f"{own.forecast[0]}=128"):
+    shown = forecast_word(words)  # the catalog's word: es-LA's `pronóstico`, read as every Spanish one is
+    for token in ("at=128", f"{own.forecast[0]}=128", f"{shown}=128"):
         reply = answer(f"64 2000 90% {token}", locale)
         assert reply.is_error and token in reply.text, reply.text
         unknown = words.gettext("I don't recognize {token}. Use numbers, or the words {keys}.")
@@ -172,7 +174,7 @@ def test_a_forecast_asked_of_a_single_calculation_says_it_needs_a_series_and_sho
         examples = [example for example in re.findall(r"`([^`]+)`", reply.text) if example.endswith("=128")
                     and example != token]
         assert len(examples) == 1, reply.text
-        assert f" {own.series[0]} " in examples[0] and examples[0].endswith(f" {own.forecast[0]}=128"), examples
+        assert f" {own.series[0]} " in examples[0] and examples[0].endswith(f" {shown}=128"), examples
         again = answer(examples[0].removeprefix("/dpscale "), locale)
         assert again.kind.value == "result", again.text
         forecast_lines = [line for b in again.blocks if b["type"] == "section"

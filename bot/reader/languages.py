@@ -102,7 +102,7 @@ LANGUAGES: dict[str, Words] = {
     "fr": Words(
         keys={D: ("accélérateurs", "accelerateurs", "gpu"), V: ("débit", "debit"), E: ("efficacité", "efficacite"),
               A: ("réel", "reel", "cible"), LANG: ("langue",)},
-        help=("aide",), forecast=("à", "prévision", "prevision"), series=("série",), number_format=("format",),
+        help=("aide",), forecast=("prévision", "à", "prevision"), series=("série",), number_format=("format",),
         labels={D: ("accélérateurs", "accélérateur", "gpu", "appareils", "cartes", "nœuds", "noeuds", "nœud", "noeud"),
                 E: ("efficacité", "d'efficacité", "d’efficacité")},
         example_count="{} GPU",

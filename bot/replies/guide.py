@@ -123,8 +123,12 @@ def command_words(words: Wording) -> str:
 
 def forecast_word(words: Wording) -> str:
     """The word that asks a series for a forecast (`at=128`, `bei=128`, `予測=128`), in the reader's language
-    (`bot.reader.keywords.FORECAST` reads every language's): the first its speakers would type."""
-    return LANGUAGES[word_list(str(words.language))].forecast[0]
+    (`bot.reader.keywords.FORECAST` reads every language's): the first its speakers would type, or the catalog's
+    own word where its region says it otherwise (Latin American *pronóstico*, where Spain says *previsión*)."""
+    return FORECAST_SHOWN.get(str(words.language)) or LANGUAGES[word_list(str(words.language))].forecast[0]
+
+
+FORECAST_SHOWN = {"es_419": "pronóstico"}  # a catalog whose region's word is not its word list's first
 
 
 def other_language(words: Wording) -> str:
