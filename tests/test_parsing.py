@@ -739,6 +739,7 @@ def test_a_unit_settles_its_own_number_and_nothing_else(locale, text, expected):
     ("locale", "text", "code", "token"),
     [
         ("en-US", "64 2000 90 80%", ErrorCode.TOO_MANY_NUMBERS, "90"),  # four plain numbers: one too many
+        ("en-US", "64 2000 90% 5%", ErrorCode.TOO_MANY_NUMBERS, "5%"),  # two efficiencies: the last typed
         ("en-US", "2000 img/s 64 90", ErrorCode.UNPLACED_NUMBER, "64"),  # devices or efficiency?
         ("en-US", "64 2000 efficiency 90", ErrorCode.UNPLACED_NUMBER, "2000 efficiency 90"),
         ("en-US", "64 GPUs 2000 img/s 3000 img/s", ErrorCode.DUPLICATE_QUANTITY, "3000 img/s"),  # truly twice

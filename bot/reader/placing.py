@@ -110,7 +110,8 @@ def _too_many(keyed: list[Word], extra: int) -> UserInputError:
                                   rule=Grouping.PART_THAT_CANNOT_STAND_ALONE)
     run = list(itertools.takewhile(lambda index: keyed[index].quantity is None, range(extra - 1, -1, -1)))[::-1]
     joinable = any(len(keyed[a].value) <= 3 and len(keyed[b].value) <= 3 for a, b in itertools.pairwise(run))
-    if keyed[extra].value.endswith("%") and len(run) > 1:  # `90%`; a Turkish `%5` may be the one too many
+    # `90%`; a Turkish `%5` may be the one too many; of two percentages (`64 2000 90% 5%`), the last typed is
+    if keyed[extra].value.endswith("%") and len(run) > 1 and "%" not in keyed[run[-1]].value:
         if not joinable:  # `64 2000 90 80%`: no two of them are one number; the last before the sign is extra
             return UserInputError(ErrorCode.TOO_MANY_NUMBERS, token=keyed[run[-1]].word,
                                   rule=Grouping.ONE_NUMBER_TOO_MANY)
