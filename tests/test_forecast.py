@@ -12,6 +12,7 @@ import pytest
 from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 
+from blockkit import texts_of
 from bot.engine import answer
 from bot.model.forecast import Model, Weakness, analyse, forecast
 from bot.reader.keywords import word_list
@@ -264,3 +265,19 @@ def test_a_forecast_outside_a_series_is_shown_with_the_catalogs_word_for_it(tag,
 def test_a_forecast_for_one_device_is_refused_naming_the_word():
     reply = answer("v=2000 8=15800 16=31000 at=1", resolve_locale("en-US"))
     assert reply.is_error and "at=1" in reply.text
+
+
+SPREAD = ("Each range spans the model fitted to every measurement and refitted with any one of them left out; "
+          "the percentage after it is the fit's largest miss at a size you measured.")
+
+
+@pytest.mark.parametrize("tag", sorted(RANGES))
+def test_a_forecast_range_is_said_to_be_the_spread_with_one_measurement_left_out_and_only_where_there_is_one(tag):
+    """`96× to 99.4×` is the model fitted to every measurement and with each left out in turn: said under a forecast
+    that shows a range, in the reader's language, and not under one whose models agree at every size, which has none."""
+    locale = resolve_locale(tag)
+    said = Wording(locale).gettext(SPREAD)
+    ranged = answer("v=2000 8=15800 16=31000 64=115200 at=128", locale)
+    exact = answer("v=1000 2=2000 4=4000 8=8000 at=16", locale)
+    assert said in texts_of(ranged) and said not in texts_of(exact)
+    assert tag.startswith("en") or said != SPREAD

@@ -46,7 +46,11 @@ def forecast_blocks(series: Series, size: int, words: Wording) -> list[Block]:
         "not an interconnect that saturates (a link or a switch at capacity), not a change of batch size, not "
         "another topology (more nodes, another network)."
     )
-    return [section("\n".join(lines)), context([limits])]
+    ranged = any(fit.speedups is not None and fit.throughputs(series.throughput) is not None
+                 and len({words.number(_rounded(s)) for s in fit.speedups}) > 1 for fit in (cast.constant, cast.trend))
+    spread = _("Each range spans the model fitted to every measurement and refitted with any one of them left out; "
+               "the percentage after it is the fit's largest miss at a size you measured.")
+    return [section("\n".join(lines)), context([limits, *([spread] if ranged else [])])]
 
 
 def _measured(point: Point, words: Wording) -> str:
