@@ -119,6 +119,9 @@ def generated(draw: st.DrawFn, name: str) -> tuple[str, str, dict[Quantity, Deci
                                                 ("en-US", f"{d * 8} GPUs on {d} nodes, {v} {unit}, {e}%", None),
                                                 ("en-US", f"{d} GPUs, {v} {unit} per node, {e}%", None),
                                                 ("de-DE", f"{d} Knoten mit {v} {unit}, {e} %", None)])),
+        "cluster_word_on_a_bare_number": draw(st.sampled_from([("zh-CN", f"总 {d} 每卡 {v} {e}%", None),
+                                                               ("ko-KR", f"총 {d} 대당 {v} {e}%", None),
+                                                               ("ja-JP", f"合計{d} 各{v} {e}%", None)])),
     }
     return made[name]
 

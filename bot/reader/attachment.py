@@ -108,7 +108,7 @@ def _names_the_one_after(words: list[str], index: int, label: tuple[str, str], b
     if "/" in shown or not is_number(after):
         return False
     if quantity in (PER, A.value) and _CJK_NAME.match(shown) and shown.casefold() in (*PER_DEVICE, *CLUSTER):
-        return True  # `64 单卡2000`, `每卡 2000`, `总115200`, `대당 2000`: CJK says whose rate before the rate
+        return "%" not in after  # `64 单卡2000`, `每卡 2000`, `总115200`, `대당 2000`: CJK says whose rate before it
     if quantity == D.value:  # a CJK key word for devices (`디바이스`, `设备`) names a count after it, not a counter
         return before_named and _CJK_NAME.match(shown) is not None and shown.casefold() in KEYWORDS
     if quantity not in (E.value, V.value):
@@ -153,9 +153,20 @@ def _ask_about_nodes(words: list[str], claims: dict[int, list[tuple[str, str]]])
                              quantity=D.value, rule=Doubt.COUNT_OF_NODES)
 
 
+def _ask_about_a_bare_cluster_number(words: list[str], claims: dict[int, list[tuple[str, str]]]) -> None:
+    """A CJK word for the whole cluster names a number with no rate unit (`总 64`, `합계 64`): the cluster's
+    throughput, or its count of devices (`总64卡`, 64 cards in all)? Asked, not guessed; `总115200样本/秒` is a rate."""
+    for index, labels in claims.items():
+        if all(q == A.value and _CJK_NAME.match(s) and s.casefold() in CLUSTER for q, s in labels):
+            raise UserInputError(ErrorCode.UNPLACED_NUMBER, token=" ".join([*(s for _, s in labels), words[index]]),
+                                 rule=Doubt.CLUSTER_WORD_ON_A_BARE_NUMBER,
+                                 suggestions=(f"{A.value}:{words[index]}", f"{D.value}:{words[index]}"))
+
+
 def _written(words: list[str], claims: dict[int, list[tuple[str, str]]], rows: list[GrammarRow],
              prose: bool) -> Attached:
     _ask_about_nodes(words, claims)
+    _ask_about_a_bare_cluster_number(words, claims)
     named: dict[int, tuple[str, str]] = {}
     for index, labels in claims.items():
         name = _combined({label for label, _ in labels})

@@ -73,6 +73,7 @@ class Doubt(StrEnum):
     GROUP_BEFORE_A_UNIT = "group_before_a_unit"
     UNKNOWN_UNIT = "unknown_unit"
     COUNT_OF_NODES = "count_of_nodes"
+    CLUSTER_WORD_ON_A_BARE_NUMBER = "cluster_word_on_a_bare_number"
 
 
 GrammarRow = Phrasing | Attachment | Doubt
@@ -234,6 +235,9 @@ QUESTIONS: tuple[Row, ...] = (
         "A count of nodes is the count of devices only beside a rate said to be one node's (`per node`, `each`) "
         "and no other count of devices; otherwise it, or a rate per node, is asked about: a node holds several "
         "devices.", ("en-US", "8 nodes 2000 90%")),
+    Row(Doubt.CLUSTER_WORD_ON_A_BARE_NUMBER,
+        "A CJK word for the whole cluster (`总`, `合計`, `총`) on a number with no rate unit is asked about: the "
+        "cluster's throughput, or its count of devices?", ("zh-CN", "总 64 每卡 2000 90%")),
 )
 
 def label_word(quantity: Quantity | str, shown: str) -> str:

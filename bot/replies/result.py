@@ -74,11 +74,11 @@ class Figures:
 
 
 def _loss_share(efficiency: Decimal, digits: int, words: Wording) -> str:
-    """The loss's share of ideal, 100 % less the efficiency as shown (`Wording.percent`'s digits): 78.13 % beside
-    21.87 %, where each rounded on its own gave 21.88 %."""
+    """The loss's share of ideal, 100 % less the efficiency as shown (78.13 % beside 21.87 %, not 21.88 %); its own
+    share where the efficiency shows as 100 %, so that a loss is never said to be 0 %."""
     digits = max(digits, 1 - (efficiency * 100).adjusted()) if efficiency and efficiency.adjusted() < -2 else digits
     shown = (efficiency * 100).quantize(Decimal(1).scaleb(-digits), ROUND_HALF_UP)
-    return words.percent((100 - shown) / 100, digits)
+    return words.percent(1 - efficiency if shown == 100 else (100 - shown) / 100, digits if shown < 100 else 2)
 
 
 def build_result_reply(result: Result, notes: tuple[Note, ...], recipient: Recipient, unit: str | None = None) -> Reply:
