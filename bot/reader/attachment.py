@@ -104,11 +104,15 @@ def _names_the_one_after(words: list[str], index: int, label: tuple[str, str], b
     always where a number follows it, as those languages write it before the rate; a unit (`GPUs`, `img/s`, `台`)
     is always the one before's."""
     quantity, shown = label
+    if quantity == PER and _CJK_NAME.search(shown):  # `64 单卡2000`, `64 1台あたり2000`, `대당 2000`: CJK says
+        # whose a rate is before the rate, past any label between them (`单卡 吞吐量 2000`)
+        ahead = next((word for word in words[index + 1:] if word[:1] != LABEL and word != FILLER), "")
+        return is_number(ahead) and "%" not in ahead
     after = words[index + 1] if index + 1 < len(words) else ""
     if "/" in shown or not is_number(after):
         return False
-    if quantity in (PER, A.value) and _CJK_NAME.match(shown) and shown.casefold() in (*PER_DEVICE, *CLUSTER):
-        return "%" not in after  # `64 单卡2000`, `每卡 2000`, `总115200`, `대당 2000`: CJK says whose rate before it
+    if quantity == A.value and _CJK_NAME.match(shown) and shown.casefold() in CLUSTER:
+        return "%" not in after  # `总115200样本/秒`: a cluster word before its rate
     if quantity == D.value:  # a CJK key word for devices (`디바이스`, `设备`) names a count after it, not a counter
         return before_named and _CJK_NAME.match(shown) is not None and shown.casefold() in KEYWORDS
     if quantity not in (E.value, V.value):

@@ -170,6 +170,8 @@ def _one_device(kind: str) -> Callable[[re.Match[str]], str]:
     the phrase does (`per node`, `on one node`): a rate of a node is several devices' (`is_node_phrase`)."""
     def marked(match: re.Match[str]) -> str:
         node = any(word in NODES for word in re.findall(r"[^\W\d_]+", match.group(0).casefold()))
+        if re.search(f"[{CJK}]", match.group(0)):  # `1台あたり`, `디바이스당`: kept as typed, written before the rate
+            return f" {PER_MARK}{_SPACE.join(re.sub(r'[0-9]', '', match.group(0)).split())} "  # no digit to split off
         return f" {PER_MARK}{kind}{_SPACE}{'node' if node else 'device'} "
     return marked
 
