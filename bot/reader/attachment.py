@@ -105,9 +105,11 @@ def _names_the_one_after(words: list[str], index: int, label: tuple[str, str], b
     is always the one before's."""
     quantity, shown = label
     if quantity == PER and _CJK_NAME.search(shown):  # `64 单卡2000`, `64 1台あたり2000`, `대당 2000`: CJK says
-        # whose a rate is before the rate, past any label between them (`单卡 吞吐量 2000`)
-        ahead = next((word for word in words[index + 1:] if word[:1] != LABEL and word != FILLER), "")
-        return is_number(ahead) and "%" not in ahead
+        # whose a rate is before the rate, past a throughput's name or a percentage between them (`单卡 吞吐量 2000`,
+        # `64 单卡 90% 2000`); with no rate after it, the one before (`64 2000 单卡 90%`)
+        ahead = next((word for word in words[index + 1:] if word != FILLER and "%" not in word
+                      and not (word[:1] == LABEL and read_label(word)[0] == V.value)), "")
+        return is_number(ahead)
     after = words[index + 1] if index + 1 < len(words) else ""
     if "/" in shown or not is_number(after):
         return False
@@ -148,7 +150,9 @@ def _ask_about_nodes(words: list[str], claims: dict[int, list[tuple[str, str]]])
     per = {i: [s for q, s in labels if q == PER] for i, labels in claims.items()}
     per_node = [i for i, said in per.items() if any(map(is_node_phrase, said))]
     each = any(s.casefold() in PER_DEVICE for said in per.values() for s in said)
-    per_device = any(s.endswith(" device") for said in per.values() for s in said)  # `per GPU`: a GPU's rate
+    # `per GPU`, `每张卡`, `1台あたり`: a device's rate, not a node's (`各`, `각` alone say each, as `each` does)
+    per_device = any(s.endswith(" device") or (_CJK_NAME.search(s) is not None and s not in ("各", "각"))
+                     for said in per.values() for s in said)
     others = per_device or any(q == D.value and i not in nodes for i, labels in claims.items() for q, _ in labels)
     asked = nodes[0] if nodes and (others or not (per_node or each)) else (
         per_node[0] if per_node and (others or not nodes) else None)
@@ -158,10 +162,12 @@ def _ask_about_nodes(words: list[str], claims: dict[int, list[tuple[str, str]]])
 
 
 def _ask_about_a_bare_cluster_number(words: list[str], claims: dict[int, list[tuple[str, str]]]) -> None:
-    """A CJK word for the whole cluster names a number with no rate unit (`总 64`, `합계 64`): the cluster's
-    throughput, or its count of devices (`总64卡`, 64 cards in all)? Asked, not guessed; `总115200样本/秒` is a rate."""
+    """A CJK word for the whole cluster names a number with no rate unit (`总 64`, `합계 64`) where no count of
+    devices is named: the cluster's throughput, or its count (64 cards in all)? Asked, not guessed;
+    `总115200样本/秒` is a rate, and so is `总115200` beside `64卡`."""
+    counted = any(q == D.value for labels in claims.values() for q, _ in labels)  # `64卡`: the count is given
     for index, labels in claims.items():
-        if all(q == A.value and _CJK_NAME.match(s) and s.casefold() in CLUSTER for q, s in labels):
+        if not counted and all(q == A.value and _CJK_NAME.match(s) and s.casefold() in CLUSTER for q, s in labels):
             raise UserInputError(ErrorCode.UNPLACED_NUMBER, token=" ".join([*(s for _, s in labels), words[index]]),
                                  rule=Doubt.CLUSTER_WORD_ON_A_BARE_NUMBER,
                                  suggestions=(f"{A.value}:{words[index]}", f"{D.value}:{words[index]}"))
