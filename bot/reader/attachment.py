@@ -105,8 +105,9 @@ def _names_the_one_after(words: list[str], index: int, label: tuple[str, str], b
     is always the one before's."""
     quantity, shown = label
     if quantity == PER and _CJK_NAME.search(shown):  # `64 单卡2000`, `64 1台あたり2000`, `대당 2000`: CJK says
-        # whose a rate is before the rate, past a throughput's name or a percentage between them (`单卡 吞吐量 2000`,
-        # `64 单卡 90% 2000`); with no rate after it, the one before (`64 2000 单卡 90%`)
+        # whose a rate is before the rate, past a throughput's name between them (`单卡 吞吐量 2000`); with no rate
+        # after it, only a percentage, the one before (`64 2000 单卡 90%`). Where a percentage stands between it and
+        # a rate (`64 单卡 90% 2000`), the label goes to the next number, the percentage, and is refused there.
         ahead = next((word for word in words[index + 1:] if word != FILLER and "%" not in word
                       and not (word[:1] == LABEL and read_label(word)[0] == V.value)), "")
         return is_number(ahead)

@@ -34,7 +34,8 @@ def forecast_blocks(series: Series, size: int, words: Wording) -> list[Block]:
     lines = [(_("*Forecast for {devices} devices* (not measured: interpolated between the sizes above)") if between
               else _("*Forecast for {devices} devices* (not measured: extrapolated from the sizes above)")).format(
         devices=devices)]
-    lines += [_model_line(fit, series.throughput, words) for fit in (cast.constant, cast.trend)]
+    models = [_model_line(fit, series.throughput, words) for fit in (cast.constant, cast.trend)]
+    lines += [line for line, _ranged in models]
     lines.append(_supported(series.trend.serial, words))
     lines += [":warning: " + _weakness(reason, cast, words) for reason in cast.weak]
     limits = _(
@@ -46,8 +47,7 @@ def forecast_blocks(series: Series, size: int, words: Wording) -> list[Block]:
         "not an interconnect that saturates (a link or a switch at capacity), not a change of batch size, not "
         "another topology (more nodes, another network)."
     )
-    ranged = any(fit.speedups is not None and fit.throughputs(series.throughput) is not None
-                 and len({words.number(_rounded(s)) for s in fit.speedups}) > 1 for fit in (cast.constant, cast.trend))
+    ranged = any(shows_range for _line, shows_range in models)
     spread = _("Each range spans the model fitted to every measurement and refitted with any one of them left out; "
                "the percentage after it is the fit's largest miss at a size you measured.")
     return [section("\n".join(lines)), context([limits, *([spread] if ranged else [])])]
@@ -64,12 +64,13 @@ def _measured(point: Point, words: Wording) -> str:
         speedup=words.times(words.number(decimal(point.speedup))), efficiency=words.percent(decimal(point.efficiency)))
 
 
-def _model_line(fit: Fit, single: Fraction, words: Wording) -> str:
+def _model_line(fit: Fit, single: Fraction, words: Wording) -> tuple[str, bool]:
+    """A model's line of the forecast, and whether it shows a range (which the note under it then explains)."""
     _ = words.gettext
     throughputs = fit.throughputs(single)
     if fit.speedups is None or throughputs is None:  # the trend, with e above zero at fewer than two sizes
         return "• " + _("Serial fraction following the measured trend: not fitted, as e is above zero at fewer "
-                        "than two of the sizes measured.")
+                        "than two of the sizes measured."), False
     if fit.model is Model.CONSTANT:
         name = _("Constant serial fraction (e = {e})").format(e=_written(fit.parameters[0], words))
     else:  # in a formula, a minus is the sign −, as in `(d − 1)^−1`, not the hyphen CLDR gives English numbers
@@ -82,15 +83,15 @@ def _model_line(fit: Fit, single: Fraction, words: Wording) -> str:
     if low == high:  # a fit with no measurement to spare: no spread to show, and still not a measurement
         if _rounded(fit.residual) < CLOSE:  # through every point, as any such fit is: no margin to state (`0%`)
             return "• " + words.fill(_("{model}: speedup about {speedup}, about {throughput}."), model=name,
-                                     speedup=words.times(high), throughput=words.rate(a_high))
+                                     speedup=words.times(high), throughput=words.rate(a_high)), False
         return "• " + words.fill(_("{model}: speedup about {speedup}, about {throughput}; it fits the measurements "
                                    "to within {residual}."), model=name, speedup=words.times(high),
-                                 throughput=words.rate(a_high), residual=residual)
+                                 throughput=words.rate(a_high), residual=residual), False
     # a range's unit on its upper bound alone where the language writes it so: `102〜104倍`, `204,000〜209,000サンプル/秒`
     return "• " + words.fill(_("{model}: speedup {low} to {high}, {throughput_low} to {throughput_high}; it fits the "
                                "measurements to within {residual}."),
         model=name, low=words.times_from(low), high=words.times(high), throughput_low=a_low,
-        throughput_high=words.rate(a_high), residual=residual)
+        throughput_high=words.rate(a_high), residual=residual), True
 
 
 def _supported(trend: SerialTrend, words: Wording) -> str:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from functools import lru_cache
 
 from bot.model.calculator import Quantity, Result
-from bot.reader.numbers import exact_decimals
+from bot.reader.numbers import exact_decimals, round_half_up
 from bot.reader.parsing import Note
 from bot.reader.reading import ReadingKind
 from bot.reader.recipient import Recipient
@@ -76,8 +76,8 @@ class Figures:
 def _loss_share(efficiency: Decimal, digits: int, words: Wording) -> str:
     """The loss's share of ideal, 100 % less the efficiency as shown (78.13 % beside 21.87 %, not 21.88 %); its own
     share where the efficiency shows as 100 %, so that a loss is never said to be 0 %."""
-    digits = max(digits, 1 - (efficiency * 100).adjusted()) if efficiency and efficiency.adjusted() < -2 else digits
-    shown = (efficiency * 100).quantize(Decimal(1).scaleb(-digits), ROUND_HALF_UP)
+    digits = words.percent_digits(efficiency, digits)
+    shown = round_half_up(efficiency * 100, digits)
     return words.percent(1 - efficiency if shown == 100 else (100 - shown) / 100, digits if shown < 100 else 2)
 
 

@@ -31,7 +31,7 @@ SERIES_TABLE_BLOCK = "dpscale_series_table"  # the table's block id: what tells 
 NOTES_LIMIT = 2900  # a section's text is cut at 3000 characters
 COLUMNS = ("d", "A", "I", "E", "", "S", "e")  # the model's own letters: every language reads them alike
 BAR_COLUMN = 4
-SPEEDUP_COLUMN = 5
+SPEEDUP_COLUMN = COLUMNS.index("S")
 
 
 def build_series_reply(series: Series, command: SeriesCommand, recipient: Recipient) -> Reply:

@@ -108,9 +108,12 @@ class Wording:
 
     def percent(self, fraction: Decimal, digits: int = 2) -> str:
         """A fraction as a percentage; below 1 % with two significant digits, so it is never shown as 0 %."""
-        if fraction and fraction.adjusted() < -2:  # below 1 % in size
-            digits = max(digits, 1 - (fraction * 100).adjusted())
-        return write_percent(fraction, self.style, digits)
+        return write_percent(fraction, self.style, self.percent_digits(fraction, digits))
+
+    @staticmethod
+    def percent_digits(fraction: Decimal, digits: int = 2) -> int:
+        """The decimals `percent` writes `fraction` with: `digits`, or more below 1 % in size (two significant)."""
+        return max(digits, 1 - (fraction * 100).adjusted()) if fraction and fraction.adjusted() < -2 else digits
 
     @cached_property
     def hundred(self) -> str:
